@@ -1,0 +1,64 @@
+"""Command-line tools: ``flask --app scorekeeper games import FILE`` and ``games export``."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from . import store
+from .gamefile import GameFileError, backup_document, game_document, read_document
+
+games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
+
+
+def export_game(game_id: int) -> dict:
+    loaded = store.load(game_id)
+    return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
+
+
+def export_all() -> dict:
+    return backup_document([export_game(i) for i in store.all_game_ids()])
+
+
+@games_cli.command("import")
+@click.argument("file", type=click.File("r", encoding="utf-8"))
+def import_command(file) -> None:
+    """Import a game file or a backup; print the id of each game stored."""
+    try:
+        doc = json.load(file)
+    except json.JSONDecodeError as exc:
+        click.echo(f"{file.name}: not a JSON document ({exc})", err=True)
+        sys.exit(1)
+    try:
+        ids = store.import_games(read_document(doc))
+    except GameFileError as exc:
+        click.echo(f"{file.name}: refused: {exc}", err=True)
+        sys.exit(1)
+    for game_id in ids:
+        click.echo(game_id)
+
+
+@games_cli.command("export")
+@click.argument("game_id", type=int, required=False)
+@click.option("--all", "everything", is_flag=True, help="Export a backup of every game.")
+def export_command(game_id: int | None, everything: bool) -> None:
+    """Print one game's file (with its result), or with --all a backup of every game."""
+    if everything == (game_id is not None):
+        raise click.UsageError("give either a game id or --all")
+    if everything:
+        doc = export_all()
+    else:
+        try:
+            doc = export_game(game_id)
+        except store.NotFound as exc:
+            click.echo(str(exc), err=True)
+            sys.exit(1)
+    click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+def register_cli(app: Flask) -> None:
+    app.cli.add_command(games_cli)

@@ -1,0 +1,148 @@
+"""The stored facts: players, games, seats, rounds and the hands entered.
+
+Totals, levels, dealers and winners are never stored: the rules engine derives
+them from these rows every time (see :mod:`scorekeeper.store`).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+db = SQLAlchemy(model_class=Base)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+class Player(db.Model):
+    """A person on the roster, reused across games."""
+
+    __tablename__ = "player"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    #: The name folded for comparison: unique, so "ann" and " Ann " are one player.
+    name_key: Mapped[str] = mapped_column(String(40), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    seats: Mapped[list[Seat]] = relationship(back_populates="player")
+
+    def __repr__(self) -> str:
+        return f"<Player {self.id} {self.name!r}>"
+
+
+class Game(db.Model):
+    __tablename__ = "game"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rules: Mapped[str] = mapped_column(String(20))
+    decks: Mapped[int] = mapped_column(Integer)
+    jokers: Mapped[int] = mapped_column(Integer)
+    dealer_rule: Mapped[str] = mapped_column(String(10))
+    #: Seat position (0-based) of the player who dealt round 1.
+    first_dealer_seat: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: When the round that ended the game was recorded (None while in progress).
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game", order_by="Round.number", cascade="all, delete-orphan"
+    )
+
+    __table_args__ = (
+        CheckConstraint("decks >= 1", name="decks_positive"),
+        CheckConstraint("jokers >= 0", name="jokers_not_negative"),
+        Index("ix_game_started_at", "started_at"),
+    )
+
+
+class Seat(db.Model):
+    """A player's place at a game's table, clockwise from position 0."""
+
+    __tablename__ = "seat"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+
+    game: Mapped[Game] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "position", name="uq_seat_game_position"),
+        UniqueConstraint("game_id", "player_id", name="uq_seat_game_player"),
+        Index("ix_seat_player_id", "player_id"),
+    )
+
+
+class Round(db.Model):
+    __tablename__ = "round"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    went_out_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    recorded_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    hands: Mapped[list[HandEntry]] = relationship(
+        back_populates="round", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", name="uq_round_game_number"),
+        CheckConstraint("number >= 1", name="number_positive"),
+    )
+
+
+class HandEntry(db.Model):
+    """What was entered for one player in one round: cards, or a points total."""
+
+    __tablename__ = "hand"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("round.id", ondelete="CASCADE"))
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    #: Canonical ranks ("A K 7 7"); None when a points total was entered instead.
+    cards: Mapped[str | None] = mapped_column(String(400))
+    points: Mapped[int | None] = mapped_column(Integer)
+    achieved: Mapped[bool] = mapped_column(Boolean, default=False)
+
+    round: Mapped[Round] = relationship(back_populates="hands")
+
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id", name="uq_hand_round_player"),
+        CheckConstraint("cards IS NULL OR points IS NULL", name="cards_or_points"),
+    )

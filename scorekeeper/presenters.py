@@ -1,0 +1,98 @@
+"""Words for the screen, worked out from a game's state (no rules of its own)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import GameState, Progression, RoundResult, hand_penalty
+
+
+def join_names(names) -> str:
+    names = list(names)
+    if not names:
+        return ""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def deck_words(decks: int, jokers: int) -> str:
+    d = f"{decks} deck{'s' if decks != 1 else ''}"
+    if jokers == 0:
+        return f"{d}, no jokers"
+    return f"{d}, {jokers} joker{'s' if jokers != 1 else ''}"
+
+
+def is_ladder(state: GameState) -> bool:
+    return state.rules.progression is Progression.LADDER
+
+
+def round_summary(state: GameState, result: RoundResult) -> str:
+    """A short line of what a round changed: who went out, who moved up, the leader."""
+    parts = [f"{result.went_out} went out."]
+    if is_ladder(state) and result.moved_up:
+        levels = dict(zip(state.setup.players, result.completed, strict=True))
+        ups = [f"{n} (to level {min(levels[n] + 1, state.rules.last_stage)})" if levels[n] < state.rules.last_stage
+               else f"{n} (completed level {state.rules.last_stage})" for n in result.moved_up]
+        verb = "moves" if len(ups) == 1 else "move"
+        parts.append(f"{join_names(ups)} {verb} up.")
+    previous = state.rounds[result.number - 2].leaders if result.number > 1 else ()
+    leaders = result.leaders
+    if len(leaders) > 1:
+        parts.append(f"{join_names(leaders)} share the lead.")
+    elif leaders == previous:
+        parts.append(f"{leaders[0]} still leads.")
+    else:
+        parts.append(f"{leaders[0]} takes the lead.")
+    return " ".join(parts)
+
+
+def result_words(state: GameState) -> str:
+    winners = state.winners
+    if not winners:
+        return ""
+    total = state.player(winners[0]).total
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {total}."
+    return f"{join_names(winners)} share the win with {total} each."
+
+
+@dataclass(frozen=True)
+class Cell:
+    penalty: int
+    went_out: bool
+    achieved: bool
+    text: str  # cards or points as entered
+    counted: bool  # True when a points total was entered instead of cards
+
+
+def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
+    cells = []
+    rec = result.record
+    for name, penalty in zip(state.setup.players, result.penalties, strict=True):
+        if name in rec.points:
+            text, counted = f"{rec.points[name]} pts", True
+        else:
+            hand = rec.hands.get(name)
+            text, counted = (hand.canonical if hand is not None else ""), False
+        cells.append(Cell(penalty, name == rec.went_out, name in result.achieved, text, counted))
+    return cells
+
+
+def card_values(rules) -> dict:
+    """What the keypad script needs to show chips and penalties as you type."""
+    from .rules.cards import _ALIASES
+
+    return {
+        "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
+        "aliases": {alias: rank.value for alias, rank in _ALIASES.items()},
+    }
+
+
+def hand_points(seat, rules) -> str:
+    if seat.points:
+        return seat.points
+    hand = seat.parsed
+    if hand is None:
+        return "?"
+    return str(hand_penalty(hand, rules.values))

@@ -1,0 +1,567 @@
+"""Replaying a game's recorded rounds into its standings.
+
+The only facts are the set-up (who sits where, the rule set, the deck) and the
+rounds as recorded (who went out, the cards or points left in every other hand,
+who achieved their contract). Everything else — penalties, totals, levels,
+dealers, the end of the game and its winners — is worked out here, so a
+correction to an early round fixes everything after it.
+
+>>> from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord, replay
+>>> setup = GameSetup.create(BALMORAL, ["Ann", "Ben", "Cat"], first_dealer="Ann")
+>>> game = replay(setup, [RoundRecord.create("Ben", {"Ann": "A K 7 7", "Cat": "10 10 Q 2"})])
+>>> [(p.name, p.total, p.completed) for p in game.players]
+[('Ann', 39, 0), ('Ben', 0, 1), ('Cat', 32, 0)]
+>>> game.next.number, game.next.dealer, game.next.first_player
+(2, 'Ben', 'Cat')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from .cards import CardError, Hand, Rank, hand_penalty, parse_hand
+from .rulesets import DealerRule, Progression, RuleSet, Stage
+
+MAX_NAME = 40
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One reason a game or a round is refused, with what it concerns."""
+
+    message: str
+    round: int | None = None
+    player: str | None = None
+    card: str | None = None
+    field: str | None = None
+
+    def __str__(self) -> str:
+        where = []
+        if self.round is not None:
+            where.append(f"round {self.round}")
+        if self.player is not None:
+            where.append(self.player)
+        prefix = ", ".join(where)
+        if prefix:
+            return f"{prefix[0].upper()}{prefix[1:]}: {self.message}"
+        return self.message[0].upper() + self.message[1:]
+
+
+class RulesError(ValueError):
+    """A game or round that breaks the rules. ``problems`` lists every reason."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("; ".join(str(p) for p in self.problems))
+
+    @property
+    def first(self) -> Problem:
+        return self.problems[0]
+
+
+class SetupError(RulesError):
+    """A game set-up (players, dealer, deck) that the rules do not allow."""
+
+
+class RoundError(RulesError):
+    """A recorded round that the rules refuse."""
+
+
+def name_key(name: str) -> str:
+    """The form in which two names count as the same: case and spacing ignored.
+
+    >>> name_key("  Ana   María ") == name_key("ana maría")
+    True
+    """
+    return " ".join(name.split()).casefold()
+
+
+def clean_name(name: object, what: str = "name") -> str:
+    """A player's name with surrounding and repeated spaces removed, or a ``ValueError``."""
+    if not isinstance(name, str):
+        raise ValueError(f"a {what} must be text")
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise ValueError(f"a {what} cannot be empty")
+    if len(cleaned) > MAX_NAME:
+        raise ValueError(f'the {what} "{cleaned[:MAX_NAME]}..." is longer than {MAX_NAME} characters')
+    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff" for ch in cleaned):
+        raise ValueError(f"the {what} {cleaned!r} contains invisible control characters")
+    return cleaned
+
+
+@dataclass(frozen=True)
+class GameSetup:
+    """Who plays, in seat order (clockwise), and how."""
+
+    rules: RuleSet
+    players: tuple[str, ...]
+    first_dealer: str
+    dealer_rule: DealerRule
+    decks: int
+    jokers: int
+
+    @classmethod
+    def create(
+        cls,
+        rules: RuleSet,
+        players: Iterable[str],
+        first_dealer: str | None = None,
+        dealer_rule: DealerRule | str | None = None,
+        decks: int | None = None,
+        jokers: int | None = None,
+    ) -> GameSetup:
+        """Check a set-up and fill in what the rules suggest; ``SetupError`` names each problem."""
+        problems: list[Problem] = []
+        names: list[str] = []
+        seen: dict[str, str] = {}
+        for raw in players:
+            try:
+                name = clean_name(raw, "player's name")
+            except ValueError as exc:
+                problems.append(Problem(str(exc), field="players"))
+                continue
+            key = name_key(name)
+            if key in seen:
+                problems.append(
+                    Problem(f'"{name}" is at the table twice', player=name, field="players")
+                )
+                continue
+            seen[key] = name
+            names.append(name)
+        count = len(names)
+        if not problems and not rules.min_players <= count <= rules.max_players:
+            problems.append(
+                Problem(
+                    f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
+                    f"not {count}",
+                    field="players",
+                )
+            )
+        dealer = names[0] if names else ""
+        if first_dealer is not None:
+            match = seen.get(name_key(first_dealer)) if isinstance(first_dealer, str) else None
+            if match is None:
+                problems.append(
+                    Problem(f'the first dealer "{first_dealer}" is not at the table', field="first_dealer")
+                )
+            else:
+                dealer = match
+        if dealer_rule is None:
+            rule = rules.default_dealer_rule
+        else:
+            try:
+                rule = DealerRule(dealer_rule)
+            except ValueError:
+                rule = rules.default_dealer_rule
+                problems.append(Problem(f'"{dealer_rule}" is not a dealer rule', field="dealer_rule"))
+            else:
+                if rule not in rules.dealer_rules:
+                    allowed = " or ".join(r.value for r in rules.dealer_rules)
+                    problems.append(
+                        Problem(f"{rules.name} deals by the rule {allowed}", field="dealer_rule")
+                    )
+        suggested_decks, suggested_jokers = rules.suggested_decks(max(count, 1))
+        decks = suggested_decks if decks is None else decks
+        jokers = suggested_jokers if jokers is None else jokers
+        if not _is_int(decks) or not 1 <= decks <= rules.max_decks:
+            problems.append(Problem(f"decks must be a whole number from 1 to {rules.max_decks}", field="decks"))
+        if not _is_int(jokers) or not 0 <= jokers <= rules.max_jokers:
+            problems.append(Problem(f"jokers must be a whole number from 0 to {rules.max_jokers}", field="jokers"))
+        elif jokers and not rules.uses_jokers:
+            problems.append(Problem(f"{rules.name} plays without jokers", field="jokers"))
+        if _is_int(decks) and decks >= 1 and count and decks * 52 < count * rules.stages[-1].cards_dealt:
+            problems.append(
+                Problem(
+                    f"{decks} deck{'s' if decks != 1 else ''} cannot deal "
+                    f"{rules.stages[-1].cards_dealt} cards to {count} players",
+                    field="decks",
+                )
+            )
+        if problems:
+            raise SetupError(problems)
+        return cls(rules, tuple(names), dealer, rule, decks, jokers)
+
+    def seat_of(self, name: str) -> int:
+        return self.players.index(name)
+
+    def find(self, name: object) -> str | None:
+        """The player's name as seated, matching case and spacing loosely."""
+        if not isinstance(name, str):
+            return None
+        key = name_key(name)
+        for player in self.players:
+            if name_key(player) == key:
+                return player
+        return None
+
+    @property
+    def max_hand_points(self) -> int:
+        """The highest penalty one hand can carry under this set-up."""
+        top = max(self.rules.values.values())
+        if self.rules.hand_limit is not None:
+            return self.rules.hand_limit * top
+        per_deck = sum(v for r, v in self.rules.values.items() if r is not Rank.JOKER) * 4
+        return per_deck * self.decks + self.rules.values[Rank.JOKER] * self.jokers
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """One round as the scorekeeper recorded it.
+
+    ``hands`` holds the cards left for players who entered cards, ``points`` the
+    totals for players whose hand was counted by hand; each player other than
+    ``went_out`` is in exactly one of them. ``achieved`` names the players who
+    achieved their contract (Balmoral); ``went_out`` always counts as one.
+    """
+
+    went_out: str
+    hands: Mapping[str, Hand] = field(default_factory=dict)
+    points: Mapping[str, int] = field(default_factory=dict)
+    achieved: frozenset[str] = frozenset()
+
+    @classmethod
+    def create(
+        cls,
+        went_out: str,
+        hands: Mapping[str, str | Hand] | None = None,
+        points: Mapping[str, int] | None = None,
+        achieved: Iterable[str] = (),
+    ) -> RoundRecord:
+        """Build a record, reading hands written as text. Raises ``CardError``."""
+        parsed = {
+            name: hand if isinstance(hand, Hand) else parse_hand(hand)
+            for name, hand in (hands or {}).items()
+        }
+        return cls(went_out, parsed, dict(points or {}), frozenset(achieved))
+
+
+@dataclass(frozen=True)
+class PlayerState:
+    name: str
+    seat: int
+    penalties: tuple[int, ...]
+    #: Contracts achieved so far (ladder rule sets), else None.
+    completed: int | None
+    times_out: int
+
+    @property
+    def total(self) -> int:
+        return sum(self.penalties)
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """A recorded round with everything the rules derive from it."""
+
+    number: int
+    dealer: str
+    first_player: str
+    cards_dealt: int
+    record: RoundRecord
+    #: Per seat: the penalty scored this round.
+    penalties: tuple[int, ...]
+    #: Per seat: the contract each player played this round.
+    stages: tuple[Stage, ...]
+    #: Players who achieved their contract (ladder) — always includes went_out.
+    achieved: frozenset[str]
+    #: Players who moved up a level because of this round (ladder).
+    moved_up: tuple[str, ...]
+    #: Players with the lowest total after this round.
+    leaders: tuple[str, ...]
+    #: Per seat: running totals after this round.
+    totals: tuple[int, ...]
+    #: Per seat: contracts completed after this round (ladder), else None.
+    completed: tuple[int | None, ...]
+    ends_game: bool
+
+    @property
+    def went_out(self) -> str:
+        return self.record.went_out
+
+
+@dataclass(frozen=True)
+class NextRound:
+    number: int
+    dealer: str
+    first_player: str
+    cards_dealt: int
+    #: Per seat: the contract each player plays.
+    stages: tuple[Stage, ...]
+
+
+@dataclass(frozen=True)
+class GameState:
+    setup: GameSetup
+    players: tuple[PlayerState, ...]
+    rounds: tuple[RoundResult, ...]
+    next: NextRound | None
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.setup.rules
+
+    @property
+    def finished(self) -> bool:
+        return self.next is None
+
+    @property
+    def lowest(self) -> tuple[str, ...]:
+        best = min(p.total for p in self.players)
+        return tuple(p.name for p in self.players if p.total == best)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Everyone with the lowest total once the game is finished; else nobody."""
+        return self.lowest if self.finished else ()
+
+    def ranks(self) -> dict[str, int]:
+        """Standard competition ranking by total: 1, 1, 3."""
+        totals = sorted(p.total for p in self.players)
+        return {p.name: totals.index(p.total) + 1 for p in self.players}
+
+    def standings(self) -> list[PlayerState]:
+        return sorted(self.players, key=lambda p: (p.total, p.seat))
+
+    def player(self, name: str) -> PlayerState:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    @property
+    def ended_after(self) -> int | None:
+        return self.rounds[-1].number if self.finished and self.rounds else None
+
+
+def _stage_for(setup: GameSetup, number: int, completed: int | None) -> Stage:
+    rules = setup.rules
+    if rules.progression is Progression.LADDER:
+        assert completed is not None
+        return rules.stage(min(completed + 1, rules.last_stage))
+    return rules.stage(number)
+
+
+def _dealer_for(setup: GameSetup, number: int, previous: RoundResult | None) -> str:
+    first = setup.seat_of(setup.first_dealer)
+    if previous is None:
+        return setup.first_dealer
+    if setup.dealer_rule is DealerRule.WINNER:
+        return previous.went_out
+    return setup.players[(first + number - 1) % len(setup.players)]
+
+
+def _next_round(setup: GameSetup, completed: Sequence[int | None], previous: RoundResult | None) -> NextRound:
+    number = previous.number + 1 if previous else 1
+    dealer = _dealer_for(setup, number, previous)
+    first_player = setup.players[(setup.seat_of(dealer) + 1) % len(setup.players)]
+    stages = tuple(_stage_for(setup, number, c) for c in completed)
+    return NextRound(number, dealer, first_player, max(s.cards_dealt for s in stages), stages)
+
+
+def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
+    """Every reason the rules refuse ``record`` as the next round of ``state`` (empty if none)."""
+    setup = state.setup
+    rules = setup.rules
+    nxt = state.next
+    number = state.rounds[-1].number + 1 if state.rounds else 1
+    if nxt is None:
+        return (
+            Problem(
+                f"the game ended after round {state.rounds[-1].number}; "
+                "no further round can be recorded",
+                round=number,
+            ),
+        )
+    problems: list[Problem] = []
+
+    def refuse(message: str, player: str | None = None, card: str | None = None, fld: str | None = None) -> None:
+        problems.append(Problem(message, round=number, player=player, card=card, field=fld))
+
+    went_out = setup.find(record.went_out)
+    if went_out is None:
+        refuse(f'"{record.went_out}" is not at the table, so cannot have gone out', fld="went_out")
+    resolved_hands: dict[str, Hand] = {}
+    resolved_points: dict[str, int] = {}
+    for source, target in ((record.hands, resolved_hands), (record.points, resolved_points)):
+        for raw_name, value in source.items():
+            name = setup.find(raw_name)
+            if name is None:
+                refuse(f'"{raw_name}" is not at the table', fld="hands")
+                continue
+            if name in resolved_hands or name in resolved_points:
+                refuse("has both cards and a points total; give one of them", player=name, fld="points")
+                continue
+            target[name] = value  # type: ignore[assignment]
+
+    total_cards: Counter[Rank] = Counter()
+    for name in setup.players:
+        hand = resolved_hands.get(name)
+        if name == went_out:
+            if hand is not None and len(hand):
+                refuse("went out, so their hand must be empty", player=name, card=hand.ranks[0].value, fld="hands")
+            pts = resolved_points.get(name)
+            if pts is not None and pts != 0:
+                refuse("went out, so their points must be 0", player=name, fld="points")
+            continue
+        if hand is None and name not in resolved_points:
+            refuse("no cards or points entered", player=name, fld="hands")
+            continue
+        if hand is not None:
+            if rules.hand_limit is not None and len(hand) > rules.hand_limit:
+                refuse(
+                    f"{len(hand)} cards left, but a hand holds at most {rules.hand_limit}",
+                    player=name,
+                    card=hand.ranks[-1].value,
+                    fld="hands",
+                )
+            if Rank.JOKER in hand.ranks and not rules.uses_jokers:
+                refuse(f"{rules.name} plays without jokers", player=name, card=Rank.JOKER.value, fld="hands")
+            for rank, n in hand.counts().items():
+                before = total_cards[rank]
+                total_cards[rank] += n
+                limit = setup.jokers if rank is Rank.JOKER else 4 * setup.decks
+                if before <= limit < total_cards[rank] and (rank is not Rank.JOKER or rules.uses_jokers):
+                    what = (
+                        f"{setup.jokers} joker{'s' if setup.jokers != 1 else ''}"
+                        if rank is Rank.JOKER
+                        else f"{setup.decks} deck{'s' if setup.decks != 1 else ''} hold only {limit} of {rank.value}"
+                    )
+                    refuse(
+                        f"that makes {total_cards[rank]} × {rank.value} in this round, but {what}"
+                        + (" in play" if rank is Rank.JOKER else ""),
+                        player=name,
+                        card=rank.value,
+                        fld="hands",
+                    )
+        else:
+            pts = resolved_points[name]
+            top = setup.max_hand_points
+            if not _is_int(pts):
+                refuse("points must be a whole number", player=name, fld="points")
+            elif pts < 0 or pts > top:
+                refuse(f"{pts} points is impossible: a hand scores 0 to {top}", player=name, fld="points")
+            elif pts == 1:
+                refuse("1 point is impossible: the lowest card scores 2", player=name, fld="points")
+
+    achieved: set[str] = set()
+    for raw in record.achieved:
+        name = setup.find(raw)
+        if name is None:
+            refuse(f'"{raw}" is not at the table, so cannot have achieved a contract', fld="achieved")
+        else:
+            achieved.add(name)
+    if rules.progression is not Progression.LADDER and went_out is not None and achieved - {went_out}:
+        extra = sorted(achieved - {went_out})[0]
+        refuse(f"{rules.name} has no per-player contracts to mark as achieved", player=extra, fld="achieved")
+    return tuple(problems)
+
+
+def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:
+    """The record with every name spelt as seated and went_out among the achievers."""
+    went_out = setup.find(record.went_out) or record.went_out
+    hands = {setup.find(n) or n: h for n, h in record.hands.items()}
+    hands.pop(went_out, None)
+    points = {setup.find(n) or n: p for n, p in record.points.items()}
+    points.pop(went_out, None)
+    achieved = frozenset(setup.find(n) or n for n in record.achieved)
+    if setup.rules.progression is Progression.LADDER:
+        achieved |= {went_out}
+    else:
+        achieved = frozenset()
+    return RoundRecord(went_out, hands, points, achieved)
+
+
+def start(setup: GameSetup) -> GameState:
+    """The state of a game with no rounds recorded."""
+    ladder = setup.rules.progression is Progression.LADDER
+    players = tuple(
+        PlayerState(name, seat, (), 0 if ladder else None, 0) for seat, name in enumerate(setup.players)
+    )
+    return GameState(setup, players, (), _next_round(setup, [p.completed for p in players], None))
+
+
+def advance(state: GameState, record: RoundRecord) -> GameState:
+    """The state after one more round; ``RoundError`` if the rules refuse it."""
+    problems = check_round(state, record)
+    if problems:
+        raise RoundError(problems)
+    setup = state.setup
+    rules = setup.rules
+    nxt = state.next
+    assert nxt is not None
+    record = _normalise(setup, record)
+    penalties = tuple(
+        hand_penalty(record.hands[p.name], rules.values) if p.name in record.hands else record.points.get(p.name, 0)
+        for p in state.players
+    )
+    ladder = rules.progression is Progression.LADDER
+    moved_up: list[str] = []
+    players: list[PlayerState] = []
+    reached_end = False
+    for p, penalty in zip(state.players, penalties, strict=True):
+        completed = p.completed
+        if ladder and p.name in record.achieved:
+            assert completed is not None
+            completed += 1
+            moved_up.append(p.name)
+            reached_end = reached_end or completed >= rules.last_stage
+        players.append(
+            PlayerState(p.name, p.seat, p.penalties + (penalty,), completed, p.times_out + (p.name == record.went_out))
+        )
+    if not ladder:
+        reached_end = nxt.number >= rules.last_stage
+    totals = tuple(p.total for p in players)
+    best = min(totals)
+    result = RoundResult(
+        number=nxt.number,
+        dealer=nxt.dealer,
+        first_player=nxt.first_player,
+        cards_dealt=nxt.cards_dealt,
+        record=record,
+        penalties=penalties,
+        stages=nxt.stages,
+        achieved=record.achieved,
+        moved_up=tuple(moved_up),
+        leaders=tuple(p.name for p in players if p.total == best),
+        totals=totals,
+        completed=tuple(p.completed for p in players),
+        ends_game=reached_end,
+    )
+    following = None if reached_end else _next_round(setup, [p.completed for p in players], result)
+    return GameState(setup, tuple(players), state.rounds + (result,), following)
+
+
+def replay(setup: GameSetup, rounds: Iterable[RoundRecord]) -> GameState:
+    """Replay recorded rounds from the start; ``RoundError`` names the first round refused."""
+    state = start(setup)
+    for record in rounds:
+        state = advance(state, record)
+    return state
+
+
+__all__ = [
+    "CardError",
+    "GameSetup",
+    "GameState",
+    "NextRound",
+    "PlayerState",
+    "Problem",
+    "RoundError",
+    "RoundRecord",
+    "RoundResult",
+    "RulesError",
+    "SetupError",
+    "advance",
+    "check_round",
+    "clean_name",
+    "name_key",
+    "replay",
+    "start",
+]

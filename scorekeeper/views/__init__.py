@@ -1,0 +1,19 @@
+"""The web views: thin functions that parse a form, call the store, render."""
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from .common import add_vary
+
+csrf = CSRFProtect()
+
+
+def register_views(app: Flask) -> None:
+    from . import errors, games, players, rounds
+
+    csrf.init_app(app)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(rounds.bp)
+    app.register_blueprint(players.bp)
+    errors.register(app)
+    app.after_request(add_vary)

@@ -1,0 +1,23 @@
+"""What every view shares: page-or-fragment rendering from one template."""
+
+from __future__ import annotations
+
+from flask import Response, make_response, render_template, request
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def render(template: str, status: int = 200, push_url: str | None = None, **context) -> Response:
+    """The whole page for a normal request, the ``#main`` fragment for htmx."""
+    layout = "fragment.html" if is_htmx() else "base.html"
+    response = make_response(render_template(template, layout=layout, **context), status)
+    if push_url and is_htmx():
+        response.headers["HX-Push-Url"] = push_url
+    return response
+
+
+def add_vary(response: Response) -> Response:
+    response.vary.add("HX-Request")
+    return response

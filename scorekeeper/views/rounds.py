@@ -1,0 +1,110 @@
+"""Recording, correcting and deleting rounds."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+
+from .. import store
+from ..forms import ConfirmForm
+from ..roundform import RoundDraft
+from ..rules import RoundError
+from .common import is_htmx, render
+
+bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+
+
+def _load(game_id: int) -> store.LoadedGame:
+    try:
+        return store.load(game_id)
+    except store.NotFound:
+        abort(404)
+
+
+def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200):
+    return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
+                  draft=draft, editing=editing)
+
+
+def _scoreboard(loaded: store.LoadedGame, status: int = 200):
+    url = url_for("games.scoreboard", game_id=loaded.id)
+    if status == 200 and not is_htmx():
+        return redirect(url, code=303)
+    return render("scoreboard.html", status, push_url=url, loaded=loaded, game=loaded.game,
+                  state=loaded.state, confirm=ConfirmForm())
+
+
+def _handle(loaded: store.LoadedGame, editing: int | None):
+    """Shared by recording and correcting: key presses re-render, save stores or explains."""
+    setup = loaded.state.setup
+    draft = RoundDraft.from_form(request.form, len(setup.players))
+    if editing is not None:
+        draft.number = editing
+    if "key" in request.form:
+        draft.press(request.form["key"])
+        return _form(loaded, draft, editing is not None)
+    if "unkey" in request.form:
+        draft.unpress(request.form["unkey"])
+        return _form(loaded, draft, editing is not None)
+    record = draft.to_record(setup)
+    if record is None:
+        return _form(loaded, draft, editing is not None, 422)
+    try:
+        if editing is None:
+            saved = store.record_round(loaded.id, draft.number, record)
+            flash(f"Round {draft.number} saved.", "ok")
+        else:
+            saved = store.replace_round(loaded.id, editing, record)
+            flash(f"Round {editing} corrected; everything after it is worked out again.", "ok")
+    except store.AlreadyRecorded as exc:
+        flash(f"Round {exc.number} is already recorded (from another tap or phone); "
+              "here is the current scoreboard.", "warn")
+        return _scoreboard(_load(loaded.id), 409)
+    except RoundError as exc:
+        draft.place(setup, exc.problems)
+        return _form(loaded, draft, editing is not None, 422)
+    return _scoreboard(saved)
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_round(game_id: int):
+    loaded = _load(game_id)
+    if request.method == "POST":
+        return _handle(loaded, None)
+    if loaded.state.finished:
+        flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
+        return redirect(url_for("games.scoreboard", game_id=game_id), code=303)
+    draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players))
+    return _form(loaded, draft, False)
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: int, number: int):
+    loaded = _load(game_id)
+    if not 1 <= number <= len(loaded.state.rounds):
+        abort(404)
+    if request.method == "POST":
+        return _handle(loaded, number)
+    record = loaded.state.rounds[number - 1].record
+    return _form(loaded, RoundDraft.from_record(number, loaded.state.setup, record), True)
+
+
+@bp.route("/<int:number>/delete", methods=["GET", "POST"])
+def delete_round(game_id: int, number: int):
+    loaded = _load(game_id)
+    if not 1 <= number <= len(loaded.state.rounds):
+        if request.method == "POST":
+            flash(f"Round {number} is already gone.", "warn")
+            return _scoreboard(loaded, 409)
+        abort(404)
+    form = ConfirmForm()
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            saved = store.delete_round(game_id, number)
+        except RoundError as exc:
+            flash(str(exc), "error")
+            return _scoreboard(loaded, 409)
+        flash(f"Round {number} deleted; the rounds after it are renumbered and worked out again.", "ok")
+        return _scoreboard(saved)
+    result = loaded.state.rounds[number - 1]
+    return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
+                  result=result, form=form)
