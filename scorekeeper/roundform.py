@@ -145,11 +145,10 @@ class RoundDraft:
     def place(self, setup: GameSetup, problems: tuple[Problem, ...]) -> None:
         """Put the rules engine's refusals next to the players they concern."""
         for problem in problems:
-            message = problem.message[0].upper() + problem.message[1:]
             if problem.player is not None and problem.player in setup.players:
-                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
+                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {problem.message}.")
             else:
-                self.errors.append(f"{message}.")
+                self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
 
     @property
     def has_errors(self) -> bool:

@@ -209,27 +209,27 @@ def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
     return game
 
 
-def _round_row(game: Game, number: int, record: RoundRecord, state_setup: GameSetup) -> Round:
+def _hand_rows(game: Game, record: RoundRecord, setup: GameSetup) -> tuple[int, list[HandEntry]]:
+    """The went-out player's id and one hand row per seat, for a checked record."""
     ids = {seat.player.name: seat.player_id for seat in game.seats}
-    went_out = state_setup.find(record.went_out) or record.went_out
-    rnd = Round(number=number, went_out_id=ids[went_out])
-    achieved = {state_setup.find(n) for n in record.achieved} | {went_out}
+    went_out = setup.find(record.went_out) or record.went_out
+    hands = {setup.find(n): h for n, h in record.hands.items()}
+    points = {setup.find(n): p for n, p in record.points.items()}
+    achieved = {setup.find(n) for n in record.achieved} | {went_out}
+    ladder = setup.rules.progression is Progression.LADDER
     entries = []
-    for name in state_setup.players:
-        hand = next((h for n, h in record.hands.items() if state_setup.find(n) == name), None)
-        pts = next((p for n, p in record.points.items() if state_setup.find(n) == name), None)
-        if name == went_out:
-            hand, pts = parse_hand(""), None
-        entries.append(
-            HandEntry(
-                player_id=ids[name],
-                cards=hand.canonical if hand is not None else (None if pts is not None else ""),
-                points=pts if hand is None else None,
-                achieved=name in achieved and state_setup.rules.progression is Progression.LADDER,
-            )
-        )
-    rnd.hands = entries
-    return rnd
+    for name in setup.players:
+        if name == went_out or name not in points:
+            cards, pts = ("" if name == went_out else hands.get(name, parse_hand("")).canonical), None
+        else:
+            cards, pts = None, points[name]
+        entries.append(HandEntry(player_id=ids[name], cards=cards, points=pts, achieved=ladder and name in achieved))
+    return ids[went_out], entries
+
+
+def _round_row(game: Game, number: int, record: RoundRecord, setup: GameSetup) -> Round:
+    went_out_id, entries = _hand_rows(game, record, setup)
+    return Round(number=number, went_out_id=went_out_id, hands=entries)
 
 
 def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
@@ -315,11 +315,11 @@ def replace_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     records[number - 1] = record
     new_state = _ended_early(setup, records)
     old = game.rounds[number - 1]
-    fresh = _round_row(game, number, record, setup)
-    old.went_out_id = fresh.went_out_id
+    went_out_id, entries = _hand_rows(game, record, setup)
+    old.went_out_id = went_out_id
     old.hands.clear()
     db.session.flush()
-    old.hands.extend(fresh.hands)
+    old.hands.extend(entries)
     old.recorded_at = utcnow()
     _mark_finished(game, new_state)
     db.session.commit()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Response, make_response, render_template, request
+import json
+
+from flask import Response, make_response, redirect, render_template, request
 
 
 def is_htmx() -> bool:
@@ -16,6 +18,15 @@ def render(template: str, status: int = 200, push_url: str | None = None, **cont
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
     return response
+
+
+def go(url: str) -> Response:
+    """After a change: a redirect for a full page, an htmx client-side navigation for htmx."""
+    if is_htmx():
+        response = make_response("", 204)
+        response.headers["HX-Location"] = json.dumps({"path": url, "target": "#main"})
+        return response
+    return redirect(url, code=303)
 
 
 def add_vary(response: Response) -> Response:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 
 from .. import store
 from ..forms import ConfirmForm, NewGameForm
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import render
+from .common import go, render
 
 bp = Blueprint("games", __name__)
 
@@ -78,7 +78,7 @@ def new_game():
                         errors.setdefault(problem.field or "players", []).append(str(problem))
                 else:
                     game = store.create_game(setup)
-                    return redirect(url_for("games.scoreboard", game_id=game.id), code=303)
+                    return go(url_for("games.scoreboard", game_id=game.id))
             else:
                 for name, messages in form.errors.items():
                     errors.setdefault(name, []).extend(messages)
@@ -139,4 +139,4 @@ def play_again(game_id: int):
     setup = GameSetup(old.rules, old.players, dealer, old.dealer_rule, old.decks, old.jokers)
     game = store.create_game(setup)
     flash(f"New game with the same players: {dealer} deals first.", "ok")
-    return redirect(url_for("games.scoreboard", game_id=game.id), code=303)
+    return go(url_for("games.scoreboard", game_id=game.id))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 
 from .. import store
 from ..forms import ConfirmForm, PlayerForm
-from .common import render
+from .common import go, render
 
 bp = Blueprint("players", __name__, url_prefix="/players")
 
@@ -30,7 +30,7 @@ def roster():
                 form.name.errors = [str(exc)]
             else:
                 flash(f"{player.name} is on the roster.", "ok")
-                return redirect(url_for("players.roster"), code=303)
+                return go(url_for("players.roster"))
         return _roster_page(form, 422)
     return _roster_page(form)
 
@@ -48,7 +48,7 @@ def rename(player_id: int):
                 form.name.errors = [str(exc)]
             else:
                 flash(f"Renamed to {player.name}, everywhere the name shows.", "ok")
-                return redirect(url_for("players.roster"), code=303)
+                return go(url_for("players.roster"))
         return _roster_page(None, 422, player_id, form)
     player = store.get_player(player_id)
     if player is None:
@@ -67,6 +67,6 @@ def remove(player_id: int):
         abort(404)
     except store.PlayerNameError as exc:
         flash(str(exc), "error")
-        return redirect(url_for("players.roster"), code=303)
+        return go(url_for("players.roster"))
     flash("Removed from the roster.", "ok")
-    return redirect(url_for("players.roster"), code=303)
+    return go(url_for("players.roster"))

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, request, url_for
 
 from .. import store
 from ..forms import ConfirmForm
 from ..roundform import RoundDraft
 from ..rules import RoundError
-from .common import is_htmx, render
+from .common import go, is_htmx, render
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 
@@ -72,7 +72,7 @@ def new_round(game_id: int):
         return _handle(loaded, None)
     if loaded.state.finished:
         flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
-        return redirect(url_for("games.scoreboard", game_id=game_id), code=303)
+        return go(url_for("games.scoreboard", game_id=game_id))
     draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players))
     return _form(loaded, draft, False)
 

@@ -1,0 +1,88 @@
+"""Browser tests: real headless Chromium (Debian's) at a phone viewport, with touch."""
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.models import db
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "browser" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+    if not Path(CHROMIUM).exists():
+        # Never skip silently: make test installs Chromium first, so this is a real failure.
+        raise pytest.UsageError(
+            f"The browser tests need Chromium at {CHROMIUM}: run `sudo apt-get install -y chromium` "
+            "(or set CHROMIUM to its path)."
+        )
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-dev-shm-usage",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {
+        **browser_context_args,
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
+
+
+@pytest.fixture
+def live_app(tmp_path):
+    app = create_app(
+        {
+            "TESTING": True,
+            "SECRET_KEY": "browser-test",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
+            # The CDN cannot be reached here: this exercises the local fallback as a table
+            # without signal would.
+            "USE_CDN": True,
+        }
+    )
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+@pytest.fixture
+def server(live_app):
+    srv = make_server("127.0.0.1", 0, live_app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{srv.server_port}"
+    srv.shutdown()
+    with live_app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
