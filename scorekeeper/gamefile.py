@@ -6,6 +6,7 @@ rounds; :func:`game_document` writes one back with its ``result``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,7 +38,14 @@ MAX_ROUNDS = 500
 
 
 class GameFileError(ValueError):
-    """A game file that is refused; the message names the round and player where there is one."""
+    """A game file that is refused; the message names the round and player where there is one.
+
+    ``field`` names the field of the document at fault, where one is.
+    """
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        self.field = field
+        super().__init__(message)
 
 
 @dataclass(frozen=True)
@@ -49,8 +57,11 @@ class GameFile:
     finished_at: datetime | None
 
 
-def _fail(message: str, where: str = "") -> GameFileError:
-    return GameFileError(f"{where}: {message}" if where else message)
+def _fail(message: str, where: str = "", field: str | None = None) -> GameFileError:
+    if field is None:
+        quoted = re.search(r'"([a-z_]+)"', message)
+        field = quoted.group(1) if quoted and quoted.group(1) in _GAME_FIELDS | _ROUND_FIELDS else None
+    return GameFileError(f"{where}: {message}" if where else message, field)
 
 
 def parse_time(value: object, field: str, where: str = "") -> datetime | None:
@@ -81,7 +92,7 @@ def read_round(doc: object, where: str, setup: GameSetup) -> RoundRecord:
         raise _fail("a round must be an object", where)
     unknown = sorted(set(doc) - _ROUND_FIELDS)
     if unknown:
-        raise _fail(f'unknown field "{unknown[0]}"', where)
+        raise _fail(f'unknown field "{unknown[0]}"', where, unknown[0])
     went_out = doc.get("went_out")
     if not isinstance(went_out, str):
         raise _fail('"went_out" must name the player who went out', where)
@@ -91,18 +102,18 @@ def read_round(doc: object, where: str, setup: GameSetup) -> RoundRecord:
     hands = {}
     for name, text in hands_doc.items():
         if not isinstance(text, str):
-            raise _fail(f"{name}: a hand must be a string of ranks", where)
+            raise _fail(f"{name}: a hand must be a string of ranks", where, "hands")
         try:
             hands[name] = parse_hand(text)
         except CardError as exc:
-            raise _fail(f"{name}: {exc}", where) from None
+            raise _fail(f"{name}: {exc}", where, "hands") from None
     points_doc = doc.get("points", {})
     if not isinstance(points_doc, Mapping):
         raise _fail('"points" must be an object of player: number', where)
     points = {}
     for name, value in points_doc.items():
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(f"{name}: points must be a whole number", where)
+            raise _fail(f"{name}: points must be a whole number", where, "points")
         points[name] = value
     achieved = doc.get("achieved", [])
     if not isinstance(achieved, list) or not all(isinstance(n, str) for n in achieved):
@@ -118,11 +129,11 @@ def read_game(doc: object) -> GameFile:
         raise _fail(f'"format" must be "{GAME_FORMAT}", not {doc.get("format")!r}')
     unknown = sorted(set(doc) - _GAME_FIELDS)
     if unknown:
-        raise _fail(f'unknown field "{unknown[0]}"')
+        raise _fail(f'unknown field "{unknown[0]}"', field=unknown[0])
     try:
         rules = get_rules(doc.get("rules"))  # type: ignore[arg-type]
     except ValueError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(str(exc), field="rules") from None
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise _fail('"players" must be a list of names')
@@ -139,7 +150,7 @@ def read_game(doc: object) -> GameFile:
             jokers=doc.get("jokers"),
         )
     except SetupError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(str(exc), field=exc.first.field) from None
     rounds_doc = doc.get("rounds")
     if not isinstance(rounds_doc, list):
         raise _fail('"rounds" must be a list (it may be empty)')
@@ -149,7 +160,7 @@ def read_game(doc: object) -> GameFile:
     try:
         state = replay(setup, records)
     except RoundError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(str(exc), field=exc.first.field or "rounds") from None
     started = parse_time(doc.get("started_at"), "started_at")
     finished = parse_time(doc.get("finished_at"), "finished_at")
     return GameFile(setup, records, state, started, finished)

@@ -72,6 +72,18 @@ class Game(db.Model):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: When the round that ended the game was recorded (None while in progress).
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: A change counter: every stored change adds one. Phones send the version they saw,
+    #: watchers poll it, and it is the ETag of the game. (Not a score: nothing derives from it.)
+    version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    #: SHA-256 of the game's secret edit key; whoever holds the key may change the game.
+    edit_key_hash: Mapped[str | None] = mapped_column(String(64))
+    #: When the game was deleted from the history (a soft delete: it can be restored, and a
+    #: backup still holds it); None while it is kept.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: SHA-256 of the canonical game file (without ``result``) the game was imported from, so
+    #: that importing the same file again finds it (see :mod:`scorekeeper.transfer`); None for
+    #: a game started here. A fact about the import, not a score.
+    fingerprint: Mapped[str | None] = mapped_column(String(64))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.position", cascade="all, delete-orphan"
@@ -84,6 +96,10 @@ class Game(db.Model):
         CheckConstraint("decks >= 1", name="decks_positive"),
         CheckConstraint("jokers >= 0", name="jokers_not_negative"),
         Index("ix_game_started_at", "started_at"),
+        # The history's filters and its bin (scorekeeper.history).
+        Index("ix_game_rules_started_at", "rules", "started_at"),
+        Index("ix_game_deleted_at_started_at", "deleted_at", "started_at"),
+        Index("ix_game_fingerprint", "fingerprint"),
     )
 
 

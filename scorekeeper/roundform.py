@@ -6,6 +6,7 @@ fails; the rules engine does every check of the rules.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -13,6 +14,14 @@ from .rules import CardError, GameSetup, Hand, Problem, RoundRecord, parse_hand,
 from .rules.cards import MAX_HAND_TEXT
 
 MAX_POINTS_TEXT = 6
+_SMALL_INT = re.compile(r"[0-9]{1,6}")
+
+
+def small_int(text: object) -> int | None:
+    """A posted index or count written with ASCII digits only ("²" is no number here)."""
+    if isinstance(text, str) and _SMALL_INT.fullmatch(text):
+        return int(text)
+    return None
 
 
 @dataclass
@@ -71,8 +80,9 @@ class RoundDraft:
             errors.append("The form lost its round number; reload the page.")
         went_out: int | None = None
         raw_out = form.get("went_out", "")
-        if raw_out.isdigit() and int(raw_out) < players:
-            went_out = int(raw_out)
+        out_index = small_int(raw_out)
+        if out_index is not None and out_index < players:
+            went_out = out_index
         seats = [
             SeatDraft(
                 hand=form.get(f"hand-{i}", "")[:MAX_HAND_TEXT],
@@ -85,23 +95,25 @@ class RoundDraft:
 
     def press(self, key: str) -> None:
         """A keypad button posted without JavaScript: "seat:rank" adds a card."""
-        seat, _, rank = key.partition(":")
-        if seat.isdigit() and int(seat) < len(self.seats):
+        raw_seat, _, rank = key.partition(":")
+        seat = small_int(raw_seat)
+        if seat is not None and seat < len(self.seats):
             try:
                 parsed = parse_rank(rank)
             except CardError:
                 return
-            draft = self.seats[int(seat)]
+            draft = self.seats[seat]
             draft.hand = f"{draft.hand} {parsed.value}".strip()
 
     def unpress(self, key: str) -> None:
         """A chip posted without JavaScript: "seat:index" removes that card."""
-        seat, _, index = key.partition(":")
-        if seat.isdigit() and index.isdigit() and int(seat) < len(self.seats):
-            draft = self.seats[int(seat)]
+        raw_seat, _, raw_index = key.partition(":")
+        seat, index = small_int(raw_seat), small_int(raw_index)
+        if seat is not None and index is not None and seat < len(self.seats):
+            draft = self.seats[seat]
             tokens = draft.hand.split()
-            if int(index) < len(tokens):
-                del tokens[int(index)]
+            if index < len(tokens):
+                del tokens[index]
                 draft.hand = " ".join(tokens)
 
     def to_record(self, setup: GameSetup) -> RoundRecord | None:
@@ -123,7 +135,7 @@ class RoundDraft:
                     seat.errors.append(f"{name}: enter cards or a points total, not both.")
                     ok = False
                     continue
-                if not seat.points.isdigit() or len(seat.points) > MAX_POINTS_TEXT:
+                if small_int(seat.points) is None:
                     seat.errors.append(f'{name}: points "{seat.points}" must be a whole number like 35.')
                     ok = False
                     continue

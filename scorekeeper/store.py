@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from .access import issue_key
 from .gamefile import GameFile
 from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
 from .rules import (
@@ -49,6 +50,23 @@ class AlreadyRecorded(Exception):
 
 class PlayerNameError(ValueError):
     pass
+
+
+class Conflict(Exception):
+    """A change made on a version of the game that another phone has changed since."""
+
+    def __init__(self, expected: int, loaded: LoadedGame) -> None:
+        self.expected = expected
+        self.loaded = loaded
+        super().__init__(
+            f"This game changed on another phone (version {loaded.game.version}, "
+            f"you had version {expected}); nothing was saved. Here is the game as it is now."
+        )
+
+
+def _check_version(loaded: LoadedGame, expected: int | None) -> None:
+    if expected is not None and expected != loaded.game.version:
+        raise Conflict(expected, loaded)
 
 
 @dataclass(frozen=True)
@@ -239,18 +257,26 @@ def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -
         game.finished_at = None
 
 
-def create_game(setup: GameSetup) -> Game:
+def create_game(setup: GameSetup) -> tuple[Game, str]:
+    """A new game and its secret edit key."""
     game = _add_game(setup)
+    key = issue_key(game)
     db.session.commit()
-    return game
+    return game, key
 
 
-def import_games(files: Sequence[GameFile]) -> list[int]:
-    """Store checked game files in one transaction; their ids in order."""
+def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> list[int]:
+    """Store checked game files in one transaction; their ids in order.
+
+    Each game gets a fresh edit key; pass a list as ``keys`` to receive them.
+    """
     ids = []
     try:
         for gf in files:
             game = _add_game(gf.setup, gf.started_at)
+            key = issue_key(game)
+            if keys is not None:
+                keys.append(key)
             for number, record in enumerate(gf.rounds, start=1):
                 game.rounds.append(_round_row(game, number, record, gf.setup))
             if gf.state.finished:
@@ -265,17 +291,22 @@ def import_games(files: Sequence[GameFile]) -> list[int]:
 
 
 def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
-    """Record round ``number``; refuses a number already taken or one that skips ahead."""
+    """Record round ``number``; refuses a number already taken or one that skips ahead.
+
+    The round number is the version check of a new round: a form or API call for a
+    number that is already taken gets ``AlreadyRecorded`` and stores nothing.
+    """
     loaded = load(game_id)
     state = loaded.state
     expected = len(state.rounds) + 1
     if number < expected:
         raise AlreadyRecorded(number, state)
     if number > expected:
-        raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number)])
+        raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])
     new_state = advance(state, record)
     game = loaded.game
     game.rounds.append(_round_row(game, number, record, state.setup))
+    game.version += 1
     _mark_finished(game, new_state)
     try:
         db.session.commit()
@@ -305,8 +336,9 @@ def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
         raise
 
 
-def replace_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
+def replace_round(game_id: int, number: int, record: RoundRecord, expected_version: int | None = None) -> LoadedGame:
     loaded = load(game_id)
+    _check_version(loaded, expected_version)
     game = loaded.game
     if not 1 <= number <= len(game.rounds):
         raise NotFound(f"game {game_id} has no round {number}")
@@ -321,13 +353,15 @@ def replace_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     db.session.flush()
     old.hands.extend(entries)
     old.recorded_at = utcnow()
+    game.version += 1
     _mark_finished(game, new_state)
     db.session.commit()
     return LoadedGame(game, new_state)
 
 
-def delete_round(game_id: int, number: int) -> LoadedGame:
+def delete_round(game_id: int, number: int, expected_version: int | None = None) -> LoadedGame:
     loaded = load(game_id)
+    _check_version(loaded, expected_version)
     game = loaded.game
     if not 1 <= number <= len(game.rounds):
         raise NotFound(f"game {game_id} has no round {number}")
@@ -340,6 +374,7 @@ def delete_round(game_id: int, number: int) -> LoadedGame:
     for rnd in later:
         rnd.number -= 1
         db.session.flush()
+    game.version += 1
     _mark_finished(game, new_state)
     db.session.commit()
     return LoadedGame(game, new_state)
@@ -351,3 +386,8 @@ def all_game_ids() -> list[int]:
 
 def get_player(player_id: int) -> Player | None:
     return db.session.get(Player, player_id)
+
+
+def game_version(game_id: int) -> int | None:
+    """The game's change counter, in one small query (for watchers' polls)."""
+    return db.session.scalar(select(Game.version).where(Game.id == game_id))

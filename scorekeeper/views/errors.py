@@ -1,32 +1,43 @@
-from flask import Flask
+"""Friendly error pages (and JSON errors under /api/); never a traceback."""
+
+from flask import Flask, jsonify, request
 from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
 
 from .common import render
+
+PAGES = {
+    400: ("That request could not be read", "Nothing was saved. Go back, reload the page and try again."),
+    403: (
+        "Only the scorekeeper can change this game",
+        "This phone is watching: nothing was changed. To keep score here, open the "
+        "\u201ckeep score on another phone\u201d link from the scorekeeper\u2019s Share page.",
+    ),
+    404: ("Not found", "There is no such page, game, round or player."),
+    405: ("Not allowed", "That page cannot be used that way."),
+    413: ("Too large", "That was far more than any game needs; nothing was saved."),
+    500: ("Something went wrong", "Nothing was lost: every recorded round is kept. Reload the page."),
+}
+
+
+def answer(status: int, title: str | None = None, message: str | None = None):
+    default_title, default_message = PAGES.get(status, ("Something is wrong", "Nothing was saved."))
+    if request.path.startswith("/api/"):
+        return jsonify({"error": {"message": message or default_title}}), status
+    return render("error.html", status, title=title or default_title, message=message or default_message), status
 
 
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        return render("error.html", 400, title="This form has expired",
-                      message="The page was open too long or came from elsewhere. "
-                              "Go back, reload the page and try again: nothing was saved."), 400
+        return answer(400, "This form has expired",
+                      "The page was open too long or came from elsewhere. "
+                      "Go back, reload the page and try again: nothing was saved.")
 
-    @app.errorhandler(404)
-    def not_found(error):
-        return render("error.html", 404, title="Not found",
-                      message="There is no such page, game, round or player."), 404
-
-    @app.errorhandler(405)
-    def not_allowed(error):
-        return render("error.html", 405, title="Not allowed",
-                      message="That page cannot be used that way."), 405
-
-    @app.errorhandler(413)
-    def too_large(error):
-        return render("error.html", 413, title="Too large",
-                      message="That was far more than any game needs; nothing was saved."), 413
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return answer(error.code or 500)
 
     @app.errorhandler(500)
     def server_error(error):
-        return render("error.html", 500, title="Something went wrong",
-                      message="Nothing was lost: every recorded round is kept. Reload the page."), 500
+        return answer(500)

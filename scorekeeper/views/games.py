@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, request, url_for
+from flask import Blueprint, abort, flash, make_response, request, url_for
 
-from .. import store
+from .. import access, store
 from ..forms import ConfirmForm, NewGameForm
+from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
 from .common import go, render
 
@@ -22,9 +23,13 @@ def index():
     return render("index.html", playing=playing, finished=finished)
 
 
-def _seats_from_form(form) -> list[str]:
-    seats = [form.get(f"seat-{i}", "").strip()[:80] for i in range(MAX_SEATS)]
-    return [s for s in seats if s]
+def _seats_from_form(form) -> tuple[list[str], int]:
+    """The names typed into the seats, blanks closed up, and the first dealer's place among them."""
+    raw = [form.get(f"seat-{i}", "").strip()[:80] for i in range(MAX_SEATS)]
+    chosen = small_int(form.get("dealer", "0")) or 0
+    seats = [s for s in raw if s]
+    dealer = sum(1 for s in raw[:chosen] if s) if chosen < MAX_SEATS and raw[chosen] else 0
+    return seats, dealer
 
 
 def _apply_seat_action(seats: list[str], dealer: int, form) -> tuple[list[str], int]:
@@ -33,13 +38,13 @@ def _apply_seat_action(seats: list[str], dealer: int, form) -> tuple[list[str], 
         name = form["pick"]
         if len(seats) < MAX_SEATS and name_key(name) not in {name_key(s) for s in seats}:
             seats.append(name)
-    elif form.get("up", "").isdigit():
-        i = int(form["up"])
+    elif small_int(form.get("up")) is not None:
+        i = small_int(form["up"])
         if 0 < i < len(seats):
             seats[i - 1], seats[i] = seats[i], seats[i - 1]
             dealer = {i: i - 1, i - 1: i}.get(dealer, dealer)
-    elif form.get("drop", "").isdigit():
-        i = int(form["drop"])
+    elif small_int(form.get("drop")) is not None:
+        i = small_int(form["drop"])
         if i < len(seats):
             del seats[i]
             dealer = dealer - 1 if dealer > i else (0 if dealer == i else dealer)
@@ -57,9 +62,7 @@ def new_game():
         if from_game:
             seats, dealer = _like(from_game, form)
     else:
-        seats = _seats_from_form(request.form)
-        dealer = request.form.get("dealer", "0")
-        dealer = int(dealer) if dealer.isdigit() else 0
+        seats, dealer = _seats_from_form(request.form)
         seats, dealer = _apply_seat_action(seats, dealer, request.form)
         if "start" in request.form:
             if form.validate_on_submit():
@@ -77,7 +80,8 @@ def new_game():
                     for problem in exc.problems:
                         errors.setdefault(problem.field or "players", []).append(str(problem))
                 else:
-                    game = store.create_game(setup)
+                    game, key = store.create_game(setup)
+                    access.remember(game.id, key)
                     return go(url_for("games.scoreboard", game_id=game.id))
             else:
                 for name, messages in form.errors.items():
@@ -116,13 +120,101 @@ def _like(game_id: int, form: NewGameForm) -> tuple[list[str], int]:
     return list(setup.players), dealer
 
 
-@bp.get("/games/<int:game_id>")
-def scoreboard(game_id: int):
+def _load(game_id: int) -> store.LoadedGame:
     try:
-        loaded = store.load(game_id)
+        return store.load(game_id)
     except store.NotFound:
         abort(404)
-    return render("scoreboard.html", loaded=loaded, game=loaded.game, state=loaded.state, confirm=ConfirmForm())
+
+
+def etag_of(game_id: int, version: int, watching: bool, editable: bool) -> str:
+    return f"g{game_id}-v{version}-{'w' if watching else 's'}{'e' if editable else 'r'}"
+
+
+def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
+    loaded = _load(game_id)
+    editable = not watching and access.can_edit(loaded.game)
+    response = render(template, status, loaded=loaded, game=loaded.game, state=loaded.state,
+                      editable=editable, watching=watching)
+    response.set_etag(etag_of(game_id, loaded.game.version, watching, editable))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/games/<int:game_id>")
+def scoreboard(game_id: int):
+    return board_response(game_id, watching=False)
+
+
+@bp.get("/games/<int:game_id>/watch")
+def watch(game_id: int):
+    """The read-only live view for everyone at the table."""
+    return board_response(game_id, watching=True)
+
+
+@bp.get("/games/<int:game_id>/live")
+def live(game_id: int):
+    """A watcher's poll: 204 after one small query when nothing changed, else the board."""
+    version = store.game_version(game_id)
+    if version is None:
+        abort(404)
+    watching = request.args.get("watch") == "1"
+    if request.args.get("v", type=int) == version:
+        response = make_response("", 204)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    return board_response(game_id, watching, template="_board_live.html")
+
+
+@bp.get("/games/<int:game_id>/share")
+def share(game_id: int):
+    loaded = _load(game_id)
+    editable = access.can_edit(loaded.game)
+    watch_url = url_for("games.watch", game_id=game_id, _external=True)
+    edit_url = None
+    if editable:
+        key = access.session_key(game_id)
+        if key:
+            edit_url = url_for("games.join", game_id=game_id, key=key, _external=True)
+    local = request.host.split(":")[0] in {"localhost", "127.0.0.1", "[::1]"}
+    return render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
+                  watch_url=watch_url, edit_url=edit_url, local=local,
+                  watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None)
+
+
+def qr_svg(url: str) -> str:
+    import segno
+    from markupsafe import Markup
+
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=5, border=2, dark="#000000", light="#ffffff", omitsize=True)
+    return Markup(svg)
+
+
+@bp.get("/games/<int:game_id>/join")
+def join(game_id: int):
+    """Open a "keep score on another phone" link: this browser may now edit the game."""
+    loaded = _load(game_id)
+    key = request.args.get("key", "")
+    if not access.key_matches(loaded.game, key):
+        return render("error.html", 403, title="This edit link no longer works",
+                      message="The scorekeeper made a new key, or the link was cut short. "
+                              "You can still watch the game; ask for a fresh link to keep score."), 403
+    access.remember(game_id, key)
+    flash("This phone can now keep score for this game.", "ok")
+    return go(url_for("games.scoreboard", game_id=game_id))
+
+
+@bp.post("/games/<int:game_id>/key")
+def new_key(game_id: int):
+    """Make a new edit key: every other phone's edit link stops working."""
+    loaded = _load(game_id)
+    if not access.can_edit(loaded.game):
+        abort(403)
+    key = access.reissue(game_id)
+    access.remember(game_id, key)
+    flash("New edit link made: the old links no longer let anyone change this game.", "ok")
+    return go(url_for("games.share", game_id=game_id))
 
 
 @bp.post("/games/<int:game_id>/again")
@@ -137,6 +229,7 @@ def play_again(game_id: int):
         abort(404)
     dealer = old.players[(old.seat_of(old.first_dealer) + 1) % len(old.players)]
     setup = GameSetup(old.rules, old.players, dealer, old.dealer_rule, old.decks, old.jokers)
-    game = store.create_game(setup)
+    game, key = store.create_game(setup)
+    access.remember(game.id, key)
     flash(f"New game with the same players: {dealer} deals first.", "ok")
     return go(url_for("games.scoreboard", game_id=game.id))

@@ -37,6 +37,8 @@ def roster():
 
 @bp.route("/<int:player_id>/edit", methods=["GET", "POST"])
 def rename(player_id: int):
+    if store.get_player(player_id) is None:
+        abort(404)
     form = PlayerForm()
     if request.method == "POST":
         if form.validate_on_submit():

@@ -2,22 +2,31 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, request, url_for
+from flask import Blueprint, abort, flash, redirect, request, url_for
 
-from .. import store
+from .. import access, store
 from ..forms import ConfirmForm
 from ..roundform import RoundDraft
 from ..rules import RoundError
 from .common import go, is_htmx, render
+from .games import board_response
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
 
 
 def _load(game_id: int) -> store.LoadedGame:
+    """The game, if this phone may change it: 404 for no game, 403 without its edit key."""
     try:
-        return store.load(game_id)
+        loaded = store.load(game_id)
     except store.NotFound:
         abort(404)
+    if not access.can_edit(loaded.game):
+        abort(403)
+    return loaded
+
+
+def _version() -> int | None:
+    return request.form.get("version", type=int)
 
 
 def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200):
@@ -29,8 +38,10 @@ def _scoreboard(loaded: store.LoadedGame, status: int = 200):
     url = url_for("games.scoreboard", game_id=loaded.id)
     if status == 200 and not is_htmx():
         return redirect(url, code=303)
-    return render("scoreboard.html", status, push_url=url, loaded=loaded, game=loaded.game,
-                  state=loaded.state, confirm=ConfirmForm())
+    response = board_response(loaded.id, watching=False, status=status)
+    if is_htmx():
+        response.headers["HX-Push-Url"] = url
+    return response
 
 
 def _handle(loaded: store.LoadedGame, editing: int | None):
@@ -53,8 +64,11 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
             saved = store.record_round(loaded.id, draft.number, record)
             flash(f"Round {draft.number} saved.", "ok")
         else:
-            saved = store.replace_round(loaded.id, editing, record)
+            saved = store.replace_round(loaded.id, editing, record, _version())
             flash(f"Round {editing} corrected; everything after it is worked out again.", "ok")
+    except store.Conflict as exc:
+        flash(str(exc), "warn")
+        return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
         flash(f"Round {exc.number} is already recorded (from another tap or phone); "
               "here is the current scoreboard.", "warn")
@@ -99,7 +113,10 @@ def delete_round(game_id: int, number: int):
     form = ConfirmForm()
     if request.method == "POST" and form.validate_on_submit():
         try:
-            saved = store.delete_round(game_id, number)
+            saved = store.delete_round(game_id, number, _version())
+        except store.Conflict as exc:
+            flash(str(exc), "warn")
+            return _scoreboard(exc.loaded, 409)
         except RoundError as exc:
             flash(str(exc), "error")
             return _scoreboard(loaded, 409)

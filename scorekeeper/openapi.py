@@ -1,0 +1,211 @@
+"""The OpenAPI description of the JSON API, served at /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rules.cards import MAX_HAND_TEXT
+from .rules.replay import MAX_NAME
+
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+HAND = {"type": "string", "maxLength": MAX_HAND_TEXT, "description": "ranks separated by spaces: A 2-10 J Q K, JK"}
+
+
+def _round_schema(with_number: bool) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "went_out": NAME,
+        "hands": {"type": "object", "additionalProperties": HAND, "maxProperties": 8},
+        "achieved": {"type": "array", "items": NAME, "maxItems": 8},
+        "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10000},
+                   "maxProperties": 8},
+        "number": {"type": "integer", "minimum": 1, "maximum": 10000},
+    }
+    return {
+        "type": "object",
+        "required": ["went_out", "number"] if with_number else ["went_out"],
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["message"],
+            "properties": {
+                "message": {"type": "string"},
+                "field": {"type": "string"},
+                "round": {"type": "integer"},
+                "player": {"type": "string"},
+                "card": {"type": "string"},
+            },
+        },
+        "game": {"$ref": "#/components/schemas/GameWithResult"},
+    },
+}
+
+GAME = {
+    "type": "object",
+    "required": ["format", "rules", "players", "first_dealer", "rounds"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"type": "string", "enum": ["scorekeeper-game/1"]},
+        "rules": {"type": "string", "enum": ["balmoral", "classic"]},
+        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8},
+        "first_dealer": NAME,
+        "dealer_rule": {"type": "string", "enum": ["winner", "rotate"]},
+        "decks": {"type": "integer", "minimum": 1, "maximum": 8},
+        "jokers": {"type": "integer", "minimum": 0, "maximum": 8},
+        "started_at": {"type": "string", "format": "date-time"},
+        "finished_at": {"type": "string", "format": "date-time"},
+        "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
+        "result": {"type": "object", "description": "ignored on import; worked out again"},
+    },
+}
+
+RESULT = {
+    "type": "object",
+    "required": ["finished", "winners", "players", "rounds", "next"],
+    "properties": {
+        "finished": {"type": "boolean"},
+        "winners": {"type": "array", "items": {"type": "string"}},
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "total", "penalties"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "total": {"type": "integer"},
+                    "completed": {"type": "integer", "minimum": 0, "maximum": 7},
+                    "penalties": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+        },
+        "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/DealInfo"}},
+        "next": {"oneOf": [{"$ref": "#/components/schemas/DealInfo"}, {"type": "null"}]},
+    },
+}
+
+DEAL_INFO = {
+    "type": "object",
+    "required": ["number", "dealer", "cards_dealt"],
+    "properties": {"number": {"type": "integer"}, "dealer": {"type": "string"}, "cards_dealt": {"type": "integer"}},
+}
+
+ROUND_ANSWER = {
+    "type": "object",
+    "required": ["number", "round", "dealer", "cards_dealt", "penalties"],
+    "properties": {
+        "number": {"type": "integer"},
+        "round": {"$ref": "#/components/schemas/Round"},
+        "dealer": {"type": "string"},
+        "cards_dealt": {"type": "integer"},
+        "penalties": {"type": "object", "additionalProperties": {"type": "integer"}},
+    },
+}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _json(ref: str, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "the ETag of the game this change was made on; a newer game answers 412"}
+BAD = {"400": _error("not JSON"), "403": _error("no or wrong edit key"), "404": _error("no such game or round"),
+       "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
+
+
+def openapi_document() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Scorekeeper API",
+            "version": "1.0.0",
+            "description": "Create games, record and correct rounds. Changes need the game's edit key "
+            "as a bearer token. Game files follow GAME-FORMAT.md.",
+        },
+        "components": {
+            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Game": GAME,
+                "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
+                "Round": _round_schema(False),
+                "NumberedRound": _round_schema(True),
+                "DealInfo": DEAL_INFO,
+                "RoundAnswer": ROUND_ANSWER,
+                "Error": ERROR,
+                "Created": {
+                    "type": "object",
+                    "required": ["id", "edit_key", "game_url", "watch_url", "edit_url"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "edit_key": {"type": "string"},
+                        "game_url": {"type": "string"},
+                        "watch_url": {"type": "string"},
+                        "edit_url": {"type": "string"},
+                    },
+                },
+            },
+        },
+        "paths": {
+            "/api/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game from a game file (usually with no rounds)",
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Game"}}}},
+                    "responses": {"201": _json("Created", "created: its id, edit key and links"),
+                                  "400": BAD["400"], "415": BAD["415"], "422": BAD["422"]},
+                }
+            },
+            "/api/games/{game_id}": {
+                "get": {
+                    "operationId": "getGame",
+                    "summary": "The game file with its result",
+                    "parameters": [GAME_ID],
+                    "responses": {"200": _json("GameWithResult", "the game"), "304": {"description": "not modified"},
+                                  "404": BAD["404"]},
+                }
+            },
+            "/api/games/{game_id}/rounds": {
+                "post": {
+                    "operationId": "recordRound",
+                    "summary": "Record the next round; the number is the idempotency key",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NumberedRound"}}}},
+                    "responses": {"201": _json("RoundAnswer", "recorded (or the same round sent again)"),
+                                  "409": _error("another round has this number: the current game is in the answer"),
+                                  **BAD},
+                }
+            },
+            "/api/games/{game_id}/rounds/{number}": {
+                "put": {
+                    "operationId": "replaceRound",
+                    "summary": "Correct a recorded round; everything after it is worked out again",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}}},
+                    "responses": {"200": _json("RoundAnswer", "corrected"), "412": _error("the game changed meanwhile"), **BAD},
+                },
+                "delete": {
+                    "operationId": "deleteRound",
+                    "summary": "Delete a recorded round; later rounds move up one number",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
+                    "responses": {"200": _json("GameWithResult", "deleted: the game as it is now"),
+                                  "412": _error("the game changed meanwhile"),
+                                  "403": BAD["403"], "404": BAD["404"], "422": BAD["422"]},
+                },
+            },
+        },
+    }

@@ -1,0 +1,216 @@
+"""The JSON API: the same store and the same checks as the HTML forms.
+
+Changes need the game's edit key as ``Authorization: Bearer <key>``. Errors are
+JSON objects ``{"error": {"message": ..., "field": ..., "round": ..., "player": ..., "card": ...}}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from .. import access, store
+from ..gamefile import GameFileError, game_document, read_game, read_round, round_document
+from ..openapi import openapi_document
+from ..rules import GameState, Problem, RoundError, RoundRecord, advance, replay
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class ApiError(Exception):
+    def __init__(self, status: int, message: str, field: str | None = None, extra: dict | None = None,
+                 problem: Problem | None = None) -> None:
+        self.status = status
+        self.body: dict[str, Any] = {"message": message}
+        if field:
+            self.body["field"] = field
+        if problem is not None:
+            for attr in ("field", "round", "player", "card"):
+                value = getattr(problem, attr)
+                if value is not None:
+                    self.body[attr] = value
+        self.extra = extra or {}
+        super().__init__(message)
+
+
+@bp.errorhandler(ApiError)
+def api_error(error: ApiError):
+    return jsonify({"error": error.body, **error.extra}), error.status
+
+
+@bp.errorhandler(HTTPException)
+def http_error(error: HTTPException):
+    return jsonify({"error": {"message": error.description or error.name}}), error.code
+
+
+def _json_body() -> dict:
+    if not request.is_json:
+        raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
+    if data is None:
+        raise ApiError(400, "the body is not valid JSON")
+    if not isinstance(data, dict):
+        raise ApiError(422, "the body must be a JSON object")
+    return data
+
+
+def _game(game_id: int, editing: bool = False) -> store.LoadedGame:
+    try:
+        loaded = store.load(game_id)
+    except store.NotFound:
+        raise ApiError(404, f"no game {game_id}") from None
+    if editing and not access.key_matches(loaded.game, access.bearer_key()):
+        raise ApiError(403, "changing a game needs its edit key: Authorization: Bearer <key>")
+    return loaded
+
+
+def _document(loaded: store.LoadedGame) -> dict:
+    return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
+
+
+def _with_etag(payload: Any, loaded: store.LoadedGame, status: int = 200) -> Response:
+    response = jsonify(payload)
+    response.status_code = status
+    response.set_etag(f"api-g{loaded.id}-v{loaded.game.version}")
+    return response
+
+
+def _round_answer(loaded: store.LoadedGame, number: int) -> dict:
+    state = loaded.state
+    result = state.rounds[number - 1]
+    return {
+        "number": number,
+        "round": round_document(state.setup, result.record),
+        "dealer": result.dealer,
+        "cards_dealt": result.cards_dealt,
+        "penalties": dict(zip(state.setup.players, result.penalties, strict=True)),
+    }
+
+
+def _read_round(doc: dict, state: GameState, number: int) -> RoundRecord:
+    body = {k: v for k, v in doc.items() if k != "number"}
+    try:
+        return read_round(body, f"Round {number}", state.setup)
+    except GameFileError as exc:
+        raise ApiError(422, str(exc), exc.field) from None
+
+
+def _number(doc: dict) -> int:
+    number = doc.get("number")
+    if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 10_000:
+        raise ApiError(422, '"number" must be the round number, a whole number from 1', "number")
+    return number
+
+
+def _same_round(state: GameState, number: int, record: RoundRecord) -> bool:
+    """Whether ``record`` is exactly the stored round ``number`` (names matched loosely)."""
+    before = replay(state.setup, [r.record for r in state.rounds[: number - 1]])
+    try:
+        candidate = advance(before, record).rounds[-1].record
+    except RoundError:
+        return False
+    stored = state.rounds[number - 1].record
+    return round_document(state.setup, candidate) == round_document(state.setup, stored)
+
+
+def _refuse(exc: RoundError) -> ApiError:
+    return ApiError(422, str(exc), problem=exc.first)
+
+
+@bp.get("/openapi.json")
+def openapi():
+    return jsonify(openapi_document())
+
+
+@bp.post("/games")
+def create_game():
+    doc = _json_body()
+    try:
+        gf = read_game(doc)
+    except GameFileError as exc:
+        raise ApiError(422, str(exc), exc.field) from None
+    keys: list[str] = []
+    (game_id,) = store.import_games([gf], keys)
+    key = keys[0]
+    return jsonify(
+        {
+            "id": game_id,
+            "edit_key": key,
+            "game_url": url_for("api.get_game", game_id=game_id, _external=True),
+            "watch_url": url_for("games.watch", game_id=game_id, _external=True),
+            "edit_url": url_for("games.join", game_id=game_id, key=key, _external=True),
+        }
+    ), 201
+
+
+@bp.get("/games/<int:game_id>")
+def get_game(game_id: int):
+    loaded = _game(game_id)
+    response = _with_etag(_document(loaded), loaded)
+    return response.make_conditional(request)
+
+
+@bp.post("/games/<int:game_id>/rounds")
+def record_round(game_id: int):
+    loaded = _game(game_id, editing=True)
+    doc = _json_body()
+    number = _number(doc)
+    record = _read_round(doc, loaded.state, number)
+    try:
+        saved = store.record_round(game_id, number, record)
+    except store.AlreadyRecorded:
+        current = store.load(game_id)
+        if _same_round(current.state, number, record):
+            # The same round sent again (a retry, a double tap): stored once, same answer.
+            return _with_etag(_round_answer(current, number), current, 201)
+        raise ApiError(
+            409,
+            f"round {number} is already recorded with other hands; correct it with PUT",
+            "number",
+            extra={"game": _document(current)},
+        ) from None
+    except RoundError as exc:
+        raise _refuse(exc) from None
+    return _with_etag(_round_answer(saved, number), saved, 201)
+
+
+def _if_match() -> int | None:
+    """The game version a change was made on, from ``If-Match: "api-g1-v7"`` (optional)."""
+    header = request.headers.get("If-Match", "").strip().strip('"')
+    version = header.rpartition("-v")[2]
+    return int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None
+
+
+@bp.put("/games/<int:game_id>/rounds/<int:number>")
+def replace_round(game_id: int, number: int):
+    loaded = _game(game_id, editing=True)
+    doc = _json_body()
+    if "number" in doc and _number(doc) != number:
+        raise ApiError(422, f'"number" says {doc["number"]} but the URL says round {number}', "number")
+    if not 1 <= number <= len(loaded.state.rounds):
+        raise ApiError(404, f"game {game_id} has no round {number}")
+    record = _read_round(doc, loaded.state, number)
+    try:
+        saved = store.replace_round(game_id, number, record, _if_match())
+    except store.Conflict as exc:
+        raise ApiError(412, str(exc), extra={"game": _document(exc.loaded)}) from None
+    except RoundError as exc:
+        raise _refuse(exc) from None
+    return _with_etag(_round_answer(saved, number), saved)
+
+
+@bp.delete("/games/<int:game_id>/rounds/<int:number>")
+def delete_round(game_id: int, number: int):
+    loaded = _game(game_id, editing=True)
+    if not 1 <= number <= len(loaded.state.rounds):
+        raise ApiError(404, f"game {game_id} has no round {number}")
+    try:
+        saved = store.delete_round(game_id, number, _if_match())
+    except store.Conflict as exc:
+        raise ApiError(412, str(exc), extra={"game": _document(exc.loaded)}) from None
+    except RoundError as exc:
+        raise _refuse(exc) from None
+    return _with_etag(_document(saved), saved)
+
