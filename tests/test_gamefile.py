@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorekeeper import store
+from scorekeeper import create_app, store
 from scorekeeper.cli import export_game
 from scorekeeper.gamefile import GameFileError, game_document, read_document, read_game
 from scorekeeper.models import Game, HandEntry, Player, Round, db
@@ -131,6 +131,10 @@ def counts():
     return tuple(db.session.scalar(select(func.count()).select_from(m)) for m in (Player, Game, Round, HandEntry))
 
 
+def ids_printed(output: str) -> list[str]:
+    return [line for line in output.split() if line.isdigit()]
+
+
 def test_cli_import_export_round_trip(app, runner, tmp_path):
     result = runner.invoke(args=["games", "import", write(tmp_path, finished_balmoral())])
     assert result.exit_code == 0, result.output
@@ -141,12 +145,18 @@ def test_cli_import_export_round_trip(app, runner, tmp_path):
     assert doc["result"]["winners"] == ["Ann"]
     assert doc["result"]["players"][2]["completed"] == 7
     assert "finished_at" in doc
-    again = runner.invoke(args=["games", "import", write(tmp_path, doc, "again.json")])
-    second = int(again.output.strip())
-    with app.app_context():
+    # The export imports into a fresh database to the same result.
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}"})
+    with fresh.app_context():
+        db.create_all()
+    again = fresh.test_cli_runner().invoke(args=["games", "import", write(tmp_path, doc, "again.json")])
+    assert again.exit_code == 0, again.output
+    with fresh.app_context():
+        second = int(again.output.strip())
         assert export_game(second)["result"] == doc["result"]
         assert export_game(second)["rounds"] == doc["rounds"]
         assert db.session.scalar(select(func.count()).select_from(Player)) == 4
+        db.engine.dispose()
 
 
 def test_cli_backup_round_trip(app, runner, tmp_path):
@@ -154,8 +164,14 @@ def test_cli_backup_round_trip(app, runner, tmp_path):
     runner.invoke(args=["games", "import", write(tmp_path, finished_balmoral(), "b.json")])
     backup = json.loads(runner.invoke(args=["games", "export", "--all"]).output)
     assert backup["format"] == "scorekeeper-backup/1" and len(backup["games"]) == 2
-    result = runner.invoke(args=["games", "import", write(tmp_path, backup, "backup.json")])
-    assert result.output.split() == ["3", "4"]
+    fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}"})
+    with fresh.app_context():
+        db.create_all()
+    result = fresh.test_cli_runner().invoke(args=["games", "import", write(tmp_path, backup, "backup.json")])
+    assert ids_printed(result.output) == ["1", "2"]
+    with fresh.app_context():
+        assert [export_game(i)["result"] for i in (1, 2)] == [g["result"] for g in backup["games"]]
+        db.engine.dispose()
 
 
 def test_cli_refusal_leaves_the_database_as_it_was(app, runner, tmp_path):

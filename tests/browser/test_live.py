@@ -1,0 +1,86 @@
+"""Two phones at one table: a live watcher, edit rights, and a lost signal."""
+
+import re
+
+from playwright.sync_api import expect
+
+from .test_table import record, start_game, totals
+
+CDN = re.compile(r"^https://cdn\.jsdelivr\.net/.*")
+
+
+def second_phone(browser, browser_context_args):
+    context = browser.new_context(**browser_context_args)
+    context.route(CDN, lambda route: route.abort())
+    return context
+
+
+def test_a_round_appears_on_a_watching_phone_within_three_seconds(page, server, browser, browser_context_args):
+    start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
+    game_url = page.url
+    page.get_by_role("link", name="Share").tap()
+    watch_url = page.locator(".link a").first.get_attribute("href")
+    assert watch_url.endswith("/watch")
+    expect(page.locator(".qr svg").first).to_be_visible()
+
+    other = second_phone(browser, browser_context_args)
+    watcher = other.new_page()
+    watcher.goto(watch_url)
+    expect(watcher.locator("h1")).to_have_text("Round 1")
+    expect(watcher.get_by_role("link", name=re.compile("Record round"))).to_have_count(0)
+
+    page.goto(game_url)
+    record(page, "Ben", {"Ann": "A K", "Cat": "7"})
+    expect(watcher.locator(".changes")).to_contain_text("Ben went out", timeout=3000)
+    expect(watcher.locator("h1")).to_have_text("Round 2")
+    assert totals(watcher) == {"Ann": 25, "Ben": 0, "Cat": 7}
+
+    # The watcher has no edit key: the round screen refuses it and nothing is stored.
+    response = watcher.goto(game_url + "/rounds/new")
+    assert response.status == 403
+    expect(watcher.locator("h1")).to_contain_text("Only the scorekeeper")
+    other.close()
+
+
+def test_polling_pauses_while_hidden_and_resumes_when_shown(page, server):
+    start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
+    polls = []
+    page.on("request", lambda request: "/live" in request.url and polls.append(request.url))
+    page.wait_for_timeout(2500)
+    assert polls, "the scoreboard should poll while visible"
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, 'hidden', {configurable: true, get: () => true});
+            Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'hidden'});
+            document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    page.wait_for_timeout(300)
+    polls.clear()
+    page.wait_for_timeout(4500)
+    assert polls == []
+    page.evaluate(
+        """() => {
+            Object.defineProperty(document, 'hidden', {configurable: true, get: () => false});
+            Object.defineProperty(document, 'visibilityState', {configurable: true, get: () => 'visible'});
+            document.dispatchEvent(new Event('visibilitychange'));
+        }"""
+    )
+    page.wait_for_timeout(500)
+    assert polls, "showing the page polls at once"
+
+
+def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    page.get_by_role("link", name=re.compile("Record round")).tap()
+    page.locator("fieldset.went-out label", has_text="Ann").tap()
+    page.get_by_role("button", name="Add Q to Ben", exact=True).tap()
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".offline-note")).to_be_visible()
+    expect(page.locator(".offline-note")).to_contain_text("Offline, retrying")
+    expect(page.get_by_label("Cards left").nth(1)).to_have_value("Q")
+    context.set_offline(False)
+    expect(page.locator("h1")).to_have_text("Round 2", timeout=8000)
+    assert totals(page) == {"Ann": 0, "Ben": 10}
+    expect(page.locator(".offline-note")).to_be_hidden()
