@@ -16,13 +16,14 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
+	$(BIN)/flask --app scorekeeper backup --before-upgrade
 	$(BIN)/flask --app scorekeeper db upgrade
 	@echo ""
 	@echo "Scorekeeper is starting. Open it:"
 	@echo "  on this machine:           http://localhost:$(PORT)/"
 	@for ip in $$(hostname -I 2>/dev/null); do case $$ip in *:*) ;; *) echo "  on a phone on this network: http://$$ip:$(PORT)/";; esac; done
 	@echo ""
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - 'scorekeeper:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --access-logformat '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s' 'scorekeeper:create_app()'
 
 browser:
 	@sh scripts/ensure-chromium.sh

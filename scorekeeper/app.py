@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 from pathlib import Path
@@ -28,6 +29,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
         instance_relative_config=True,
+        # Another instance folder (config, secret key, database) for a second copy or a test.
+        instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
         template_folder="../templates",
         static_folder="../static",
     )
@@ -53,9 +56,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import database
+    from . import database, security
 
     database.init_app(app)
+    security.init_app(app)
 
     from .cli import register_cli
     from .views import register_views
@@ -70,7 +74,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         card_values=presenters.card_values,
         hand_points=presenters.hand_points,
     )
+    app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
     register_cli(app)
+    from . import maintenance
+
+    maintenance.register(app)
     register_views(app)
     return app
 

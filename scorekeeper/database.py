@@ -20,9 +20,9 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # so that writes take the lock at the start (BEGIN IMMEDIATE, below).
     dbapi_connection.isolation_level = None
     cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA busy_timeout=15000")
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=FULL")
-    cur.execute("PRAGMA busy_timeout=10000")
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()
 
@@ -39,3 +39,44 @@ def init_app(app: Flask) -> None:
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
             event.listen(engine, "begin", _sqlite_begin)
+    if app.config.get("CHECK_SCHEMA", True):
+        check_schema(app)
+
+
+class DatabaseTooNew(RuntimeError):
+    """The database was upgraded by a newer Scorekeeper than this one."""
+
+
+def known_revisions() -> set[str]:
+    from alembic.script import ScriptDirectory
+
+    return {script.revision for script in ScriptDirectory(str(MIGRATIONS)).walk_revisions()}
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory(str(MIGRATIONS)).get_current_head()
+
+
+def current_revision(engine: Engine) -> str | None:
+    """The migration the database is at (None for a database Alembic never touched)."""
+    from sqlalchemy import inspect, text
+
+    with engine.connect() as conn:
+        if not inspect(conn).has_table("alembic_version"):
+            return None
+        return conn.execute(text("SELECT version_num FROM alembic_version")).scalar()
+
+
+def check_schema(app: Flask) -> None:
+    """Refuse to start against a database that a newer version of the app has upgraded."""
+    with app.app_context():
+        revision = current_revision(db.engine)
+    if revision is not None and revision not in known_revisions():
+        raise DatabaseTooNew(
+            f"The database {db.engine.url.render_as_string(hide_password=True)} is at migration {revision}, "
+            f"which this version of Scorekeeper does not know (its newest is {head_revision()}): "
+            "it was upgraded by a newer Scorekeeper. Run that version, or restore a backup taken before "
+            "the upgrade (instance/backups/)."
+        )

@@ -299,6 +299,8 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     loaded = load(game_id)
     state = loaded.state
     expected = len(state.rounds) + 1
+    if number < 1:
+        raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])
     if number < expected:
         raise AlreadyRecorded(number, state)
     if number > expected:

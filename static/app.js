@@ -82,9 +82,117 @@
     });
   });
 
-  function init(root) {
-    (root || document).querySelectorAll("form.round-form fieldset.player").forEach(refresh);
+  // ---- Nothing typed is lost: the round form is kept in this tab until it is saved.
+  function draftKey(form) {
+    var number = form.querySelector("input[name=number]");
+    return "scorekeeper-draft:" + form.getAttribute("action") + "#" + (number ? number.value : "");
   }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+
+  function saveDraft(form) {
+    var data = {};
+    form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) { data[i.name] = i.value; });
+    form.querySelectorAll("input[name=went_out]:checked, input[name^=achieved-]:checked").forEach(function (i) {
+      data[i.name + "=" + i.value] = true;
+    });
+    try { sessionStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* private mode */ }
+  }
+
+  function restoreDraft(form) {
+    var pristine = !form.querySelector("input[name=went_out]:checked") &&
+      !Array.prototype.some.call(form.querySelectorAll("input[name^=hand-], input[name^=points-]"), function (i) { return i.value; });
+    if (!pristine) { return; }
+    var raw = null;
+    try { raw = sessionStorage.getItem(draftKey(form)); } catch (e) { return; }
+    if (!raw) { return; }
+    var data = JSON.parse(raw);
+    form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
+      if (data[i.name]) { i.value = data[i.name]; }
+    });
+    form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (i) {
+      if (data[i.name + "=" + i.value]) { i.checked = true; i.dispatchEvent(new Event("change", { bubbles: true })); }
+    });
+  }
+
+  document.addEventListener("input", function (event) {
+    var form = formOf(event.target);
+    if (form) { saveDraft(form); }
+  });
+  document.addEventListener("change", function (event) {
+    var form = formOf(event.target);
+    if (form) { saveDraft(form); }
+  });
+
+  // ---- Live scoreboard: no polling while the phone is hidden; poll at once when it is shown.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (document.hidden && event.detail.elt.hasAttribute("data-poll")) { event.preventDefault(); }
+  });
+
+  // ---- Keep the screen awake while keeping score (where the browser allows it).
+  var wakeLock = null;
+  function wake() {
+    if (!("wakeLock" in navigator) || document.hidden) { return; }
+    var wanted = document.querySelector("[data-wake]");
+    if (!wanted) {
+      if (wakeLock) { wakeLock.release(); wakeLock = null; }
+      return;
+    }
+    if (wakeLock) { return; }
+    navigator.wakeLock.request("screen").then(function (lock) {
+      wakeLock = lock;
+      lock.addEventListener("release", function () { wakeLock = null; });
+    }).catch(function () { /* refused: battery saver, no gesture yet */ });
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) { return; }
+    var board = document.querySelector("[data-poll]");
+    if (board && window.htmx) { window.htmx.trigger(board, "poll-now"); }
+    wake();
+  });
+
+  // ---- Lost signal: say so, keep what was entered, and try again by itself.
+  var banner = null;
+  function offline(show) {
+    banner = banner || document.querySelector(".offline-note");
+    if (!banner) {
+      banner = document.createElement("p");
+      banner.className = "offline-note";
+      banner.setAttribute("role", "status");
+      banner.textContent = "Offline, retrying\u2026 nothing you entered is lost.";
+      document.body.appendChild(banner);
+    }
+    banner.hidden = !show;
+  }
+
+  document.addEventListener("htmx:sendError", function (event) {
+    offline(true);
+    var elt = event.detail.elt;
+    var form = elt.closest ? elt.closest("form") : null;
+    if (form && form.classList.contains("round-form")) {
+      saveDraft(form);
+      var submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent &&
+        event.detail.requestConfig.triggeringEvent.submitter;
+      setTimeout(function () {
+        if (document.body.contains(form)) { form.requestSubmit(submitter || form.querySelector("button[name=save]")); }
+      }, 3000);
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status) { offline(false); }
+  });
+
+  function init(root) {
+    (root || document).querySelectorAll("form.round-form").forEach(restoreDraft);
+    (root || document).querySelectorAll("form.round-form fieldset.player").forEach(refresh);
+    wake();
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    init(document);
+    var sw = document.body.getAttribute("data-sw");
+    if (sw && "serviceWorker" in navigator) { navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () {}); }
+    if (document.querySelector("[data-offline-page]")) {
+      setTimeout(function () { location.reload(); }, 5000);
+    }
+  });
   document.addEventListener("htmx:afterSettle", function (event) { init(event.target); });
 })();

@@ -186,11 +186,11 @@ def _if_match() -> int | None:
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 def replace_round(game_id: int, number: int):
     loaded = _game(game_id, editing=True)
+    if not 1 <= number <= len(loaded.state.rounds):
+        raise ApiError(404, f"game {game_id} has no round {number}")
     doc = _json_body()
     if "number" in doc and _number(doc) != number:
         raise ApiError(422, f'"number" says {doc["number"]} but the URL says round {number}', "number")
-    if not 1 <= number <= len(loaded.state.rounds):
-        raise ApiError(404, f"game {game_id} has no round {number}")
     record = _read_round(doc, loaded.state, number)
     try:
         saved = store.replace_round(game_id, number, record, _if_match())
