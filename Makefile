@@ -7,7 +7,7 @@ PORT ?= 8000
 WORKERS ?= 2
 STAMP := $(VENV)/.installed
 
-.PHONY: run test browser bench clean
+.PHONY: run test test-postgres browser bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +30,10 @@ browser:
 
 test: $(STAMP) browser
 	$(BIN)/python -m pytest
+
+# The whole suite again on a throw-away PostgreSQL server (installed from Debian when missing).
+test-postgres: $(STAMP) browser
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts

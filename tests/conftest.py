@@ -1,25 +1,62 @@
+"""Fixtures after the Flask tutorial: ``app``, ``client``, ``runner``.
+
+The suite runs on a temporary SQLite file by default, and on PostgreSQL when
+``TEST_DATABASE_URL`` names one (``.ci/run`` starts a throw-away server for that).
+"""
+
+import os
+
 import pytest
+from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.models import db
 
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+ON_POSTGRES = bool(TEST_DATABASE_URL and TEST_DATABASE_URL.startswith("postgresql"))
 
-@pytest.fixture
-def app(tmp_path):
+
+def database_url(tmp_path, name="test.sqlite") -> str:
+    """The database a test should use: the shared PostgreSQL one, or a fresh SQLite file."""
+    return TEST_DATABASE_URL or f"sqlite:///{tmp_path / name}"
+
+
+def empty_database(app) -> None:
+    """Start from nothing: on PostgreSQL drop every table (migrations' too)."""
+    with app.app_context():
+        if db.engine.dialect.name == "postgresql":
+            db.session.remove()
+            with db.engine.begin() as conn:
+                conn.execute(text("DROP SCHEMA public CASCADE"))
+                conn.execute(text("CREATE SCHEMA public"))
+        db.create_all()
+
+
+def make_app(tmp_path, name="test.sqlite", **config):
     app = create_app(
         {
             "TESTING": True,
             "SECRET_KEY": "test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'test.sqlite'}",
+            "SQLALCHEMY_DATABASE_URI": database_url(tmp_path, name),
             "USE_CDN": False,
+            **config,
         }
     )
-    with app.app_context():
-        db.create_all()
-    yield app
+    empty_database(app)
+    return app
+
+
+def close(app) -> None:
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = make_app(tmp_path)
+    yield app
+    close(app)
 
 
 @pytest.fixture

@@ -8,6 +8,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from conftest import ON_POSTGRES, TEST_DATABASE_URL
+from sqlalchemy import create_engine, text
 
 from scorekeeper.gamefile import game_document, read_game
 
@@ -25,9 +27,20 @@ def a_round(number: int, variant: int = 0) -> dict:
             "hands": {"Ben": ranks[variant % 13], "Cat": ranks[(variant // 13) % 13]}}
 
 
+SQLITE_ONLY = pytest.mark.skipif(ON_POSTGRES, reason="SQLite-specific (file copy, PRAGMA); run in the SQLite pass")
+
+
 @pytest.fixture
 def database(tmp_path):
-    url = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    if ON_POSTGRES:
+        engine = create_engine(TEST_DATABASE_URL)
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+        url = TEST_DATABASE_URL
+    else:
+        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
     upgrade(url, tmp_path)
     return url
 
@@ -80,6 +93,7 @@ def test_concurrent_writes_under_four_workers(gunicorn):
     assert all(len(rounds_of(gunicorn, gid)) == 3 for gid, _ in games)
 
 
+@SQLITE_ONLY
 def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, tmp_path):
     server = Gunicorn(database, tmp_path, workers=2).start()
     games = [new_game(server) for _ in range(4)]
@@ -119,6 +133,7 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
         restarted.stop()
 
 
+@SQLITE_ONLY
 def test_an_online_backup_while_writing_restores_every_game(database, tmp_path, gunicorn):
     import subprocess
     import sys

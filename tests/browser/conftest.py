@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from werkzeug.serving import make_server
 
-from scorekeeper import create_app
+from conftest import make_app
 from scorekeeper.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -56,19 +56,9 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture
 def live_app(tmp_path):
-    app = create_app(
-        {
-            "TESTING": True,
-            "SECRET_KEY": "browser-test",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'browser.sqlite'}",
-            # The CDN cannot be reached here: this exercises the local fallback as a table
-            # without signal would.
-            "USE_CDN": True,
-        }
-    )
-    with app.app_context():
-        db.create_all()
-    return app
+    # USE_CDN: the CDN cannot be reached here (the tests block it), which exercises the local
+    # fallback as a table without signal would.
+    return make_app(tmp_path, "browser.sqlite", SECRET_KEY="browser-test", USE_CDN=True)
 
 
 @pytest.fixture
