@@ -73,9 +73,10 @@ def check_schema(app: Flask) -> None:
     """Refuse to start against a database that a newer version of the app has upgraded."""
     with app.app_context():
         revision = current_revision(db.engine)
+        where = db.engine.url.render_as_string(hide_password=True)
     if revision is not None and revision not in known_revisions():
         raise DatabaseTooNew(
-            f"The database {db.engine.url.render_as_string(hide_password=True)} is at migration {revision}, "
+            f"The database {where} is at migration {revision}, "
             f"which this version of Scorekeeper does not know (its newest is {head_revision()}): "
             "it was upgraded by a newer Scorekeeper. Run that version, or restore a backup taken before "
             "the upgrade (instance/backups/)."

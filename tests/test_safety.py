@@ -1,0 +1,227 @@
+"""Upgrades keep history; two phones cannot overwrite each other; headers and refusals."""
+
+from __future__ import annotations
+
+import re
+
+import flask_migrate
+import pytest
+from alembic.script import ScriptDirectory
+from conftest import close, database_url, empty_database
+from sqlalchemy import MetaData, create_engine, func, select, text
+
+from scorekeeper import create_app
+from scorekeeper.cli import export_game
+from scorekeeper.database import MIGRATIONS, DatabaseTooNew
+from scorekeeper.gamefile import game_document, read_game
+from scorekeeper.models import Round, db
+from scorekeeper.rules import name_key
+
+REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
+
+GAMES = [
+    {
+        "format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ben",
+        "started_at": "2026-11-01T18:00:00Z",
+        "rounds": [{"went_out": "Ann", "hands": {"Ben": "A K", "Cat": "2 3"}, "achieved": ["Cat"]}] * 7,
+    },
+    {
+        "format": "scorekeeper-game/1", "rules": "classic", "players": ["Dev", "Eve", "Fay", "Gus", "Hal"],
+        "first_dealer": "Eve", "started_at": "2026-11-02T18:00:00Z",
+        "rounds": [{"went_out": "Dev", "hands": {"Eve": "JK 10", "Fay": ""}, "points": {"Gus": 35, "Hal": 0}}] * 3,
+    },
+]
+
+
+def migrated_app(url: str):
+    return create_app({"TESTING": True, "SECRET_KEY": "m", "SQLALCHEMY_DATABASE_URI": url, "CHECK_SCHEMA": False})
+
+
+def seed_with_reflected_tables(url: str, doc: dict) -> None:
+    """Store a game with plain inserts into whatever tables this revision has (no models)."""
+    gf = read_game(doc)
+    engine = create_engine(url)
+    meta = MetaData()
+    meta.reflect(engine)
+    t = meta.tables
+
+    def only(table, **values):
+        return {k: v for k, v in values.items() if k in t[table].c}
+
+    with engine.begin() as conn:
+        ids = {}
+        for name in gf.setup.players:
+            found = conn.execute(select(t["player"].c.id).where(t["player"].c.name_key == name_key(name))).scalar()
+            if found is None:
+                found = conn.execute(t["player"].insert().values(**only(
+                    "player", name=name, name_key=name_key(name), created_at=gf.started_at))).inserted_primary_key[0]
+            ids[name] = found
+        game_id = conn.execute(t["game"].insert().values(**only(
+            "game", rules=gf.setup.rules.key, decks=gf.setup.decks, jokers=gf.setup.jokers,
+            dealer_rule=gf.setup.dealer_rule.value, first_dealer_seat=gf.setup.seat_of(gf.setup.first_dealer),
+            started_at=gf.started_at, finished_at=gf.started_at if gf.state.finished else None,
+        ))).inserted_primary_key[0]
+        for pos, name in enumerate(gf.setup.players):
+            conn.execute(t["seat"].insert().values(game_id=game_id, position=pos, player_id=ids[name]))
+        for number, result in enumerate(gf.state.rounds, start=1):
+            rec = result.record
+            round_id = conn.execute(t["round"].insert().values(**only(
+                "round", game_id=game_id, number=number, went_out_id=ids[rec.went_out], recorded_at=gf.started_at,
+            ))).inserted_primary_key[0]
+            for name in gf.setup.players:
+                points = rec.points.get(name)
+                cards = None if points is not None else (rec.hands[name].canonical if name in rec.hands else "")
+                conn.execute(t["hand"].insert().values(round_id=round_id, player_id=ids[name], cards=cards,
+                                                       points=points, achieved=name in result.achieved))
+    engine.dispose()
+
+
+@pytest.mark.parametrize("revision", REVISIONS[:-1])
+def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revision):
+    url = database_url(tmp_path, "old.sqlite")
+    app = migrated_app(url)
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision=revision)
+    for doc in GAMES:
+        seed_with_reflected_tables(url, doc)
+    with app.app_context():
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        for game_id, doc in enumerate(GAMES, start=1):
+            expected = game_document(read_game(doc).state)
+            exported = export_game(game_id)
+            assert exported["result"] == expected["result"]
+            assert exported["rounds"] == expected["rounds"]
+    close(app)
+
+
+def test_models_and_migrations_do_not_drift(tmp_path):
+    app = migrated_app(database_url(tmp_path, "head.sqlite"))
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        flask_migrate.check(directory=str(MIGRATIONS))  # raises when the models differ
+    close(app)
+
+
+def test_the_app_refuses_a_database_newer_than_itself(tmp_path):
+    url = database_url(tmp_path, "newer.sqlite")
+    app = migrated_app(url)
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS))
+        with db.engine.begin() as conn:
+            conn.execute(text("UPDATE alembic_version SET version_num = 'fffffffffff0'"))
+    close(app)
+    try:
+        with pytest.raises(DatabaseTooNew, match="upgraded by a newer Scorekeeper"):
+            create_app({"TESTING": True, "SECRET_KEY": "m", "SQLALCHEMY_DATABASE_URI": url})
+    finally:
+        empty_database(app)
+        close(app)
+
+
+# ---------------------------------------------------------------- two phones
+
+
+def token(client, url):
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(url).text).group(1)
+
+
+def test_a_change_made_on_an_old_version_is_refused_and_the_other_round_kept(app):
+    phone_a = app.test_client()
+    created = phone_a.post("/api/games", json={**GAMES[0], "rounds": GAMES[0]["rounds"][:1]}).get_json()
+    key = created["edit_key"]
+    phone_a.get(f"/games/1/join?key={key}")
+    phone_b = app.test_client()
+    phone_b.get(f"/games/1/join?key={key}")
+    form_url = "/games/1/rounds/1/edit"
+    old_form = phone_a.get(form_url).text
+    version = re.search(r'name="version" value="(\d+)"', old_form).group(1)
+    # Phone B records round 2 meanwhile.
+    b_token = token(phone_b, "/games/1/rounds/new")
+    saved = phone_b.post("/games/1/rounds/new", data={"csrf_token": b_token, "number": "2", "went_out": "1",
+                                                      "hand-0": "K", "hand-2": "2", "save": "1"})
+    assert saved.status_code == 303
+    # Phone A saves its correction made on the old version: refused, and B's round is kept.
+    a_token = re.search(r'name="csrf_token" value="([^"]+)"', old_form).group(1)
+    late = phone_a.post(form_url, data={"csrf_token": a_token, "version": version, "number": "1", "went_out": "2",
+                                         "hand-0": "Q", "hand-1": "Q", "save": "1"})
+    assert late.status_code == 409
+    assert "changed on another phone" in late.text and "nothing was saved" in late.text
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Round)) == 2
+        assert export_game(1)["rounds"][0]["went_out"] == "Ann"
+    delete = phone_a.post("/games/1/rounds/1/delete", data={"csrf_token": a_token, "version": version})
+    assert delete.status_code == 409
+
+
+# ---------------------------------------------------------------- security
+
+
+def test_security_headers_on_pages_and_api(client):
+    for url in ["/", "/games/new", "/api/openapi.json", "/no-such-page"]:
+        headers = client.get(url).headers
+        csp = headers["Content-Security-Policy"]
+        script_src = re.search(r"script-src ([^;]+)", csp).group(1)
+        assert "unsafe-inline" not in script_src and "unsafe-eval" not in script_src
+        assert "frame-ancestors 'none'" in csp
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert headers["Referrer-Policy"] == "same-origin"
+
+
+def test_session_cookie_flags(app):
+    created = app.test_client()
+    key = created.post("/api/games", json=GAMES[0]).get_json()["edit_key"]
+    plain = created.get(f"/games/1/join?key={key}")
+    set_cookie = plain.headers["Set-Cookie"]
+    assert "HttpOnly" in set_cookie and "SameSite=Lax" in set_cookie and "Secure" not in set_cookie
+    secure = app.test_client().get(f"/games/1/join?key={key}", base_url="https://table.example")
+    assert "Secure" in secure.headers["Set-Cookie"]
+
+
+def test_missing_or_wrong_csrf_token_is_a_friendly_400(client):
+    for data in ({}, {"csrf_token": "forged"}):
+        response = client.post("/players/", data={"name": "Zed", **data})
+        assert response.status_code == 400
+        assert "This form has expired" in response.text and "nothing was saved" in response.text
+    assert "Zed" not in client.get("/players/").text
+
+
+def test_error_pages_show_no_traceback(app):
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+
+    @app.get("/explode")
+    def explode():
+        raise RuntimeError("secret internals")
+
+    response = app.test_client().get("/explode")
+    assert response.status_code == 500
+    assert "Traceback" not in response.text and "secret internals" not in response.text
+    assert "Nothing was lost" in response.text
+
+
+def test_the_cdn_script_carries_its_integrity_hash(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "s", "USE_CDN": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'cdn.sqlite'}"})
+    with app.app_context():
+        db.create_all()
+    page = app.test_client().get("/").text
+    tag = re.search(r'<script src="https://cdn[^"]+htmx[^"]+"[^>]*>', page).group(0)
+    assert 'integrity="sha384-' in tag and 'crossorigin="anonymous"' in tag
+    assert "cdn.jsdelivr.net" in app.test_client().get("/").headers["Content-Security-Policy"]
+
+
+def test_edit_keys_are_stored_hashed_and_compared_in_constant_time(app, client):
+    import inspect
+
+    from scorekeeper import access
+
+    key = client.post("/api/games", json=GAMES[0]).get_json()["edit_key"]
+    with app.app_context():
+        stored = db.session.execute(text("SELECT edit_key_hash FROM game")).scalar()
+    assert key not in stored and len(stored) == 64
+    assert "compare_digest" in inspect.getsource(access.key_matches)
