@@ -56,10 +56,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import database, security
+    from . import assets, database, security
 
     database.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
 
     from .cli import register_cli
     from .views import register_views
