@@ -10,7 +10,7 @@ from flask import Flask
 from flask.cli import AppGroup
 
 from . import store
-from .gamefile import GameFileError, backup_document, game_document, read_document
+from .gamefile import GameFileError, backup_document, game_document
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
 
@@ -27,19 +27,24 @@ def export_all() -> dict:
 @games_cli.command("import")
 @click.argument("file", type=click.File("r", encoding="utf-8"))
 def import_command(file) -> None:
-    """Import a game file or a backup; print the id of each game stored."""
+    """Import a game file or a backup; print the id of each game (a game already here is not
+    stored twice: its id is printed, and stderr says so)."""
+    from .transfer import NEW, import_files, read_files
+
     try:
         doc = json.load(file)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError, or a number too long to read
         click.echo(f"{file.name}: not a JSON document ({exc})", err=True)
         sys.exit(1)
     try:
-        ids = store.import_games(read_document(doc))
+        files = read_files(doc)
     except GameFileError as exc:
         click.echo(f"{file.name}: refused: {exc}", err=True)
         sys.exit(1)
-    for game_id in ids:
-        click.echo(game_id)
+    for outcome in import_files(files):
+        if outcome.status != NEW:
+            click.echo(f"{file.name}: {outcome.describe(len(files))}", err=True)
+        click.echo(outcome.game_id)
 
 
 @games_cli.command("export")

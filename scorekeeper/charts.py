@@ -1,0 +1,174 @@
+"""Pictures of a game: SVG line charts drawn on the server.
+
+No script and no ``style`` attribute: colours come from the stylesheet through the
+classes ``seat-0`` .. ``seat-7`` (the players' colours everywhere else, light and
+dark), line patterns from ``line seat-N``. Every chart is an ``role="img"`` with a
+title and a description that says what it shows; the page puts a table of the same
+numbers beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from markupsafe import Markup, escape
+
+from .rules import GameState, Progression
+
+WIDTH = 360
+HEIGHT = 230
+LEFT, RIGHT, TOP, BOTTOM = 42, 14, 12, 40
+#: Markers on every point up to this many rounds (beyond, only the last point).
+MARKERS_UP_TO = 16
+
+
+@dataclass(frozen=True)
+class Series:
+    seat: int
+    name: str
+    values: tuple[float, ...]  # one per x, from x = 0
+
+
+def nice_ticks(top: float, most: int = 5) -> list[int]:
+    """Round-number ticks from 0 that cover ``top``.
+
+    >>> nice_ticks(0), nice_ticks(7), nice_ticks(118), nice_ticks(1000)
+    ([0, 1], [0, 2, 4, 6, 8], [0, 50, 100, 150], [0, 250, 500, 750, 1000])
+    """
+    if top <= 0:
+        return [0, 1]
+    rough = top / (most - 1)
+    power = 10 ** math.floor(math.log10(rough))
+    step = next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= rough)
+    step = max(1, int(step)) if step >= 1 else 1
+    count = math.ceil(top / step)
+    return [i * step for i in range(count + 1)]
+
+
+def _num(value: float) -> str:
+    return f"{value:.1f}".rstrip("0").rstrip(".")
+
+
+def line_chart(
+    chart_id: str,
+    title: str,
+    description: str,
+    series: Sequence[Series],
+    y_ticks: Sequence[int],
+    x_label: str = "Round",
+    y_label: str = "",
+    step: bool = False,
+    spread: float = 0.0,
+) -> Markup:
+    """An SVG line chart; x runs 0..len(values)-1, y from 0 to the last tick.
+
+    ``step`` draws each change as a step (levels); ``spread`` moves each seat's line
+    up or down by that many units so that equal lines stay visible side by side.
+    """
+    points = max((len(s.values) for s in series), default=1)
+    x_max = max(points - 1, 1)
+    y_top = y_ticks[-1] or 1
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x_at(i: float) -> float:
+        return LEFT + plot_w * i / x_max
+
+    def y_at(v: float) -> float:
+        return TOP + plot_h * (1 - v / y_top)
+
+    tid, did = f"{chart_id}-title", f"{chart_id}-desc"
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" id="{escape(chart_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-labelledby="{escape(tid)} {escape(did)}" focusable="false" preserveAspectRatio="xMidYMid meet">',
+        f'<title id="{escape(tid)}">{escape(title)}</title>',
+        f'<desc id="{escape(did)}">{escape(description)}</desc>',
+        '<g class="grid" aria-hidden="true">',
+    ]
+    for tick in y_ticks:
+        y = _num(y_at(tick))
+        out.append(f'<line x1="{LEFT}" y1="{y}" x2="{WIDTH - RIGHT}" y2="{y}"/>')
+        out.append(f'<text class="tick" x="{LEFT - 6}" y="{y}" dy="0.35em" text-anchor="end">{tick}</text>')
+    every = max(1, math.ceil(x_max / 10))
+    for i in range(0, x_max + 1):
+        if i % every and i != x_max:
+            continue
+        if i != x_max and x_max - i < every * 0.6:
+            continue  # keep the last label clear of its neighbour
+        x = _num(x_at(i))
+        out.append(f'<line class="xtick" x1="{x}" y1="{TOP + plot_h}" x2="{x}" y2="{TOP + plot_h + 4}"/>')
+        out.append(f'<text class="tick" x="{x}" y="{TOP + plot_h + 16}" text-anchor="middle">{i}</text>')
+    out.append(
+        f'<text class="axis-label" x="{LEFT + plot_w / 2:.0f}" y="{HEIGHT - 4}" text-anchor="middle">'
+        f"{escape(x_label)}</text>"
+    )
+    if y_label:
+        out.append(
+            f'<text class="axis-label" x="{12}" y="{TOP + plot_h / 2:.0f}" text-anchor="middle" '
+            f'transform="rotate(-90 12 {TOP + plot_h / 2:.0f})">{escape(y_label)}</text>'
+        )
+    out.append("</g>")
+    count = len(series)
+    for s in series:
+        shift = spread * (s.seat - (count - 1) / 2) if spread else 0.0
+        coords: list[tuple[float, float]] = []
+        for i, v in enumerate(s.values):
+            y = y_at(v) - shift
+            if step and coords:
+                coords.append((x_at(i), coords[-1][1]))
+            coords.append((x_at(i), y))
+        seat = s.seat % 8
+        path = " ".join(f"{_num(x)},{_num(y)}" for x, y in coords)
+        out.append(f'<g class="series" data-seat="{s.seat}"><title>{escape(s.name)}</title>')
+        out.append(f'<polyline class="line seat-{seat}" points="{path}"/>')
+        marks = range(len(s.values)) if len(s.values) <= MARKERS_UP_TO + 1 else [len(s.values) - 1]
+        for i in marks:
+            if i == 0 and len(s.values) > 1:
+                continue
+            out.append(
+                f'<circle class="mark seat-{seat}" cx="{_num(x_at(i))}" cy="{_num(y_at(s.values[i]) - shift)}" '
+                f'r="{3.6 if i == len(s.values) - 1 else 2.6}"/>'
+            )
+        out.append("</g>")
+    out.append("</svg>")
+    return Markup("".join(out))
+
+
+def _finals(state: GameState) -> str:
+    parts = [f"{p.name} {p.total}" for p in state.players]
+    return ", ".join(parts)
+
+
+def totals_chart(state: GameState, chart_id: str = "totals-chart") -> Markup:
+    """Each player's running total after every round (0 before round 1)."""
+    series = [
+        Series(p.seat, p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds)) for p in state.players
+    ]
+    top = max((max(s.values) for s in series), default=0)
+    n = len(state.rounds)
+    ending = "final totals" if state.finished else f"totals after round {n}"
+    desc = f"Running totals over {n} round{'s' if n != 1 else ''}; {ending}: {_finals(state)}."
+    if state.winners:
+        desc += f" Lowest: {' and '.join(state.winners)}."
+    return line_chart(chart_id, "Running totals", desc, series, nice_ticks(top), y_label="Total")
+
+
+def levels_chart(state: GameState, chart_id: str = "levels-chart") -> Markup | None:
+    """Balmoral: the contracts each player has made after every round (0 to 7); None for classic."""
+    if state.rules.progression is not Progression.LADDER:
+        return None
+    last = state.rules.last_stage
+    series = [
+        Series(p.seat, p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
+    ]
+    made = ", ".join(f"{p.name} {p.completed}" for p in state.players)
+    n = len(state.rounds)
+    desc = (f"Contracts made after each of {n} round{'s' if n != 1 else ''} "
+            f"(a player on level L has made L - 1; {last} ends the game): {made}.")
+    return line_chart(chart_id, "Levels", desc, series, list(range(last + 1)), y_label="Contracts made",
+                      step=True, spread=1.6)
+
+
+__all__ = ["Series", "levels_chart", "line_chart", "nice_ticks", "totals_chart"]

@@ -1,0 +1,247 @@
+"""Game files in and out of the app: downloads, and imports that never make duplicates.
+
+The command line (``flask games import``) and the upload page both import through
+:func:`import_files`, so they refuse, accept and recognise the same files.
+
+A game's *fingerprint* is the SHA-256 of its canonical game file without ``result``
+(the file as this app would write it: names as seated, hands in canonical order,
+defaults filled in, times in UTC), so two files that differ only in spacing, rank
+spelling, key order or an out-of-date ``result`` are the same game. An imported
+game keeps the fingerprint of the file it came from (a fact about the import). A
+file matches a stored game when its fingerprint is that stored fingerprint, or
+is the fingerprint of the stored game's own file as it would be exported now (so a
+backup of this very database, uploaded again, is recognised game by game).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+
+from . import store
+from .gamefile import GameFile, GameFileError, backup_document, game_document, read_document
+from .history import StoredGame, load_games
+from .models import Game, db
+from .presenters import round_cells
+from .rules import GameState, Progression
+
+#: How many values one ``IN (...)`` list carries.
+_CHUNK = 500
+
+
+def canonical_json(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def state_fingerprint(state: GameState, started_at, finished_at) -> str:
+    doc = game_document(state, started_at, finished_at, with_result=False)
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+def fingerprint(gf: GameFile) -> str:
+    """The fingerprint of a checked game file (see the module's note)."""
+    return state_fingerprint(gf.state, gf.started_at, gf.finished_at)
+
+
+def stored_fingerprint(stored: StoredGame) -> str | None:
+    if stored.state is None:
+        return None
+    return state_fingerprint(stored.state, stored.game.started_at, stored.game.finished_at)
+
+
+# ================================================================ importing
+
+
+def read_files(doc: object) -> list[GameFile]:
+    """:func:`scorekeeper.gamefile.read_document`, with every refusal a ``GameFileError``.
+
+    (A time such as ``0001-01-01T00:00:00+01:00`` reads as a date but cannot be moved
+    to UTC: ``parse_time`` lets that ``OverflowError`` through.)
+    """
+    try:
+        return read_document(doc)
+    except OverflowError as exc:
+        raise GameFileError(f"a time in the file is out of range ({exc})") from None
+
+
+NEW = "new"
+#: Already stored: not imported again.
+EXISTING = "existing"
+#: Already stored but deleted: brought back from the bin instead of imported again.
+RESTORED = "restored"
+#: The same game appeared earlier in the same upload.
+REPEATED = "repeated"
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What became of the n-th game of a file (n from 1)."""
+
+    number: int
+    game_id: int
+    status: str
+
+    def describe(self, of: int) -> str:
+        which = f"Game {self.number} of {of}" if of > 1 else "The game"
+        if self.status == NEW:
+            return f"{which} was imported as game {self.game_id}."
+        if self.status == EXISTING:
+            return f"{which} is already here as game {self.game_id}; not imported again."
+        if self.status == RESTORED:
+            return (f"{which} is already here as game {self.game_id}, which had been deleted: "
+                    "it is back in the history; not imported again.")
+        return f"{which} is the same game as an earlier one in the file (game {self.game_id}); imported once."
+
+
+def _chunks(values: Sequence, size: int = _CHUNK):
+    for i in range(0, len(values), size):
+        yield values[i:i + size]
+
+
+def _matches(prints: list[str], files: Sequence[GameFile]) -> dict[str, Game]:
+    """Stored games (deleted ones too) that each fingerprint already stands for."""
+    found: dict[str, Game] = {}
+    wanted = sorted(set(prints))
+    for chunk in _chunks(wanted):
+        for game in db.session.scalars(select(Game).where(Game.fingerprint.in_(chunk)).order_by(Game.id)):
+            found.setdefault(game.fingerprint, game)
+    # Games made here (or changed since their import): compare their file as exported now.
+    starts = sorted({gf.started_at for gf, fp in zip(files, prints, strict=True) if fp not in found and gf.started_at})
+    for chunk in _chunks(starts):
+        for stored in load_games(Game.started_at.in_(chunk), order_by=(Game.id,)):
+            fp = stored_fingerprint(stored)
+            if fp is not None and fp in prints:
+                found.setdefault(fp, stored.game)
+    return found
+
+
+def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
+    """Store the games not stored yet, in one transaction; say what became of each.
+
+    A game already here is not stored again (if it was deleted, it comes back from
+    the bin); a game given twice in ``files`` is stored once. ``files`` come checked
+    from :func:`scorekeeper.gamefile.read_document`, which refuses a file whole.
+    Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
+    """
+    prints = [fingerprint(gf) for gf in files]
+    found = _matches(prints, files)
+    outcomes: list[tuple[int, str, str]] = []  # (number in the file, fingerprint, status)
+    fresh: list[GameFile] = []
+    first_of: dict[str, int] = {}  # fingerprint -> index in fresh
+    seen: set[str] = set()
+    restore: set[int] = set()
+    for number, (gf, fp) in enumerate(zip(files, prints, strict=True), start=1):
+        if fp in seen:
+            status = REPEATED
+        elif fp in found:
+            game = found[fp]
+            status = RESTORED if game.deleted_at is not None else EXISTING
+            if status == RESTORED:
+                restore.add(game.id)
+        else:
+            first_of[fp] = len(fresh)
+            fresh.append(gf)
+            status = NEW
+        seen.add(fp)
+        outcomes.append((number, fp, status))
+    if not fresh:
+        new_ids: list[int] = []
+    elif keys is None:
+        new_ids = store.import_games(fresh)
+    else:
+        new_ids = store.import_games(fresh, keys=keys)
+    # The import is committed; now its fingerprints, and what comes back from the bin.
+    try:
+        if new_ids:
+            db.session.execute(
+                update(Game),
+                [{"id": gid, "fingerprint": fp} for gid, fp in zip(new_ids, first_of, strict=True)],
+            )
+        if restore:
+            db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
+        db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return [
+        Imported(number, found[fp].id if fp in found else new_ids[first_of[fp]], status)
+        for number, fp, status in outcomes
+    ]
+
+
+# ================================================================ exporting
+
+
+def backup() -> dict[str, Any]:
+    """A backup of every game, deleted ones too: exactly :func:`scorekeeper.cli.export_all`,
+    read in a fixed number of queries instead of a few per game."""
+    docs = []
+    for stored in load_games(Game.id.is_not(None), order_by=(Game.id,)):
+        if stored.state is None:
+            raise ValueError(f"game {stored.id}: {stored.problem}")
+        docs.append(game_document(stored.state, stored.game.started_at, stored.game.finished_at))
+    return backup_document(docs)
+
+
+def as_json(doc: Any) -> str:
+    """Written as ``flask games export`` prints it."""
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+CSV_COLUMNS = (
+    "round", "dealer", "player", "cards", "counted_by_hand", "penalty", "running_total", "level",
+    "went_out", "made_contract",
+)
+
+
+def _cell(value: object) -> object:
+    """A name cannot become a spreadsheet formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def game_csv(state: GameState) -> str:
+    """One row per round and player: the cards entered, the penalty, the running total, the level."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    ladder = state.rules.progression is Progression.LADDER
+    for result in state.rounds:
+        for seat, (name, cell) in enumerate(zip(state.setup.players, round_cells(state, result), strict=True)):
+            cards = "" if cell.counted else cell.text
+            writer.writerow([
+                result.number,
+                _cell(result.dealer),
+                _cell(name),
+                cards,
+                "yes" if cell.counted else "no",
+                cell.penalty,
+                result.totals[seat],
+                result.stages[seat].number,
+                "yes" if cell.went_out else "no",
+                ("yes" if cell.achieved else "no") if ladder else "",
+            ])
+    return "\ufeff" + out.getvalue()
+
+
+__all__ = [
+    "EXISTING",
+    "NEW",
+    "REPEATED",
+    "RESTORED",
+    "Imported",
+    "as_json",
+    "backup",
+    "fingerprint",
+    "game_csv",
+    "import_files",
+    "read_files",
+]

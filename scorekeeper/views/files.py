@@ -1,0 +1,108 @@
+"""Downloads (a game file, a game's CSV, a backup of everything) and the upload that restores them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from flask import Blueprint, abort, current_app, make_response, request
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+
+from .. import access, history, store, transfer
+from ..cli import export_game
+from ..gamefile import GameFileError
+from .common import render
+from .history import no_huge_ids
+
+bp = Blueprint("files", __name__)
+bp.url_value_preprocessor(no_huge_ids)
+
+#: A backup of years of games is far larger than one game: the upload may be this big.
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+#: The edit keys of at most this many imported games are kept in the importing browser's session.
+REMEMBER_IMPORTED = 20
+
+
+class ImportForm(FlaskForm):
+    file = FileField("A game file or a backup (.json)", validators=[FileRequired("Choose a file first.")])
+
+
+def _download(body: str, filename: str, mimetype: str):
+    response = make_response(body)
+    response.mimetype = mimetype
+    response.charset = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@bp.get("/games/<int:game_id>.json")
+def game_file(game_id: int):
+    """The game file, exactly as ``flask games export ID`` prints it."""
+    try:
+        doc = export_game(game_id)
+    except store.NotFound:
+        abort(404)
+    return _download(transfer.as_json(doc), f"scorekeeper-game-{game_id}.json", "application/json")
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_csv(game_id: int):
+    stored = history.load_game(game_id)
+    if stored is None or stored.state is None:
+        abort(404)
+    return _download(transfer.game_csv(stored.state), f"scorekeeper-game-{game_id}.csv", "text/csv")
+
+
+@bp.get("/backup.json")
+def backup():
+    """Every game (deleted ones too), as ``flask games export --all`` prints it."""
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    return _download(transfer.as_json(transfer.backup()), f"scorekeeper-backup-{today}.json", "application/json")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def upload():
+    """Restore a game file or a backup: refused whole, or every new game stored; never twice."""
+    if request.method == "POST":
+        # Before the form is read: a backup may be larger than the app's usual limit.
+        request.max_content_length = current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
+    form = ImportForm()
+    if request.method == "GET":
+        return render("import.html", form=form, refused=None, outcomes=None, game_count=_game_count())
+    if not form.validate_on_submit():
+        status = 400 if "csrf_token" in form.errors else 422
+        return render("import.html", status, form=form, refused=None, outcomes=None, game_count=_game_count())
+    upload = form.file.data
+    name = (upload.filename or "the file")[:80]
+    raw = upload.read()
+    try:
+        doc = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return _refused(form, f"{name}: not a JSON document (it is not UTF-8 text)")
+    except (ValueError, RecursionError) as exc:
+        return _refused(form, f"{name}: not a JSON document ({exc})")
+    try:
+        files = transfer.read_files(doc)
+    except GameFileError as exc:
+        return _refused(form, f"{name}: refused: {exc}")
+    keys: list[str] = []
+    outcomes = transfer.import_files(files, keys=keys)
+    new = [o for o in outcomes if o.status == transfer.NEW]
+    # This phone may change (and delete) what it imported; but a big backup must not push the
+    # keys of the games it keeps score for now out of its session, so only the last few.
+    for outcome, key in list(zip(new, keys, strict=False))[-REMEMBER_IMPORTED:]:
+        access.remember(outcome.game_id, key)
+    return render("import.html", form=ImportForm(formdata=None), refused=None, outcomes=outcomes, name=name,
+                  new=new, game_count=_game_count())
+
+
+def _refused(form: ImportForm, message: str):
+    return render("import.html", 422, form=form, refused=message, outcomes=None, game_count=_game_count())
+
+
+def _game_count() -> int:
+    return history.history_total()
+

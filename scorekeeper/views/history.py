@@ -1,0 +1,185 @@
+"""The history: every game, newest first; a game's story; deleting, restoring, purging."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, flash, request, url_for
+
+from .. import access, charts, history, store
+from ..forms import ConfirmForm
+from ..models import Game, Player, db
+from ..rules import RULESETS
+from .common import go, render
+
+bp = Blueprint("history", __name__)
+
+
+@bp.app_template_filter("duration_words")
+def duration_words(length: timedelta) -> str:
+    """A game's length as people say it: "45 min", "2 h 05 min"."""
+    minutes = int(length.total_seconds() // 60)
+    if minutes < 60:
+        return f"{max(minutes, 1)} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+#: The largest id a database integer holds; a larger number in an address is no game or player.
+MAX_ID = 2**63 - 1
+
+
+def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
+    """A blueprint's URL preprocessor: ``/games/99999999999999999999/story`` is a 404, not a 500."""
+    for value in (values or {}).values():
+        if isinstance(value, int) and not 0 <= value <= MAX_ID:
+            abort(404)
+
+
+bp.url_value_preprocessor(no_huge_ids)
+
+
+def positive_int(value: str | None, default: int | None = None) -> int | None:
+    """A whole number from a query string (ASCII digits only), or ``default`` when absent.
+
+    Raises ``ValueError`` for anything else, so a bad address is answered, not guessed.
+    """
+    if value is None or value == "":
+        if default is None:
+            raise ValueError("missing")
+        return default
+    if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
+        raise ValueError(value)
+    return int(value)
+
+
+def _filters(deleted: bool = False) -> tuple[history.HistoryFilter, list[str], Player | None]:
+    """The filters asked for, what was wrong with them, and the player filtered on."""
+    problems = []
+    player = None
+    player_id = None
+    raw_player = request.args.get("player")
+    if raw_player:
+        try:
+            player_id = positive_int(raw_player)
+        except ValueError:
+            problems.append(f'"{raw_player[:20]}" is not a player number.')
+        else:
+            player = db.session.get(Player, player_id)
+            if player is None:
+                problems.append(f"There is no player number {player_id}.")
+    rules = request.args.get("rules") or None
+    if rules is not None and rules not in RULESETS:
+        problems.append(f'"{rules[:20]}" is not a rule set (choose {" or ".join(r.name for r in RULESETS.values())}).')
+        rules = None
+    return history.HistoryFilter(player_id, rules, deleted), problems, player
+
+
+def _page_number() -> int:
+    try:
+        return positive_int(request.args.get("page"), 1)
+    except ValueError:
+        abort(404)
+
+
+def _history(deleted: bool):
+    filters, problems, player = _filters(deleted)
+    roster = history.filter_roster()
+    if problems:
+        return render("history.html", 404, page=None, filters=filters, problems=problems, player=player,
+                      roster=roster, rulesets=RULESETS, in_bin=deleted, bin_count=None, undo=None)
+    page = history.history_page(filters, _page_number())
+    if page is None:
+        abort(404)
+    undo = None
+    if not deleted:
+        try:
+            undo_id = positive_int(request.args.get("deleted"), 0) or None
+        except ValueError:
+            undo_id = None
+        if undo_id is not None:
+            game = db.session.get(Game, undo_id)
+            undo = game if game is not None and game.deleted_at is not None else None
+    return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
+                  rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
+
+
+@bp.get("/history")
+def index():
+    return _history(deleted=False)
+
+
+@bp.get("/history/deleted")
+def deleted():
+    return _history(deleted=True)
+
+
+def _stored(game_id: int) -> history.StoredGame:
+    stored = history.load_game(game_id)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+@bp.get("/games/<int:game_id>/story")
+def story(game_id: int):
+    stored = _stored(game_id)
+    state = stored.state
+    totals = levels = None
+    if state is not None and state.rounds:
+        totals = charts.totals_chart(state)
+        levels = charts.levels_chart(state)
+    return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
+                  levels_chart=levels)
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int):
+    stored = _stored(game_id)
+    if stored.deleted:
+        flash("This game is already deleted: restore it, or delete it for good, from here.", "warn")
+        return go(url_for("history.deleted"))
+    form = ConfirmForm()
+    may_change = access.can_edit(stored.game)
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        if not may_change:
+            abort(403)
+        history.delete_game(game_id)
+        # The history then says so, with an Undo button (see history.html).
+        return go(url_for("history.index", deleted=game_id))
+    return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
+                  may_change=may_change, purge=False)
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore(game_id: int):
+    """Undo a delete. Anyone may: bringing a game back loses nothing."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        history.restore_game(game_id)
+    except store.NotFound:
+        abort(404)
+    flash(f"Game {game_id} is back in the history.", "ok")
+    return go(url_for("history.story", game_id=game_id))
+
+
+@bp.route("/games/<int:game_id>/purge", methods=["GET", "POST"])
+def purge(game_id: int):
+    stored = _stored(game_id)
+    if not stored.deleted:
+        flash("Only a deleted game can be deleted for good: delete it first.", "warn")
+        return go(url_for("history.story", game_id=game_id))
+    form = ConfirmForm()
+    may_change = access.can_edit(stored.game)
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        if not may_change:
+            abort(403)
+        history.purge_game(game_id)
+        flash(f"Game {game_id} is gone for good.", "ok")
+        return go(url_for("history.deleted"))
+    return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
+                  may_change=may_change, purge=True)
