@@ -75,7 +75,10 @@ def parse_time(value: object, field: str, where: str = "") -> datetime | None:
         raise _fail(f'{field} "{value}" is not an ISO 8601 time', where) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC)
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise _fail(f'{field} "{value}" is out of range', where) from None
 
 
 def format_time(moment: datetime | None) -> str | None:
@@ -161,6 +164,8 @@ def read_game(doc: object) -> GameFile:
         state = replay(setup, records)
     except RoundError as exc:
         raise _fail(str(exc), field=exc.first.field or "rounds") from None
+    if "result" in doc and not isinstance(doc["result"], Mapping):
+        raise _fail('"result" must be an object (an import works it out again)')
     started = parse_time(doc.get("started_at"), "started_at")
     finished = parse_time(doc.get("finished_at"), "finished_at")
     return GameFile(setup, records, state, started, finished)

@@ -132,6 +132,12 @@ def games_played(player_id: int) -> int:
     return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player_id)) or 0
 
 
+def games_played_by_everyone() -> dict[int, int]:
+    """How many games each player has a seat in, in one query."""
+    rows = db.session.execute(select(Seat.player_id, func.count(Seat.id)).group_by(Seat.player_id))
+    return {player_id: count for player_id, count in rows}
+
+
 def remove_player(player_id: int) -> None:
     player = db.session.get(Player, player_id)
     if player is None:

@@ -959,12 +959,12 @@ def test_a_time_that_cannot_be_told_in_utc_is_refused_not_a_crash(web, app, runn
     doc = dict(G2, started_at="0001-01-01T00:00:00+01:00")
     response = upload(web, doc, "old.json")
     assert response.status_code == 422
-    assert "old.json: refused: a time in the file is out of range" in text(response)
+    assert re.search(r"old.json: refused: started_at \S+ is out of range", text(response))
     path = tmp_path / "old.json"
     path.write_text(json.dumps(doc))
     printed = runner.invoke(args=["games", "import", str(path)])
     assert printed.exit_code == 1
-    assert "refused: a time in the file is out of range" in printed.stderr
+    assert re.search(r"refused: started_at \S+ is out of range", printed.stderr)
     assert games_stored(app) == 0
 
 

@@ -9,7 +9,7 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from . import api, errors, games, players, pwa, rounds
+    from . import api, errors, files, games, history, players, pwa, rounds, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -18,10 +18,10 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
     app.register_blueprint(players.bp)
-    from . import files, history, stats  # issue 4: history, game stories, player statistics, files
-
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)
     app.register_blueprint(files.bp)
     errors.register(app)
     app.after_request(add_vary)
+    # Every id in every address: a number too big for the database is a 404, not a 500.
+    app.url_value_preprocessor(history.no_huge_ids)

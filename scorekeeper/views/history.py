@@ -24,8 +24,9 @@ def duration_words(length: timedelta) -> str:
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
-#: The largest id a database integer holds; a larger number in an address is no game or player.
-MAX_ID = 2**63 - 1
+#: The largest id an INTEGER column holds (PostgreSQL's is 32 bits); a larger number in an
+#: address is no game, round or player.
+MAX_ID = 2**31 - 1
 
 
 def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
@@ -34,8 +35,6 @@ def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
         if isinstance(value, int) and not 0 <= value <= MAX_ID:
             abort(404)
 
-
-bp.url_value_preprocessor(no_huge_ids)
 
 
 def positive_int(value: str | None, default: int | None = None) -> int | None:

@@ -14,7 +14,8 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def _roster_page(form: PlayerForm | None = None, status: int = 200, editing: int | None = None,
                  edit_form: PlayerForm | None = None):
     players = store.roster()
-    played = {p.id: store.games_played(p.id) for p in players}
+    counts = store.games_played_by_everyone()
+    played = {p.id: counts.get(p.id, 0) for p in players}
     return render("players.html", status, players=players, played=played, form=form or PlayerForm(),
                   editing=editing, edit_form=edit_form, confirm=ConfirmForm())
 
