@@ -5,12 +5,16 @@ import threading
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from conftest import make_app
 from scorekeeper.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+# Two cores shared with a server and a browser: give assertions room before calling them failed.
+expect.set_options(timeout=15_000)
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
