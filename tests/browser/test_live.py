@@ -84,3 +84,33 @@ def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
     expect(page.locator("h1")).to_have_text("Round 2", timeout=8000)
     assert totals(page) == {"Ann": 0, "Ben": 10}
     expect(page.locator(".offline-note")).to_be_hidden()
+
+
+def test_a_lost_signal_shows_our_offline_page_not_the_browsers(page, server):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    # Wait until the service worker controls the page and has kept the app shell.
+    page.evaluate("() => navigator.serviceWorker.ready")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.context.set_offline(True)
+    page.goto(server + "/history")
+    expect(page.locator("h1")).to_have_text("Offline, retrying…")
+    expect(page.get_by_role("link", name="Try again now")).to_be_visible()
+    page.context.set_offline(False)
+    # The offline page tries again by itself.
+    expect(page.locator("h1")).to_have_text("History", timeout=15_000)
+
+
+def test_the_scorekeepers_screen_stays_awake_during_a_game(page, server):
+    page.add_init_script(
+        """(() => {
+            window.__wakeRequests = 0;
+            Object.defineProperty(navigator, 'wakeLock', {configurable: true, value: {
+                request: () => { window.__wakeRequests += 1;
+                                 return Promise.resolve({release: () => Promise.resolve(), addEventListener() {}}); }
+            }});
+        })()"""
+    )
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    page.wait_for_function("() => window.__wakeRequests > 0")
+    assert page.locator("[data-wake]").count() == 1
