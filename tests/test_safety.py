@@ -225,3 +225,13 @@ def test_edit_keys_are_stored_hashed_and_compared_in_constant_time(app, client):
         stored = db.session.execute(text("SELECT edit_key_hash FROM game")).scalar()
     assert key not in stored and len(stored) == 64
     assert "compare_digest" in inspect.getsource(access.key_matches)
+
+
+def test_the_served_access_log_never_records_query_strings():
+    """Edit keys travel in a join link's query string: the access log writes the path only."""
+    from pathlib import Path
+
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text()
+    fmt = re.search(r"--access-logformat '([^']+)'", makefile).group(1)
+    assert "%(U)s" in fmt
+    assert not any(part in fmt for part in ("%(r)s", "%(q)s", "%(f)s"))
