@@ -122,6 +122,7 @@ NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": "the ETag of the game this change was made on; a newer game answers 412"}
 BAD = {"400": _error("not JSON"), "403": _error("no or wrong edit key"), "404": _error("no such game or round"),
+       "413": _error("the body is over 2 MiB: far more than any game needs"),
        "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
 
 
@@ -164,7 +165,7 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "Create a game from a game file (usually with no rounds)",
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Game"}}}},
                     "responses": {"201": _json("Created", "created: its id, edit key and links"),
-                                  "400": BAD["400"], "415": BAD["415"], "422": BAD["422"]},
+                                  "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"]},
                 }
             },
             "/api/games/{game_id}": {

@@ -28,6 +28,10 @@ from enum import Enum
 class Rank(Enum):
     """A card rank. The value is the canonical way to write it."""
 
+    # Members are singletons: hashing by identity is what Enum's hash (of the member's name)
+    # amounts to, in C instead of Python. Ranks are counted in every hand of every round.
+    __hash__ = object.__hash__
+
     JOKER = "JK"
     ACE = "A"
     KING = "K"
@@ -165,7 +169,11 @@ def parse_hand(text: str) -> Hand:
             continue
         alias = _ALIASES.get(token.lower())
         ranks.extend([alias] if alias is not None else _split_run(token))
-    return Hand(tuple(ranks))
+    hand = Hand(tuple(ranks))
+    if len(hand.canonical) > MAX_HAND_TEXT:
+        # "tttt..." is 1 character a card, "10 10 ..." 3: a hand is stored, and read back, as written here.
+        raise CardError(text[:20] + "...", f"{len(hand)} cards is far more than a hand holds")
+    return hand
 
 
 def hand_penalty(hand: Hand, values: Mapping[Rank, int] = STANDARD_VALUES) -> int:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
+
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
-from .. import access, store
+from .. import access, replays, store
 from ..forms import ConfirmForm, NewGameForm
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import go, render
+from .common import go, kept_page, render
+from .history import MAX_ID
 
 bp = Blueprint("games", __name__)
 
@@ -107,6 +110,8 @@ def new_game():
 
 
 def _like(game_id: int, form: NewGameForm) -> tuple[list[str], int]:
+    if not 0 < game_id <= MAX_ID:  # no game, and a number too big for the database to look up
+        abort(404)
     try:
         loaded = store.load(game_id)
     except store.NotFound:
@@ -132,13 +137,27 @@ def etag_of(game_id: int, version: int, watching: bool, editable: bool) -> str:
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
-    loaded = _load(game_id)
-    editable = not watching and access.can_edit(loaded.game)
-    response = render(template, status, loaded=loaded, game=loaded.game, state=loaded.state,
-                      editable=editable, watching=watching)
-    response.set_etag(etag_of(game_id, loaded.game.version, watching, editable))
+    """The board of one version of one game: kept (rendered) until the game changes."""
+    game = store.peek(game_id)
+    if game is None:
+        abort(404)
+    editable = not watching and access.can_edit(game)
+    response = kept_page(_board_key(game, editable, watching, template, status))
+    if response is None:
+        loaded = _load(game_id)  # read again, with its rounds, in one snapshot
+        game = loaded.game
+        editable = not watching and access.can_edit(game)
+        response = render(template, status, keep=_board_key(game, editable, watching, template, status),
+                          loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
+    response.set_etag(etag_of(game_id, game.version, watching, editable))
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _board_key(game, editable: bool, watching: bool, template: str, status: int) -> tuple | None:
+    if status != 200:
+        return None
+    return (template, replays.key(game), game.deleted_at is not None, editable, watching)
 
 
 @bp.get("/games/<int:game_id>")
@@ -154,8 +173,11 @@ def watch(game_id: int):
 
 @bp.get("/games/<int:game_id>/live")
 def live(game_id: int):
-    """A watcher's poll: 204 after one small query when nothing changed, else the board."""
-    version = store.game_version(game_id)
+    """A watcher's poll: 204 after one small query when nothing changed, else the board.
+
+    The unchanged poll is answered by :class:`UnchangedPolls` before it gets here; this
+    answers the others (the board when the game changed, 404, an odd address)."""
+    version = request.environ.get(UnchangedPolls.FOUND, {}).get(game_id) or store.game_version(game_id)
     if version is None:
         abort(404)
     watching = request.args.get("watch") == "1"
@@ -164,6 +186,52 @@ def live(game_id: int):
         response.headers["Cache-Control"] = "no-cache"
         return response
     return board_response(game_id, watching, template="_board_live.html")
+
+
+class UnchangedPolls:
+    """WSGI middleware: a watcher's poll for a game that has not changed, answered before Flask.
+
+    Every phone watching a game asks every two seconds whether it changed; almost always it
+    has not. That answer (204, no content) needs one small query and nothing else of a
+    request's machinery (session, form token, routing, compression, page headers), so it is
+    given here, in the same query as :func:`live` makes. Anything else (a changed game, no
+    such game, an address this does not read plainly) goes on to Flask unchanged.
+    """
+
+    PATH = re.compile(r"/games/([1-9][0-9]{0,9})/live")
+    #: Where a version read here is left for :func:`live` (a changed game: the board).
+    FOUND = "scorekeeper.versions"
+    HEADERS = [("Cache-Control", "no-cache"), ("Vary", "HX-Request, Accept-Encoding")]
+
+    def __init__(self, app, wsgi_app) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ, start_response):
+        if environ.get("REQUEST_METHOD") == "GET":
+            match = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
+            seen = self._seen(environ.get("QUERY_STRING", "")) if match else None
+            if seen is not None and int(match.group(1)) <= MAX_ID:
+                game_id = int(match.group(1))
+                with self.app.app_context():
+                    version = store.game_version(game_id)
+                if version is not None and version == seen:
+                    start_response("204 No Content", list(self.HEADERS))
+                    return []
+                environ[self.FOUND] = {game_id: version}
+        return self.wsgi_app(environ, start_response)
+
+    @staticmethod
+    def _seen(query: str) -> int | None:
+        """The version the phone has seen (``v=`` in plain digits, given once), else None."""
+        found = None
+        for pair in query.split("&"):
+            name, _, value = pair.partition("=")
+            if name == "v":
+                if found is not None or not (value.isascii() and value.isdigit()) or len(value) > 9:
+                    return None
+                found = int(value)
+        return found
 
 
 @bp.get("/games/<int:game_id>/share")
