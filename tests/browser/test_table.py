@@ -20,6 +20,8 @@ def start_game(page: Page, server: str, rules: str, names: list[str], dealer: in
     page.goto(f"{server}/")
     page.get_by_role("link", name="＋ New game").tap()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    # htmx binds the rules radios at load: a tap before that would post nothing.
+    page.wait_for_load_state("load")
     if rules == "classic":
         page.get_by_label(re.compile("Contract Rummy")).check()
         expect(page.get_by_role("textbox", name="Decks")).to_be_visible()

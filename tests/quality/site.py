@@ -1,0 +1,205 @@
+"""One seeded Scorekeeper for the quality gates, and the catalogue of every page it serves.
+
+The same catalogue feeds the three gates: axe-core (every page in the browser, light and dark),
+the Nu HTML checker (every page's HTML as served, whole and as the htmx fragment) and
+Lighthouse (three pages). A page is named once here, so adding a page to the app means
+adding one line below, and all three gates see it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_MODULES = ROOT / "node_modules"
+AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
+VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
+LIGHTHOUSE_CLI = NODE_MODULES / "lighthouse" / "cli" / "index.js"
+
+
+@dataclass
+class Seeded:
+    """What was stored: ids to build addresses from, and the edit keys of the games."""
+
+    balmoral: int = 0  # in progress, 6 players, a few rounds: the scoreboard, the round screen
+    classic: int = 0  # in progress, 3 players
+    balmoral_over: int = 0  # finished, imported
+    classic_over: int = 0  # finished, imported
+    deleted: int = 0  # in the bin
+    fresh: int = 0  # started, no round yet
+    player: int = 0  # a player with games (the page with statistics and head to head)
+    opponent: int = 0
+    idle_player: int = 0  # on the roster, never played
+    keys: dict[int, str] = field(default_factory=dict)
+    game_file: bytes = b""  # the game file of balmoral_over: importing it again stores nothing
+
+
+NAMES = ["Ann", "Benedict", "Cat", "Dev", "Eve", "Fin"]
+
+
+def seed(app: Flask) -> Seeded:
+    """Store the games whose pages are checked: every kind of state the templates show."""
+    from history_games import random_docs  # tests/ is on sys.path (the suite's conftest)
+
+    from scorekeeper import history, store, transfer
+    from scorekeeper.cli import export_game
+    from scorekeeper.gamefile import backup_document, read_document
+    from scorekeeper.models import Game, db
+    from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord
+
+    s = Seeded()
+    with app.app_context():
+        # Finished games of both rule sets from the made-up generator, from a month back: more
+        # than a page of history, so the pager shows.
+        keys: list[str] = []
+        docs = random_docs(22, seed=7, start_at=datetime.now(UTC) - timedelta(days=30), players=NAMES[:4])
+        outcomes = transfer.import_files(read_document(backup_document(docs)), keys=keys)
+        for outcome, key in zip(outcomes, keys, strict=True):
+            s.keys[outcome.game_id] = key
+            stored = history.load_game(outcome.game_id)
+            if stored.state.rules.key == "balmoral" and not s.balmoral_over:
+                s.balmoral_over = outcome.game_id
+            elif stored.state.rules.key == "classic" and not s.classic_over:
+                s.classic_over = outcome.game_id
+        assert s.balmoral_over and s.classic_over, "the seed made no finished game of one rule set"
+        s.game_file = json.dumps(export_game(s.balmoral_over)).encode()
+
+        # Balmoral in progress, six seats (the widest round table a phone shows here).
+        game, key = store.create_game(GameSetup.create(BALMORAL, NAMES, first_dealer="Cat"))
+        s.balmoral, s.keys[game.id] = game.id, key
+        rounds = [
+            RoundRecord.create("Ann", {"Benedict": "A K 7 7", "Cat": "10 10 Q 2", "Dev": "3", "Eve": "Q"},
+                               {"Fin": 12}, achieved=["Dev"]),
+            RoundRecord.create("Benedict", {"Ann": "5", "Cat": "K", "Dev": "", "Eve": "9 9"}, {"Fin": 0},
+                               achieved=["Ann", "Fin"]),
+            RoundRecord.create("Cat", {"Ann": "2", "Benedict": "3", "Dev": "4", "Eve": "5", "Fin": "6"}),
+        ]
+        for number, record in enumerate(rounds, start=1):
+            store.record_round(game.id, number, record)
+
+        # Classic in progress, three seats, jokers.
+        game, key = store.create_game(GameSetup.create(CLASSIC, NAMES[:3]))
+        s.classic, s.keys[game.id] = game.id, key
+        store.record_round(game.id, 1, RoundRecord.create("Ann", {"Benedict": "JK 2", "Cat": "A"}))
+        store.record_round(game.id, 2, RoundRecord.create("Benedict", {"Ann": "K", "Cat": "3 3"}))
+
+        # A game with no round yet, and one in the bin.
+        game, key = store.create_game(GameSetup.create(BALMORAL, ["Ann", "Cat"]))
+        s.fresh, s.keys[game.id] = game.id, key
+        game, key = store.create_game(GameSetup.create(CLASSIC, ["Dev", "Eve", "Fin"]))
+        s.deleted, s.keys[game.id] = game.id, key
+        store.record_round(game.id, 1, RoundRecord.create("Eve", {"Dev": "Q", "Fin": "4 4"}))
+        history.delete_game(s.deleted)
+
+        s.player = store.find_player("Ann").id
+        s.opponent = store.find_player("Cat").id
+        s.idle_player = store.add_player("Zoë, who watches").id
+        assert db.session.get(Game, s.deleted).deleted_at is not None
+        db.session.remove()
+    return s
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page state. ``path`` is fetched with GET unless ``form`` is given (then POSTed).
+
+    ``form`` posts need a CSRF token: ``token_from`` is the address of the page whose form
+    carries it. ``browser`` names a function in test_axe that reaches the state by tapping,
+    as a person does (for states that only a POST shows).
+    """
+
+    name: str
+    path: str
+    status: int = 200
+    form: dict | None = None
+    token_from: str | None = None
+    files: dict | None = None
+    browser: str | None = None
+    follow: bool = False  # the address redirects (after leaving a flash message): follow it
+    editor: bool = True  # open it with the edit keys in the session
+    fragment: bool = True  # the page also answers htmx with its #main fragment
+    whole: bool = True  # a whole page (not only a fragment): axe opens it in the browser
+
+
+def catalogue(s: Seeded) -> list[Page]:
+    b, c = s.balmoral, s.classic
+    bad_file = {"file": (io.BytesIO(b'{"format": "not a game"}'), "broken.json")}
+    same_file = {"file": (io.BytesIO(s.game_file), "again.json")}
+    return [
+        Page("index", "/"),
+        Page("new-game", "/games/new"),
+        Page("new-game-classic", "/games/new", form={"rules": "classic", "refresh": "1"}, token_from="/games/new",
+             browser="new_game_classic"),
+        Page("new-game-refused", "/games/new", 422, form={"rules": "balmoral", "seat-0": "Ann", "decks": "99",
+                                                            "start": "1"},
+             token_from="/games/new", browser="new_game_refused"),
+        Page("new-game-like", f"/games/new?like={s.balmoral_over}"),
+        Page("players", "/players/"),
+        Page("players-rename", f"/players/{s.player}/edit"),
+        Page("players-refused", "/players/", 422, form={"name": "ann"}, token_from="/players/",
+             browser="players_refused"),
+        Page("players-rename-refused", f"/players/{s.player}/edit", 422, form={"name": "Cat"},
+             token_from=f"/players/{s.player}/edit", browser="rename_refused"),
+        Page("scoreboard-balmoral", f"/games/{b}"),
+        Page("scoreboard-classic", f"/games/{c}"),
+        Page("scoreboard-fresh", f"/games/{s.fresh}"),
+        Page("scoreboard-over-balmoral", f"/games/{s.balmoral_over}"),
+        Page("scoreboard-over-classic", f"/games/{s.classic_over}"),
+        Page("scoreboard-deleted", f"/games/{s.deleted}"),
+        Page("scoreboard-readonly", f"/games/{b}", editor=False),
+        Page("scoreboard-flash-ok", f"/games/{b}/join?key={s.keys.get(b)}", follow=True),
+        Page("scoreboard-flash-warn", f"/games/{s.balmoral_over}/rounds/new", follow=True),
+        Page("live-board", f"/games/{b}/live?v=0", whole=False),
+        Page("round-new", f"/games/{b}/rounds/new"),
+        Page("round-new-classic", f"/games/{c}/rounds/new"),
+        Page("round-refused", f"/games/{b}/rounds/new", 422,
+             form={"number": "4", "hand-0": "A X 7", "hand-2": "K Q", "save": "1"},
+             token_from=f"/games/{b}/rounds/new", browser="round_refused"),
+        Page("round-correct", f"/games/{b}/rounds/1/edit"),
+        Page("round-delete", f"/games/{b}/rounds/3/delete"),
+        Page("game-delete", f"/games/{b}/delete"),
+        Page("game-delete-readonly", f"/games/{b}/delete", editor=False),
+        Page("game-purge", f"/games/{s.deleted}/purge"),
+        Page("share", f"/games/{b}/share"),
+        Page("share-readonly", f"/games/{b}/share", editor=False),
+        Page("share-edit-link-shown", f"/games/{b}/share", browser="share_edit_link"),
+        Page("watch", f"/games/{b}/watch"),
+        Page("watch-over", f"/games/{s.balmoral_over}/watch"),
+        Page("history", "/history"),
+        Page("history-page-2", "/history?page=2"),
+        Page("history-filtered", f"/history?player={s.player}&rules=balmoral"),
+        Page("history-undo", f"/history?deleted={s.deleted}"),
+        Page("history-problem", "/history?player=abc&rules=bridge", 404),
+        Page("history-bin", "/history/deleted"),
+        Page("story-balmoral", f"/games/{s.balmoral_over}/story"),
+        Page("story-classic", f"/games/{s.classic_over}/story"),
+        Page("story-in-progress", f"/games/{b}/story"),
+        Page("story-fresh", f"/games/{s.fresh}/story"),
+        Page("story-deleted", f"/games/{s.deleted}/story"),
+        Page("player", f"/players/{s.player}"),
+        Page("player-h2h", f"/players/{s.player}?vs={s.opponent}"),
+        Page("player-idle", f"/players/{s.idle_player}"),
+        Page("player-vs-problem", f"/players/{s.player}?vs=abc", 404),
+        Page("import", "/import"),
+        Page("import-refused", "/import", 422, form={}, files=bad_file, token_from="/import",
+             browser="import_refused"),
+        Page("import-nothing-new", "/import", form={}, files=same_file, token_from="/import",
+             browser="import_again"),
+        Page("offline", "/offline", fragment=False),
+        Page("error-404", "/games/999999", 404),
+        Page("error-403", f"/games/{b}/join?key=not-the-key", 403),
+        Page("error-403-round", f"/games/{b}/rounds/new", 403, editor=False),
+    ]
+
+
+def csrf_token(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([^"]+)"', html)
+    assert found, "no CSRF token in the page"
+    return found.group(1)

@@ -1,0 +1,199 @@
+"""axe-core on every page, in the light and the dark colour scheme: no violation of WCAG 2.1 A/AA
+(axe's tags wcag2a, wcag2aa, wcag21aa) nor of axe's best practices (heading order, landmarks).
+
+Each page is opened as a phone opens it (Debian's Chromium at 390x844, touch), with the page's
+own Content-Security-Policy in force: axe is served from the page's origin by a Playwright
+route, so no CSP bypass is needed. States that only a POST shows (a refused start, a refused
+round, a refused name or file) are reached by tapping, as a person does, so the htmx swaps are
+checked too. Each page is checked in the light scheme, then switched to dark and checked again
+(the stylesheet follows ``prefers-color-scheme`` live, without a reload).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page as PwPage
+from playwright.sync_api import expect
+
+from .site import AXE_JS, Page, Seeded, catalogue
+
+# WCAG 2.0 and 2.1, A and AA; and axe's best practices (heading order, landmarks, one h1, ...).
+TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]
+AXE_URL = "/__quality__/axe.min.js"
+SCHEMES = ("light", "dark")
+
+BROWSER_PAGES = [p for p in catalogue(Seeded()) if p.whole]
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    # No service worker: each test starts from the server's page, never from a cache.
+    return {**browser_context_args, "service_workers": "block"}
+
+
+def run_axe(page: PwPage) -> list[dict]:
+    page.add_script_tag(url=AXE_URL)
+    return page.evaluate(
+        """async (tags) => {
+            const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+            return result.violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 200),
+                                          why: n.failureSummary}))}));
+        }""",
+        TAGS,
+    )
+
+
+def describe(found: dict[str, list[dict]]) -> str:
+    lines = []
+    for scheme, violations in found.items():
+        for v in violations:
+            lines.append(f"[{scheme}] {v['id']} ({v['impact']}): {v['help']}")
+            for n in v["nodes"][:6]:
+                lines.append(f"    {n['target']}: {n['html']}")
+                lines.append("      " + n["why"].replace("\n", "\n      "))
+    return "\n".join(lines)
+
+
+# ---- States that only a POST shows: reached by tapping.
+
+def new_game_classic(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/new")
+    page.get_by_label("Contract Rummy", exact=False).check()
+    expect(page.get_by_role("textbox", name="Jokers")).to_be_visible()
+
+
+def new_game_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/new")
+    page.locator("#seat-0").fill("Ann")
+    page.get_by_role("textbox", name="Decks").fill("99")
+    page.get_by_role("button", name="Start game").tap()
+    expect(page.locator(".errors").first).to_be_visible()
+
+
+def players_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/players/")
+    page.get_by_label("Add a player").fill("ann")
+    page.get_by_role("button", name="Add", exact=True).tap()
+    expect(page.locator("#name-err")).to_be_visible()
+
+
+def rename_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/players/{s.player}/edit")
+    page.locator(f"#rename-{s.player}").fill("Cat")
+    page.get_by_role("button", name="Save", exact=True).tap()
+    expect(page.locator("#rename-err")).to_be_visible()
+
+
+def round_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/{s.balmoral}/rounds/new")
+    page.locator("#hand-0").fill("A X 7")
+    page.locator("#hand-2").fill("K Q")
+    page.get_by_role("button", name="Save round 4").tap()
+    expect(page.locator("#seat-0 .errors")).to_be_visible()
+
+
+def import_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/import")
+    page.locator("#file").set_input_files(
+        files=[{"name": "broken.json", "mimeType": "application/json", "buffer": b'{"format": "not a game"}'}]
+    )
+    page.get_by_role("button", name="Import").tap()
+    expect(page.locator(".errors")).to_be_visible()
+
+
+def import_again(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/import")
+    page.locator("#file").set_input_files(
+        files=[{"name": "again.json", "mimeType": "application/json", "buffer": s.game_file}])
+    page.get_by_role("button", name="Import").tap()
+    expect(page.locator(".import-outcomes")).to_contain_text("already")
+
+
+def share_edit_link(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/{s.balmoral}/share")
+    page.get_by_text("Show the edit link").tap()
+    expect(page.locator("details .qr svg")).to_be_visible()
+
+
+FLOWS = {f.__name__: f for f in (new_game_classic, new_game_refused, players_refused, rename_refused,
+                                 round_refused, import_refused, import_again, share_edit_link)}
+
+
+def open_page(page: PwPage, base: str, seeded: Seeded, spec: Page) -> None:
+    if spec.browser:
+        FLOWS[spec.browser](page, base, seeded)
+    else:
+        response = page.goto(base + spec.path)
+        assert response is not None and response.status == spec.status, (spec.path, response and response.status)
+    page.wait_for_load_state("load")
+
+
+def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: str | None, artifacts_dir) -> None:
+    context.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"))
+    if cookie:
+        context.add_cookies([{"name": "session", "value": cookie, "url": base}])
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
+    page.on("console", lambda msg: msg.type == "error" and errors.append(f"console: {msg.text}"))
+    found = {}
+    page.emulate_media(color_scheme="light")
+    open_page(page, base, seeded, spec)
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
+        violations = run_axe(page)
+        if violations:
+            found[scheme] = violations
+            page.screenshot(path=str(artifacts_dir / f"axe-{spec.name}-{scheme}.png"), full_page=True)
+    if found:
+        (artifacts_dir / f"axe-{spec.name}.json").write_text(json.dumps(found, indent=1))
+    assert not found, f"axe found violations on {spec.name} ({spec.path}):\n{describe(found)}"
+    # A page that answers 4xx on purpose logs that status; nothing else may reach the console.
+    unexpected = [e for e in errors if not (spec.status >= 400 and "status of" in e)]
+    assert not unexpected, unexpected
+
+
+@pytest.mark.parametrize("name", [p.name for p in BROWSER_PAGES])
+def test_no_axe_violation(name, page, context, quality_server, seeded, pages, editor_cookie, artifacts_dir):
+    spec = next(p for p in pages if p.name == name)
+    check(page, context, quality_server, seeded, spec, editor_cookie if spec.editor else None, artifacts_dir)
+
+
+EMPTY_PAGES = [Page("index-empty", "/"), Page("history-empty", "/history"), Page("players-empty", "/players/"),
+               Page("import-empty", "/import"), Page("new-game-empty", "/games/new")]
+
+
+@pytest.mark.parametrize("name", [p.name for p in EMPTY_PAGES])
+def test_no_axe_violation_before_the_first_game(name, page, context, empty_server, artifacts_dir):
+    spec = next(p for p in EMPTY_PAGES if p.name == name)
+    check(page, context, empty_server, Seeded(), spec, None, artifacts_dir)
+
+
+BROKEN = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Broken</title>
+<link rel="stylesheet" href="/static/app.css">
+<style>@media (prefers-color-scheme: dark) { .dim { color: #2a2a2a; } }</style></head>
+<body><main><h1>Broken on purpose</h1><p class="dim">Readable in the light, not in the dark.</p>
+<img src="/static/icons/icon-192.png"><input name="nameless"><a href="/"></a>
+<p id="dup">a</p><p id="dup">b</p></main></body></html>"""
+
+
+def test_the_axe_check_can_fail(page, context, quality_server, artifacts_dir):
+    """The same check, on a page broken on purpose (served from the app's origin, so axe loads)."""
+    context.route(f"{quality_server}/__quality__/broken",
+                  lambda route: route.fulfill(body=BROKEN, content_type="text/html"))
+    spec = Page("broken-on-purpose", "/__quality__/broken")
+    with pytest.raises(AssertionError) as failed:
+        check(page, context, quality_server, Seeded(), spec, None, artifacts_dir)
+    for rule in ("html-has-lang", "image-alt", "label", "link-name"):
+        assert rule in str(failed.value)
+    for scheme in SCHEMES:
+        assert f"[{scheme}] image-alt" in str(failed.value)
+    # The dark scheme really is applied: a colour that only fails in the dark is caught there.
+    assert "[dark] color-contrast" in str(failed.value) and "[light] color-contrast" not in str(failed.value)
+    (artifacts_dir / "axe-broken-on-purpose.json").unlink()
+    for scheme in SCHEMES:
+        (artifacts_dir / f"axe-broken-on-purpose-{scheme}.png").unlink()
