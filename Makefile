@@ -6,8 +6,14 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 WORKERS ?= 2
 STAMP := $(VENV)/.installed
+# How gunicorn serves besides workers and bind: `make run` and `make bench` (which reads it
+# from the environment) serve alike.
+GUNICORN_OPTS = --access-logfile - --access-logformat '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s'
+export GUNICORN_OPTS
+# The quality gates' tools (axe-core, vnu-jar, lighthouse), pinned in package-lock.json.
+NODE_STAMP := node_modules/.installed
 
-.PHONY: run test test-postgres browser bench clean
+.PHONY: run test test-postgres quality browser node_modules bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,17 +29,36 @@ run: $(STAMP)
 	@echo "  on this machine:           http://localhost:$(PORT)/"
 	@for ip in $$(hostname -I 2>/dev/null); do case $$ip in *:*) ;; *) echo "  on a phone on this network: http://$$ip:$(PORT)/";; esac; done
 	@echo ""
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - --access-logformat '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s' 'scorekeeper:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_OPTS) 'scorekeeper:create_app()'
 
 browser:
 	@sh scripts/ensure-chromium.sh
 
-test: $(STAMP) browser
+# npm ci only when node_modules is missing or the lock changed. --ignore-scripts: vnu-jar's
+# postinstall would download a Java runtime; the machine's Java 17 runs vnu.jar.
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
+	touch $(NODE_STAMP)
+
+node_modules: $(NODE_STAMP)
+
+# Every test, the quality gates (tests/quality: axe-core, vnu, Lighthouse) included.
+test: $(STAMP) browser $(NODE_STAMP)
 	$(BIN)/python -m pytest
 
+# Only the quality gates.
+quality: $(STAMP) browser $(NODE_STAMP)
+	$(BIN)/python -m pytest -m quality tests/quality
+
 # The whole suite again on a throw-away PostgreSQL server (installed from Debian when missing).
+# The quality gates check pages, not the database: they ran once already, in `make test`.
 test-postgres: $(STAMP) browser
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest -m "not quality"
+
+# Requests per second and latency against a bare-Flask floor, on a small and a large history;
+# page sizes; taps per round (docs/performance.md). Installs wrk from Debian when missing.
+bench: $(STAMP) browser
+	$(BIN)/python bench/run.py --workers $(WORKERS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis test-artifacts
+	rm -rf $(VENV) node_modules .pytest_cache .hypothesis test-artifacts

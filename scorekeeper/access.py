@@ -14,6 +14,7 @@ import secrets
 
 from flask import request, session
 
+from .database import writing
 from .models import Game, db
 
 SESSION_KEYS = "edit_keys"
@@ -65,6 +66,7 @@ def can_edit(game: Game) -> bool:
     return key_matches(game, bearer_key()) or key_matches(game, session_key(game.id))
 
 
+@writing()
 def reissue(game_id: int) -> str:
     game = db.session.get(Game, game_id)
     key = issue_key(game)

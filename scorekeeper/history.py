@@ -3,9 +3,11 @@
 Nothing here is stored: every total, winner, level and rate comes from replaying a
 game's recorded rounds with the rules engine, as everywhere else. What this module
 adds is *how* games are read in bulk: :func:`load_games` reads any number of games
-in four queries (games, seats, rounds, hands), whatever the number of games, rounds
-or players, so that a page of history or a player's lifetime statistics costs the
-same number of queries for one game as for thousands.
+in a fixed number of queries (the games; then seats, rounds and hands of those not
+already worked out in this process, see :mod:`scorekeeper.replays`), whatever the number
+of games, rounds or players, so that a page of history costs the same number of queries
+for one game as for thousands. A player's statistics are worked out from a summary of each
+of their games (kept per game version) and kept until the database changes.
 
 Deleted games (``Game.deleted_at`` set) are out of the history and the statistics,
 but stay in the database, in the bin, and in every backup, until someone restores
@@ -23,20 +25,17 @@ from sqlalchemy import ColumnElement, and_, func, select
 from sqlalchemy.orm import raiseload
 
 from . import store
-from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
-from .rules import RULESETS, GameState, Progression, RuleSet, RulesError, get_rules, replay
+from .database import changes, writing
+from .models import Game, Player, Seat, db, utcnow
+from .replays import CHUNK, LRU, Replay, SeatFact, memory, read_rows, replays, work_out
+from .replays import key as game_key
+from .rules import RULESETS, GameState, Progression, RuleSet, get_rules
 
 PER_PAGE = 20
 RECENT_GAMES = 10
 
 
 # ================================================================ reading games in bulk
-
-
-@dataclass(frozen=True)
-class SeatFact:
-    player_id: int
-    name: str
 
 
 @dataclass(frozen=True)
@@ -86,111 +85,47 @@ class StoredGame:
     @property
     def duration(self) -> timedelta | None:
         """From the start to the round that ended it (None if unknown or not positive)."""
-        start, end = self.game.started_at, self.game.finished_at
-        if start is None or end is None:
-            return None
-        length = _aware(end) - _aware(start)
-        return length if length > timedelta(0) else None
+        return _duration(self.game.started_at, self.game.finished_at)
+
+
+def _duration(start: datetime | None, end: datetime | None) -> timedelta | None:
+    if start is None or end is None:
+        return None
+    length = _aware(end) - _aware(start)
+    return length if length > timedelta(0) else None
 
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-class _GameFacts:
-    """The shape of a stored game that :func:`store.setup_of` and :func:`store.record_of` read."""
-
-    __slots__ = ("rules", "decks", "jokers", "dealer_rule", "first_dealer_seat", "seats")
-
-    def __init__(self, game: Game, seats: list[_SeatFacts]) -> None:
-        self.rules = game.rules
-        self.decks = game.decks
-        self.jokers = game.jokers
-        self.dealer_rule = game.dealer_rule
-        self.first_dealer_seat = game.first_dealer_seat
-        self.seats = seats
+def _stored(game: Game, worked: Replay) -> StoredGame:
+    return StoredGame(game, worked.seats, worked.state, worked.problem)
 
 
-class _Named:
-    __slots__ = ("name",)
+def load_games(where: ColumnElement[bool], order_by: Sequence = (), limit: int | None = None,
+               offset: int = 0) -> list[StoredGame]:
+    """Every game matching ``where`` with its state: one query for the games, and three more
+    (seats, rounds, hands) for those not worked out already, whatever their number.
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-
-class _SeatFacts:
-    __slots__ = ("player_id", "player")
-
-    def __init__(self, player_id: int, name: str) -> None:
-        self.player_id = player_id
-        self.player = _Named(name)
-
-
-@dataclass(frozen=True)
-class _HandFacts:
-    player_id: int
-    cards: str | None
-    points: int | None
-    achieved: bool
-
-
-@dataclass
-class _RoundFacts:
-    went_out_id: int
-    hands: list[_HandFacts] = field(default_factory=list)
-
-
-def load_games(where: ColumnElement[bool], order_by: Sequence = ()) -> list[StoredGame]:
-    """Every game matching ``where`` with its state, in four queries whatever their size.
-
-    The rows are turned into the engine's input by the store's own
-    :func:`store.setup_of` and :func:`store.record_of`, so a game reads here exactly
-    as :func:`store.load` reads it.
+    The rows are turned into the engine's input by :func:`scorekeeper.replays.setup_of` and
+    :func:`~scorekeeper.replays.record_of`, as :func:`store.load` does.
     """
-    stmt = select(Game).where(where).options(raiseload("*"))
+    stmt = select(Game).options(raiseload("*"))
+    if limit is None:
+        stmt = stmt.where(where)
+    else:
+        # A page: its ids first, skipping the pages before it along an index that holds the
+        # ids (no table row is read for a skipped game), then the page's rows by id.
+        page = select(Game.id).where(where).order_by(*order_by).limit(limit).offset(offset)
+        stmt = stmt.where(Game.id.in_(page))
     if order_by:
         stmt = stmt.order_by(*order_by)
     games = list(db.session.scalars(stmt))
     if not games:
         return []
-    wanted = select(Game.id).where(where)
-    seats: dict[int, list[_SeatFacts]] = {}
-    for game_id, player_id, name in db.session.execute(
-        select(Seat.game_id, Seat.player_id, Player.name)
-        .join(Player, Player.id == Seat.player_id)
-        .where(Seat.game_id.in_(wanted))
-        .order_by(Seat.game_id, Seat.position)
-    ):
-        seats.setdefault(game_id, []).append(_SeatFacts(player_id, name))
-    rounds: dict[int, list[_RoundFacts]] = {}
-    by_round: dict[int, _RoundFacts] = {}
-    for round_id, game_id, went_out_id in db.session.execute(
-        select(Round.id, Round.game_id, Round.went_out_id)
-        .where(Round.game_id.in_(wanted))
-        .order_by(Round.game_id, Round.number)
-    ):
-        facts = _RoundFacts(went_out_id)
-        rounds.setdefault(game_id, []).append(facts)
-        by_round[round_id] = facts
-    for round_id, player_id, cards, points, achieved in db.session.execute(
-        select(HandEntry.round_id, HandEntry.player_id, HandEntry.cards, HandEntry.points, HandEntry.achieved)
-        .join(Round, Round.id == HandEntry.round_id)
-        .where(Round.game_id.in_(wanted))
-        .order_by(HandEntry.round_id, HandEntry.id)
-    ):
-        by_round[round_id].hands.append(_HandFacts(player_id, cards, points, bool(achieved)))
-    return [_stored(game, seats.get(game.id, []), rounds.get(game.id, [])) for game in games]
-
-
-def _stored(game: Game, seats: list[_SeatFacts], rounds: list[_RoundFacts]) -> StoredGame:
-    facts = tuple(SeatFact(s.player_id, s.player.name) for s in seats)
-    shape = _GameFacts(game, seats)
-    try:
-        setup = store.setup_of(shape)  # type: ignore[arg-type]
-        state = replay(setup, [store.record_of(shape, rnd) for rnd in rounds])  # type: ignore[arg-type]
-    except (RulesError, ValueError, KeyError, IndexError) as exc:
-        return StoredGame(game, facts, None, f"its rounds cannot be worked out ({exc})")
-    return StoredGame(game, facts, state)
+    worked = replays(games, where=where if limit is None else None)
+    return [_stored(game, worked[game.id]) for game in games]
 
 
 def load_game(game_id: int) -> StoredGame | None:
@@ -258,13 +193,8 @@ def history_page(filters: HistoryFilter, page: int = 1, per_page: int = PER_PAGE
         return None
     if not total:
         return HistoryPage([], 1, 1, 0, per_page)
-    ids = list(
-        db.session.scalars(
-            select(Game.id).where(where).order_by(*filters.order()).limit(per_page).offset((page - 1) * per_page)
-        )
-    )
-    by_id = {g.id: g for g in load_games(Game.id.in_(ids))}
-    return HistoryPage([by_id[i] for i in ids if i in by_id], page, pages, total, per_page)
+    games = load_games(where, filters.order(), limit=per_page, offset=(page - 1) * per_page)
+    return HistoryPage(games, page, pages, total, per_page)
 
 
 def history_total() -> int:
@@ -284,6 +214,7 @@ def filter_roster() -> list[Player]:
 # ================================================================ deleting and restoring
 
 
+@writing()
 def delete_game(game_id: int) -> Game:
     """Put a game in the bin: out of the history and the statistics, kept everywhere else."""
     game = db.session.get(Game, game_id)
@@ -295,6 +226,7 @@ def delete_game(game_id: int) -> Game:
     return game
 
 
+@writing()
 def restore_game(game_id: int) -> Game:
     game = db.session.get(Game, game_id)
     if game is None:
@@ -309,6 +241,7 @@ class NotInBin(Exception):
     pass
 
 
+@writing()
 def purge_game(game_id: int) -> None:
     """Remove a deleted game for good (only from the bin: a kept game is refused)."""
     game = db.session.get(Game, game_id)
@@ -382,26 +315,98 @@ class LevelTally:
 
 
 @dataclass(frozen=True)
+class GameSummary:
+    """What the statistics read from one game: its replay boiled down to a few numbers per
+    seat (kept per game version, see :func:`_summaries`; a full state is far larger)."""
+
+    game_id: int
+    rules: str
+    started_at: datetime | None
+    seats: tuple[SeatFact, ...]
+    #: False when the rounds cannot be worked out (then only ``seats`` counts).
+    worked_out: bool
+    finished: bool = False
+    rounds: int = 0
+    totals: tuple[int, ...] = ()
+    #: Per seat, the place by total (1, 1, 3).
+    places: tuple[int, ...] = ()
+    #: The winners' seats (none until the game is finished).
+    winners: frozenset[int] = frozenset()
+    times_out: tuple[int, ...] = ()
+    ladder: bool = False
+    #: Ladder games, per seat: (level, rounds spent on it) for each level made, in order.
+    climbs: tuple[tuple[tuple[int, int], ...], ...] = ()
+    #: Ladder games, per seat: (level, rounds spent on it) when the game finished with the
+    #: player still climbing it, else None.
+    stuck: tuple[tuple[int, int] | None, ...] = ()
+
+    def seat_of(self, player_id: int) -> int | None:
+        for i, seat in enumerate(self.seats):
+            if seat.player_id == player_id:
+                return i
+        return None
+
+
+def summarize(game_id: int, rules: str, started_at: datetime | None, worked: Replay) -> GameSummary:
+    state = worked.state
+    if state is None:
+        return GameSummary(game_id, rules, started_at, worked.seats, False)
+    ranks = state.ranks()
+    winners = set(state.winners)
+    ladder = state.rules.progression is Progression.LADDER
+    climbs: list[tuple[tuple[int, int], ...]] = []
+    stuck: list[tuple[int, int] | None] = []
+    if ladder:
+        for seat, player in enumerate(state.players):
+            made: list[tuple[int, int]] = []
+            spent, level = 0, 1
+            for result in state.rounds:
+                level = result.stages[seat].number
+                spent += 1
+                if player.name in result.achieved:
+                    made.append((level, spent))
+                    spent = 0
+            climbs.append(tuple(made))
+            stuck.append((level, spent) if spent and state.finished else None)
+    return GameSummary(
+        game_id, rules, started_at, worked.seats, True, state.finished, len(state.rounds),
+        tuple(p.total for p in state.players), tuple(ranks[p.name] for p in state.players),
+        frozenset(i for i, p in enumerate(state.players) if p.name in winners),
+        tuple(p.times_out for p in state.players), ladder, tuple(climbs), tuple(stuck),
+    )
+
+
+@dataclass(frozen=True)
 class PlayedGame:
     """One of a player's games, from their seat."""
 
-    stored: StoredGame
+    summary: GameSummary
     seat: int
     total: int
     place: int
     won: bool
     shared: bool
+    #: The whole game, for the recent games the player's page shows (else None).
+    stored: StoredGame | None = None
+
+    @property
+    def game_id(self) -> int:
+        return self.summary.game_id
+
+    @property
+    def started_at(self) -> datetime | None:
+        return self.summary.started_at
 
     @property
     def outcome(self) -> str:
-        state = self.stored.state
-        if state is None:
+        summary = self.summary
+        if not summary.worked_out:
             return "cannot be worked out"
-        if not state.finished:
+        if not summary.finished:
             return "in progress"
         if self.won:
             return "shared the win" if self.shared else "won"
-        return f"{_ordinal(self.place)} of {len(state.players)}"
+        return f"{_ordinal(self.place)} of {len(summary.seats)}"
 
 
 def _ordinal(n: int) -> str:
@@ -416,22 +421,39 @@ class Opponent:
     games: int
 
 
-@dataclass
-class PlayerStats:
-    player: Player
+@dataclass(frozen=True)
+class Figures:
+    """A player's statistics, apart from the player's row and the recent games' rows."""
+
     overall: Tally
     #: Per rule set key, in the order of RULESETS, for rule sets the player has played.
     by_rules: dict[str, Tally]
     #: Balmoral levels 1 to 7 (empty if the player never played Balmoral).
     levels: list[LevelTally]
-    #: Every kept game the player sat in, newest first.
+    #: Every kept game the player sat in (and that can be worked out), newest first.
     games: list[PlayedGame]
     #: Everyone who sat at a table with the player, most games together first.
     opponents: list[Opponent]
 
+
+@dataclass
+class PlayerStats:
+    player: Player
+    overall: Tally
+    by_rules: dict[str, Tally]
+    levels: list[LevelTally]
+    games: list[PlayedGame]
+    opponents: list[Opponent]
+    #: The newest games, with their rows and states (``PlayedGame.stored``), for the page.
+    recent: list[PlayedGame] = field(default_factory=list)
+
     @property
-    def recent(self) -> list[PlayedGame]:
-        return self.games[:RECENT_GAMES]
+    def first_played(self) -> datetime | None:
+        return self.games[-1].started_at if self.games else None
+
+    @property
+    def last_played(self) -> datetime | None:
+        return self.games[0].started_at if self.games else None
 
     @property
     def slowest_level(self) -> LevelTally | None:
@@ -445,84 +467,166 @@ class PlayerStats:
         return get_rules(key)
 
 
+def _kept_games_of(player_id: int) -> ColumnElement[bool]:
+    return Game.deleted_at.is_(None) & Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id))
+
+
+NEWEST_FIRST = (Game.started_at.desc(), Game.id.desc())
+
+
 def player_games(player_id: int) -> list[StoredGame]:
-    """Every kept game the player sat in, newest first, in four queries."""
-    where = Game.deleted_at.is_(None) & Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id))
-    return load_games(where, order_by=(Game.started_at.desc(), Game.id.desc()))
+    """Every kept game the player sat in, newest first, in four queries at most."""
+    return load_games(_kept_games_of(player_id), order_by=NEWEST_FIRST)
+
+
+#: How many players' figures, and how many games' summaries, one process keeps.
+PLAYERS_KEPT = 64
+SUMMARIES_KEPT = 20_000
+
+
+@dataclass(frozen=True)
+class _Kept:
+    #: The database generation the figures were checked at (None: check the games again).
+    generation: int | None
+    #: (id, version, edit key hash) of every game they come from, newest first.
+    games: tuple[tuple, ...]
+    figures: Figures
 
 
 def player_stats(player_id: int) -> PlayerStats | None:
-    """A player's statistics over all their kept games, in five queries; None if no such player."""
+    """A player's statistics over all their kept games; None if no such player.
+
+    A fixed number of queries whatever the number of games. The figures are kept in this
+    process and used again while the database has not changed (on SQLite that costs one
+    pragma); after a change, while the player's games are the same versions of the same
+    games (one query for their ids and versions); else they are worked out again from a
+    summary of each game, itself kept per game version (so only new or changed games are
+    replayed).
+    """
     player = db.session.get(Player, player_id)
     if player is None:
         return None
-    return stats_from_games(player, player_games(player_id))
+    figures = _figures(player_id)
+    recent = figures.games[:RECENT_GAMES]
+    rows = {g.id: g for g in load_games(Game.id.in_([pg.game_id for pg in recent]))} if recent else {}
+    recent = [PlayedGame(pg.summary, pg.seat, pg.total, pg.place, pg.won, pg.shared, rows[pg.game_id])
+              for pg in recent if pg.game_id in rows]
+    return PlayerStats(player, figures.overall, figures.by_rules, figures.levels, figures.games, figures.opponents,
+                       recent)
+
+
+def _figures(player_id: int) -> Figures:
+    kept: LRU = memory().cache("player figures", PLAYERS_KEPT)
+    generation = changes.current()
+    before: _Kept | None = kept.get(player_id)
+    if before is not None and generation is not None and before.generation == generation:
+        return before.figures
+    where = _kept_games_of(player_id)
+    rows = db.session.execute(
+        select(Game.id, Game.version, Game.edit_key_hash, Game.rules, Game.decks, Game.jokers, Game.dealer_rule,
+               Game.first_dealer_seat, Game.started_at).where(where).order_by(*NEWEST_FIRST)
+    ).all()
+    games = tuple(game_key(row) for row in rows)
+    if before is not None and before.games == games:
+        figures = before.figures
+    else:
+        figures = figures_from(player_id, _summaries(rows, where))
+    kept.put(player_id, _Kept(generation, games, figures))
+    return figures
+
+
+def _summaries(rows: Sequence, where: ColumnElement[bool]) -> list[GameSummary]:
+    """Each game's summary: kept, or from its kept replay, or from its rows (not kept whole)."""
+    kept: LRU = memory().cache("game summaries", SUMMARIES_KEPT)
+    replayed = memory().games
+    found: dict[int, GameSummary] = {}
+    missing = []
+    for row in rows:
+        summary = kept.get(game_key(row))
+        if summary is None:
+            worked = replayed.get(game_key(row))
+            if worked is None:
+                missing.append(row)
+                continue
+            summary = summarize(row.id, row.rules, row.started_at, worked)
+            kept.put(game_key(row), summary)
+        found[row.id] = summary
+    if missing:
+        seats, rounds = read_rows(where=where) if len(missing) > CHUNK else read_rows([r.id for r in missing])
+        for row in missing:
+            worked = work_out(row, seats.get(row.id, []), rounds.get(row.id, []))
+            found[row.id] = summarize(row.id, row.rules, row.started_at, worked)
+            kept.put(game_key(row), found[row.id])
+    return [found[row.id] for row in rows]
 
 
 def stats_from_games(player: Player, games: Iterable[StoredGame]) -> PlayerStats:
+    """A player's statistics over the given games (newest first)."""
+    stored = list(games)
+    summaries = [summarize(g.id, g.game.rules, g.game.started_at, Replay(g.seats, g.state, g.problem)) for g in stored]
+    figures = figures_from(player.id, summaries)
+    by_id = {g.id: g for g in stored}
+    played = [PlayedGame(pg.summary, pg.seat, pg.total, pg.place, pg.won, pg.shared, by_id[pg.game_id])
+              for pg in figures.games]
+    return PlayerStats(player, figures.overall, figures.by_rules, figures.levels, played, figures.opponents,
+                       played[:RECENT_GAMES])
+
+
+def figures_from(player_id: int, summaries: Iterable[GameSummary]) -> Figures:
     overall = Tally()
     by_rules: dict[str, Tally] = {}
     levels: dict[int, LevelTally] = {}
     played: list[PlayedGame] = []
     together: dict[int, list] = {}
-    for stored in games:
-        seat = stored.seat_of(player.id)
-        state = stored.state
+    for summary in summaries:
+        seat = summary.seat_of(player_id)
         if seat is None:
             continue
-        for other in stored.seats:
-            if other.player_id != player.id:
+        for other in summary.seats:
+            if other.player_id != player_id:
                 entry = together.setdefault(other.player_id, [other.name, 0])
                 entry[1] += 1
-        if state is None:
+        if not summary.worked_out:
             continue
-        me = state.players[seat]
-        winners = state.winners
-        won = me.name in winners
-        place = state.ranks()[me.name]
-        played.append(PlayedGame(stored, seat, me.total, place, won, won and len(winners) > 1))
-        tally = by_rules.setdefault(state.rules.key, Tally())
+        total = summary.totals[seat]
+        won = seat in summary.winners
+        shared = won and len(summary.winners) > 1
+        played.append(PlayedGame(summary, seat, total, summary.places[seat], won, shared))
+        tally = by_rules.setdefault(summary.rules, Tally())
         for t in (overall, tally):
             t.played += 1
-            t.rounds += len(state.rounds)
-            t.penalty += me.total
-            t.went_out += me.times_out
-            if state.finished:
+            t.rounds += summary.rounds
+            t.penalty += total
+            t.went_out += summary.times_out[seat]
+            if summary.finished:
                 t.finished += 1
-                t.finals.append(me.total)
+                t.finals.append(total)
                 if won:
                     t.won += 1
-                    t.shared += len(winners) > 1
-        if state.rules.progression is Progression.LADDER:
-            _climb(state, seat, levels)
+                    t.shared += shared
+        if summary.ladder:
+            _climb(summary, seat, levels)
     order = list(RULESETS)
     by_rules = {k: by_rules[k] for k in sorted(by_rules, key=lambda k: order.index(k) if k in order else 99)}
     opponents = sorted(
         (Opponent(pid, name, n) for pid, (name, n) in together.items()),
         key=lambda o: (-o.games, o.name.casefold(), o.player_id),
     )
-    return PlayerStats(player, overall, by_rules, [levels[k] for k in sorted(levels)], played, opponents)
+    return Figures(overall, by_rules, [levels[k] for k in sorted(levels)], played, opponents)
 
 
-def _climb(state: GameState, seat: int, levels: dict[int, LevelTally]) -> None:
-    """Count the rounds the player at ``seat`` spent on each level of one game."""
-    rules = state.rules
+def _climb(summary: GameSummary, seat: int, levels: dict[int, LevelTally]) -> None:
+    """Add the rounds the player at ``seat`` spent on each level of one game."""
     if not levels:
-        for stage in rules.stages:
+        for stage in get_rules(summary.rules).stages:
             levels[stage.number] = LevelTally(stage.number, stage.contract)
-    name = state.players[seat].name
-    spent = 0
-    level = 1
-    for result in state.rounds:
-        level = result.stages[seat].number
-        spent += 1
-        if name in result.achieved:
-            tally = levels[level]
-            tally.made += 1
-            tally.rounds_to_make += spent
-            tally.longest = max(tally.longest, spent)
-            spent = 0
-    if spent and state.finished:
+    for level, spent in summary.climbs[seat]:
+        tally = levels[level]
+        tally.made += 1
+        tally.rounds_to_make += spent
+        tally.longest = max(tally.longest, spent)
+    if summary.stuck[seat] is not None:
+        level, spent = summary.stuck[seat]
         levels[level].ended_on += 1
         levels[level].rounds_ended_on += spent
 
@@ -549,39 +653,41 @@ class HeadToHead:
     player_won: int = 0
     opponent_won: int = 0
     #: The games, newest first.
-    shared_games: list[StoredGame] = field(default_factory=list)
+    shared_games: list[PlayedGame] = field(default_factory=list)
 
 
 def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
-    """From the player's games already loaded: no query. None if they never shared a table."""
+    """From the player's games already worked out: no query. None if they never shared a table."""
     opponent = next((o for o in stats.opponents if o.player_id == opponent_id), None)
     if opponent is None:
         return None
     h2h = HeadToHead(stats.player.name, opponent.name, opponent_id)
     for pg in stats.games:
-        theirs = pg.stored.seat_of(opponent_id)
-        state = pg.stored.state
-        if theirs is None or state is None:
+        summary = pg.summary
+        theirs = summary.seat_of(opponent_id)
+        if theirs is None:
             continue
         h2h.games += 1
-        h2h.shared_games.append(pg.stored)
-        if not state.finished:
+        h2h.shared_games.append(pg)
+        if not summary.finished:
             continue
         h2h.finished += 1
-        mine, other = state.players[pg.seat], state.players[theirs]
-        if mine.total < other.total:
+        mine, other = summary.totals[pg.seat], summary.totals[theirs]
+        if mine < other:
             h2h.ahead += 1
-        elif mine.total > other.total:
+        elif mine > other:
             h2h.behind += 1
         else:
             h2h.level += 1
-        h2h.player_won += mine.name in state.winners
-        h2h.opponent_won += other.name in state.winners
+        h2h.player_won += pg.seat in summary.winners
+        h2h.opponent_won += theirs in summary.winners
     return h2h
 
 
 __all__ = [
     "PER_PAGE",
+    "Figures",
+    "GameSummary",
     "HeadToHead",
     "HistoryFilter",
     "HistoryPage",

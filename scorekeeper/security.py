@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import copy
+import time
+
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
+
+from .replays import LRU
 
 
 def content_security_policy(app: Flask) -> str:
@@ -27,16 +33,38 @@ def content_security_policy(app: Flask) -> str:
     )
 
 
+def security_headers(app: Flask) -> tuple[tuple[str, str], ...]:
+    """The headers every response carries (unless a view set its own)."""
+    return (
+        ("Content-Security-Policy", content_security_policy(app)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+    )
+
+
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+#: Sessions (decoded cookies) kept per process.
+SESSIONS_KEPT = 2048
+
+
 def add_security_headers(response: Response) -> Response:
+    # Every response passes here: one look at the headers already set, then the missing ones
+    # appended, worked out once per app. An answer with no content (a watcher's poll, "no
+    # change", every two seconds from every phone; a 304) is no document: nothing to frame,
+    # sniff or run, so it goes without them.
+    if response.status_code in (204, 304):
+        return response
     headers = response.headers
-    headers.setdefault("Content-Security-Policy", current_app.extensions["scorekeeper.csp"])
-    headers.setdefault("X-Content-Type-Options", "nosniff")
-    headers.setdefault("Referrer-Policy", "same-origin")
-    headers.setdefault("X-Frame-Options", "DENY")
-    headers.setdefault("Cross-Origin-Opener-Policy", "same-origin")
-    headers.setdefault("Permissions-Policy", "camera=(), microphone=(), geolocation=()")
+    present = {name.lower() for name, _ in headers.items()}
+    wanted = current_app.extensions["scorekeeper.headers"]
     if request.is_secure:
-        headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        wanted = (*wanted, HSTS)
+    for name, value in wanted:
+        if name.lower() not in present:
+            headers.add(name, value)
     return response
 
 
@@ -46,8 +74,40 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
+    def open_session(self, app: Flask, request):
+        # A phone sends the same signed cookie with every page and every poll until its
+        # session changes: its signature is checked (HMAC), and the cookie decoded, once per
+        # process; each request still gets a session of its own to change.
+        value = request.cookies.get(self.get_cookie_name(app))
+        if not value:
+            return super().open_session(app, request)
+        kept = app.extensions.setdefault("scorekeeper.sessions", LRU(SESSIONS_KEPT))
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        known = kept.get(value)
+        if known is None or time.time() - known[1] > max_age:
+            serializer = self.get_signing_serializer(app)
+            if serializer is None:
+                return None
+            try:
+                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return self.session_class()
+            known = (data, signed.timestamp())
+            kept.put(value, known)
+        return self.session_class(copy.deepcopy(known[0]))
+
+    def get_signing_serializer(self, app: Flask):
+        # Made once per secret key rather than once per request (Flask's default).
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = app.extensions.get("scorekeeper.session_serializer")
+        if made is None or made[0] != keys:
+            made = (keys, super().get_signing_serializer(app))
+            app.extensions["scorekeeper.session_serializer"] = made
+        return made[1]
+
 
 def init_app(app: Flask) -> None:
     app.extensions["scorekeeper.csp"] = content_security_policy(app)
+    app.extensions["scorekeeper.headers"] = security_headers(app)
     app.session_interface = SessionInterface()
     app.after_request(add_security_headers)

@@ -7,19 +7,31 @@ functions; none of them writes a rule of its own.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from datetime import datetime
 
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
 from .access import issue_key
+from .database import read_one, read_row, writing
 from .gamefile import GameFile
 from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
+from .replays import (
+    GameFacts,
+    HandFacts,
+    Replay,
+    RoundFacts,
+    SeatFact,
+    SeatRow,
+    record_of,
+    remember,
+    replays,
+    setup_of,
+)
 from .rules import (
-    DealerRule,
     GameSetup,
     GameState,
     Problem,
@@ -28,7 +40,6 @@ from .rules import (
     RoundRecord,
     advance,
     clean_name,
-    get_rules,
     name_key,
     parse_hand,
     replay,
@@ -73,6 +84,8 @@ def _check_version(loaded: LoadedGame, expected: int | None) -> None:
 class LoadedGame:
     game: Game
     state: GameState
+    #: Who sits where (player ids and names), in seat order.
+    seats: tuple[SeatFact, ...] = ()
 
     @property
     def id(self) -> int:
@@ -96,6 +109,7 @@ def get_or_create_player(name: str) -> Player:
     return player
 
 
+@writing()
 def add_player(name: str) -> Player:
     """Add a new player to the roster; ``PlayerNameError`` if the name is taken or invalid."""
     try:
@@ -111,6 +125,7 @@ def add_player(name: str) -> Player:
     return player
 
 
+@writing()
 def rename_player(player_id: int, name: str) -> Player:
     player = db.session.get(Player, player_id)
     if player is None:
@@ -122,6 +137,15 @@ def rename_player(player_id: int, name: str) -> Player:
     other = find_player(cleaned)
     if other is not None and other.id != player.id:
         raise PlayerNameError(f'"{other.name}" is already on the roster')
+    if player.name != cleaned:
+        # Every game the player sat at shows the new name: a change to each of those games
+        # (their ETags change, watchers see it, and no state worked out before is used again).
+        db.session.execute(
+            update(Game)
+            .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
+            .values(version=Game.version + 1)
+            .execution_options(synchronize_session=False)
+        )
     player.name = cleaned
     player.name_key = name_key(cleaned)
     db.session.commit()
@@ -138,6 +162,7 @@ def games_played_by_everyone() -> dict[int, int]:
     return {player_id: count for player_id, count in rows}
 
 
+@writing()
 def remove_player(player_id: int) -> None:
     player = db.session.get(Player, player_id)
     if player is None:
@@ -155,61 +180,37 @@ def roster() -> list[Player]:
 # ------------------------------------------------------------------- games
 
 
-def _game_query():
-    return select(Game).options(
-        selectinload(Game.seats).joinedload(Seat.player),
-        selectinload(Game.rounds).selectinload(Round.hands),
-    )
-
-
-def setup_of(game: Game) -> GameSetup:
-    names = [seat.player.name for seat in game.seats]
-    return GameSetup(
-        rules=get_rules(game.rules),
-        players=tuple(names),
-        first_dealer=names[game.first_dealer_seat],
-        dealer_rule=DealerRule(game.dealer_rule),
-        decks=game.decks,
-        jokers=game.jokers,
-    )
-
-
-def record_of(game: Game, rnd: Round) -> RoundRecord:
-    names = {seat.player_id: seat.player.name for seat in game.seats}
-    hands = {}
-    points = {}
-    achieved = set()
-    for entry in rnd.hands:
-        name = names[entry.player_id]
-        if entry.achieved:
-            achieved.add(name)
-        if entry.player_id == rnd.went_out_id:
-            continue
-        if entry.points is not None:
-            points[name] = entry.points
-        else:
-            hands[name] = parse_hand(entry.cards or "")
-    return RoundRecord(names[rnd.went_out_id], hands, points, frozenset(achieved))
-
-
 def records_of(game: Game) -> list[RoundRecord]:
     return [record_of(game, rnd) for rnd in game.rounds]
 
 
+class BrokenGame(ValueError):
+    """A stored game whose rounds the rules engine refuses (a game stored under other rules)."""
+
+
+def _loaded(game: Game, worked: Replay) -> LoadedGame:
+    if worked.state is None:
+        raise BrokenGame(f"game {game.id}: {worked.problem}")
+    return LoadedGame(game, worked.state, worked.seats)
+
+
 def load(game_id: int) -> LoadedGame:
-    """A game and its state, worked out from its rounds, in a fixed number of queries."""
-    game = db.session.scalar(_game_query().where(Game.id == game_id))
+    """A game and its state, worked out from its rounds (or kept from the last time this
+    version of the game was worked out: :mod:`scorekeeper.replays`); one query when kept,
+    four when not."""
+    game = db.session.scalar(select(Game).where(Game.id == game_id))
     if game is None:
         raise NotFound(f"no game {game_id}")
-    return LoadedGame(game, replay(setup_of(game), records_of(game)))
+    return _loaded(game, replays([game])[game.id])
 
 
 def load_many(game_ids: Sequence[int]) -> list[LoadedGame]:
     if not game_ids:
         return []
-    games = db.session.scalars(_game_query().where(Game.id.in_(game_ids))).all()
+    games = db.session.scalars(select(Game).where(Game.id.in_(game_ids))).all()
     by_id = {g.id: g for g in games}
-    return [LoadedGame(by_id[i], replay(setup_of(by_id[i]), records_of(by_id[i]))) for i in game_ids if i in by_id]
+    worked = replays(games)
+    return [_loaded(by_id[i], worked[i]) for i in game_ids if i in by_id]
 
 
 def recent_game_ids(limit: int = 50, offset: int = 0) -> list[int]:
@@ -233,27 +234,24 @@ def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
     return game
 
 
-def _hand_rows(game: Game, record: RoundRecord, setup: GameSetup) -> tuple[int, list[HandEntry]]:
-    """The went-out player's id and one hand row per seat, for a checked record."""
-    ids = {seat.player.name: seat.player_id for seat in game.seats}
+def _hand_values(ids: dict[str, int], record: RoundRecord, setup: GameSetup) -> tuple[int, list[dict]]:
+    """The went-out player's id and one hand row's values per seat, for a checked record.
+
+    ``ids`` maps each seated name (as in ``setup.players``) to its player's id.
+    """
     went_out = setup.find(record.went_out) or record.went_out
     hands = {setup.find(n): h for n, h in record.hands.items()}
     points = {setup.find(n): p for n, p in record.points.items()}
     achieved = {setup.find(n) for n in record.achieved} | {went_out}
     ladder = setup.rules.progression is Progression.LADDER
-    entries = []
+    rows = []
     for name in setup.players:
         if name == went_out or name not in points:
             cards, pts = ("" if name == went_out else hands.get(name, parse_hand("")).canonical), None
         else:
             cards, pts = None, points[name]
-        entries.append(HandEntry(player_id=ids[name], cards=cards, points=pts, achieved=ladder and name in achieved))
-    return ids[went_out], entries
-
-
-def _round_row(game: Game, number: int, record: RoundRecord, setup: GameSetup) -> Round:
-    went_out_id, entries = _hand_rows(game, record, setup)
-    return Round(number=number, went_out_id=went_out_id, hands=entries)
+        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved})
+    return ids[went_out], rows
 
 
 def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
@@ -263,6 +261,7 @@ def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -
         game.finished_at = None
 
 
+@writing()
 def create_game(setup: GameSetup) -> tuple[Game, str]:
     """A new game and its secret edit key."""
     game = _add_game(setup)
@@ -271,24 +270,81 @@ def create_game(setup: GameSetup) -> tuple[Game, str]:
     return game, key
 
 
+#: How many rows one bulk INSERT carries (SQLite allows 32,766 parameters a statement).
+_BULK = 500
+
+
+def _roster_for(names: Iterable[str]) -> dict[str, Player]:
+    """The roster's player for each name (by name key), adding the new names: a query a 500 names."""
+    wanted: dict[str, str] = {}
+    for name in names:
+        cleaned = clean_name(name, "player's name")
+        wanted.setdefault(name_key(cleaned), cleaned)
+    keys = list(wanted)
+    found: dict[str, Player] = {}
+    for i in range(0, len(keys), _BULK):
+        found.update((p.name_key, p) for p in db.session.scalars(select(Player).where(Player.name_key.in_(keys[i:i + _BULK]))))
+    for key, cleaned in wanted.items():
+        if key not in found:
+            found[key] = Player(name=cleaned, name_key=key)
+            db.session.add(found[key])
+    db.session.flush()
+    return found
+
+
+@writing()
 def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> list[int]:
     """Store checked game files in one transaction; their ids in order.
 
     Each game gets a fresh edit key; pass a list as ``keys`` to receive them.
+
+    A backup holds thousands of games: the games are inserted a row each (their ids are
+    needed), but their seats, rounds and hands in a few multi-row INSERTs, whatever their
+    number (the rows are the same ones :func:`record_round` writes, from :func:`_hand_values`).
     """
-    ids = []
     try:
+        roster = _roster_for(name for gf in files for name in gf.setup.players)
+        games = []
         for gf in files:
-            game = _add_game(gf.setup, gf.started_at)
+            setup = gf.setup
+            game = Game(
+                rules=setup.rules.key,
+                decks=setup.decks,
+                jokers=setup.jokers,
+                dealer_rule=setup.dealer_rule.value,
+                first_dealer_seat=setup.seat_of(setup.first_dealer),
+                started_at=gf.started_at or utcnow(),
+            )
             key = issue_key(game)
             if keys is not None:
                 keys.append(key)
-            for number, record in enumerate(gf.rounds, start=1):
-                game.rounds.append(_round_row(game, number, record, gf.setup))
             if gf.state.finished:
                 game.finished_at = gf.finished_at or (gf.started_at or utcnow())
-            db.session.flush()
-            ids.append(game.id)
+            db.session.add(game)
+            games.append(game)
+        db.session.flush()
+        seats: list[dict] = []
+        rounds: list[dict] = []
+        hands: dict[tuple[int, int], list[dict]] = {}
+        for game, gf in zip(games, files, strict=True):
+            ids = {name: roster[name_key(name)].id for name in gf.setup.players}
+            seats += [{"game_id": game.id, "position": i, "player_id": ids[name]}
+                      for i, name in enumerate(gf.setup.players)]
+            for number, record in enumerate(gf.rounds, start=1):
+                went_out_id, hands[game.id, number] = _hand_values(ids, record, gf.setup)
+                rounds.append({"game_id": game.id, "number": number, "went_out_id": went_out_id})
+        for i in range(0, len(seats), _BULK):
+            db.session.execute(insert(Seat), seats[i:i + _BULK])
+        entries: list[dict] = []
+        for i in range(0, len(rounds), _BULK):
+            # (game, number) is unique: it tells which new round each id is, in whatever order.
+            stmt = insert(Round).returning(Round.id, Round.game_id, Round.number)
+            for round_id, game_id, number in db.session.execute(stmt, rounds[i:i + _BULK]):
+                entries += [{**row, "round_id": round_id} for row in hands[game_id, number]]
+        for i in range(0, len(entries), _BULK):
+            # render_nulls: cards or points is None; all rows in one statement, not one per shape.
+            db.session.execute(insert(HandEntry).execution_options(render_nulls=True), entries[i:i + _BULK])
+        ids = [game.id for game in games]
         db.session.commit()
     except Exception:
         db.session.rollback()
@@ -296,6 +352,7 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     return ids
 
 
+@writing()
 def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     """Record round ``number``; refuses a number already taken or one that skips ahead.
 
@@ -313,15 +370,37 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
         raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])
     new_state = advance(state, record)
     game = loaded.game
-    game.rounds.append(_round_row(game, number, record, state.setup))
+    went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, state.setup)
+    # The new version's state as a replay of the rows about to be stored makes it (the round
+    # read back, one more round on the state kept), so that the next load needs no replay.
+    shape = GameFacts(game, [SeatRow(s.player_id, s.name) for s in loaded.seats])
+    worked = Replay(loaded.seats, advance(state, record_of(shape, RoundFacts(went_out_id, [HandFacts(**r) for r in rows]))))
     game.version += 1
     _mark_finished(game, new_state)
+    stored_as = (game.id, game.version, game.edit_key_hash)
     try:
-        db.session.commit()
+        round_id = db.session.execute(
+            insert(Round).returning(Round.id), {"game_id": game.id, "number": number, "went_out_id": went_out_id}
+        ).scalar_one()
+        db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
+                           [{**row, "round_id": round_id} for row in rows])
+        _commit_keeping()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyRecorded(number, load(game_id).state) from None
-    return LoadedGame(game, new_state)
+    remember(stored_as, worked)
+    return LoadedGame(game, worked.state, loaded.seats)
+
+
+def _commit_keeping() -> None:
+    """Commit, keeping the rows loaded as they were written (the caller answers with the
+    game's new version): no query to read back what was just stored."""
+    session = db.session()
+    expiring, session.expire_on_commit = session.expire_on_commit, False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expiring
 
 
 def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
@@ -344,6 +423,7 @@ def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
         raise
 
 
+@writing()
 def replace_round(game_id: int, number: int, record: RoundRecord, expected_version: int | None = None) -> LoadedGame:
     loaded = load(game_id)
     _check_version(loaded, expected_version)
@@ -355,7 +435,8 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     records[number - 1] = record
     new_state = _ended_early(setup, records)
     old = game.rounds[number - 1]
-    went_out_id, entries = _hand_rows(game, record, setup)
+    went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, setup)
+    entries = [HandEntry(**row) for row in rows]
     old.went_out_id = went_out_id
     old.hands.clear()
     db.session.flush()
@@ -364,9 +445,10 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     game.version += 1
     _mark_finished(game, new_state)
     db.session.commit()
-    return LoadedGame(game, new_state)
+    return LoadedGame(game, new_state, loaded.seats)
 
 
+@writing()
 def delete_round(game_id: int, number: int, expected_version: int | None = None) -> LoadedGame:
     loaded = load(game_id)
     _check_version(loaded, expected_version)
@@ -385,7 +467,7 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
     game.version += 1
     _mark_finished(game, new_state)
     db.session.commit()
-    return LoadedGame(game, new_state)
+    return LoadedGame(game, new_state, loaded.seats)
 
 
 def all_game_ids() -> list[int]:
@@ -396,6 +478,41 @@ def get_player(player_id: int) -> Player | None:
     return db.session.get(Player, player_id)
 
 
+_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+class Peeked(NamedTuple):
+    """A game's row, the little of it that tells which version of the game is stored."""
+
+    id: int
+    version: int
+    edit_key_hash: str | None
+    #: Set (in whatever form the database gives it) when the game is in the bin.
+    deleted_at: object
+
+
+_PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where(Game.id == bindparam("game_id"))
+_PEEK_SQLITE = "SELECT id, version, edit_key_hash, deleted_at FROM game WHERE id = ?"
+
+
+def peek(game_id: int) -> Peeked | None:
+    """The game's id, version, edit key hash and whether it is deleted, read outside the
+    request's session in one statement: enough to find a page kept for this version of the
+    game (then nothing else is read). Anything worked out must be read again in the session
+    (:func:`load`), whose snapshot may be newer."""
+    engine = db.engine
+    if engine.dialect.name == "sqlite":
+        # Every scoreboard a phone opens asks this first: one indexed read, on a connection of
+        # the pool but without SQLAlchemy's statement machinery.
+        pooled = engine.raw_connection()
+        try:
+            row = pooled.driver_connection.execute(_PEEK_SQLITE, (game_id,)).fetchone()
+        finally:
+            pooled.close()
+    else:
+        row = read_row(_PEEK, {"game_id": game_id})
+    return None if row is None else Peeked(*row)
+
+
 def game_version(game_id: int) -> int | None:
-    """The game's change counter, in one small query (for watchers' polls)."""
-    return db.session.scalar(select(Game.version).where(Game.id == game_id))
+    """The game's change counter, in one small query (for watchers' polls, every two seconds
+    from every phone at every table: the cheapest answer the app gives)."""
+    return read_one(_VERSION, {"game_id": game_id})

@@ -26,6 +26,7 @@ from typing import Any
 from sqlalchemy import select, update
 
 from . import store
+from .database import writing
 from .gamefile import GameFile, GameFileError, backup_document, game_document, read_document
 from .history import StoredGame, load_games
 from .models import Game, db
@@ -122,6 +123,7 @@ def _matches(prints: list[str], files: Sequence[GameFile]) -> dict[str, Game]:
     return found
 
 
+@writing()
 def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
     """Store the games not stored yet, in one transaction; say what became of each.
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from .cards import CardError, Hand, Rank, hand_penalty, parse_hand
 from .rulesets import DealerRule, Progression, RuleSet, Stage
@@ -89,6 +90,12 @@ def clean_name(name: object, what: str = "name") -> str:
         raise ValueError(f'the {what} "{cleaned[:MAX_NAME]}..." is longer than {MAX_NAME} characters')
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff" for ch in cleaned):
         raise ValueError(f"the {what} {cleaned!r} contains invisible control characters")
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in cleaned):  # "\ud800" in JSON: half a character
+        raise ValueError(f"the {what} {cleaned!r} is not valid text (it holds half a character)")
+    if len(name_key(cleaned)) > MAX_NAME:
+        # The folded form is stored too (to match names), and must fit the same column.
+        raise ValueError(f'the {what} "{cleaned}" is too long: with ß as ss (and the like) '
+                         f"it is over {MAX_NAME} characters")
     return cleaned
 
 
@@ -191,11 +198,19 @@ class GameSetup:
         """The player's name as seated, matching case and spacing loosely."""
         if not isinstance(name, str):
             return None
-        key = name_key(name)
+        seated = self._seated
+        return seated.get(name) or seated.get(name_key(name))
+
+    @cached_property
+    def _seated(self) -> dict[str, str]:
+        """Each seated name, and its folded form, to the name as seated (worked out once:
+        replaying a game looks names up for every hand of every round)."""
+        seated: dict[str, str] = {}
         for player in self.players:
-            if name_key(player) == key:
-                return player
-        return None
+            seated.setdefault(name_key(player), player)
+        for player in self.players:
+            seated.setdefault(player, seated[name_key(player)])
+        return seated
 
     @property
     def max_hand_points(self) -> int:
@@ -251,7 +266,7 @@ class PlayerState:
     completed: int | None
     times_out: int
 
-    @property
+    @cached_property
     def total(self) -> int:
         return sum(self.penalties)
 
@@ -311,7 +326,7 @@ class GameState:
     def finished(self) -> bool:
         return self.next is None
 
-    @property
+    @cached_property
     def lowest(self) -> tuple[str, ...]:
         best = min(p.total for p in self.players)
         return tuple(p.name for p in self.players if p.total == best)

@@ -9,8 +9,9 @@ from flask import Blueprint, abort, current_app, make_response, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from .. import access, history, store, transfer
-from ..cli import export_game
+from .. import access, history, replays, store, transfer
+from ..cli import document_of
+from ..replays import memory
 from ..gamefile import GameFileError
 from .common import render
 from .history import no_huge_ids
@@ -40,12 +41,18 @@ def _download(body: str, filename: str, mimetype: str):
 
 @bp.get("/games/<int:game_id>.json")
 def game_file(game_id: int):
-    """The game file, exactly as ``flask games export ID`` prints it."""
-    try:
-        doc = export_game(game_id)
-    except store.NotFound:
-        abort(404)
-    return _download(transfer.as_json(doc), f"scorekeeper-game-{game_id}.json", "application/json")
+    """The game file, exactly as ``flask games export ID`` prints it (kept per game version)."""
+    kept = memory().cache("game files", 256)
+    row = store.peek(game_id)
+    body = kept.get(replays.key(row)) if row is not None else None
+    if body is None:
+        try:
+            loaded = store.load(game_id)  # read again, with its rounds, in one snapshot
+        except store.NotFound:
+            abort(404)
+        body = transfer.as_json(document_of(loaded))
+        kept.put(replays.key(loaded.game), body)
+    return _download(body, f"scorekeeper-game-{game_id}.json", "application/json")
 
 
 @bp.get("/games/<int:game_id>.csv")

@@ -10,7 +10,7 @@ from .. import access, charts, history, store
 from ..forms import ConfirmForm
 from ..models import Game, Player, db
 from ..rules import RULESETS
-from .common import go, render
+from .common import go, kept_page, page_key, render
 
 bp = Blueprint("history", __name__)
 
@@ -81,6 +81,11 @@ def _page_number() -> int:
 
 
 def _history(deleted: bool):
+    # Kept while the database has not changed: a page of history is the same for everyone.
+    key = page_key()
+    page = kept_page(key)
+    if page is not None:
+        return page
     filters, problems, player = _filters(deleted)
     roster = history.filter_roster()
     if problems:
@@ -98,7 +103,7 @@ def _history(deleted: bool):
         if undo_id is not None:
             game = db.session.get(Game, undo_id)
             undo = game if game is not None and game.deleted_at is not None else None
-    return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
+    return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
                   rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
 

@@ -1,0 +1,223 @@
+"""Issue 7: what the speed-ups keep true.
+
+Pages and states are kept in memory (per process) and served again; these tests show that
+a kept one is never served once the facts behind it have changed, whoever changed them
+(this process, or another worker on the same database), that each browser still gets its
+own form token, and that reads no longer wait for writers.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+import time
+
+import pytest
+from conftest import ON_POSTGRES, close, make_app
+from sqlalchemy import event, select
+
+from scorekeeper import create_app, replays, store
+from scorekeeper.gamefile import game_document, read_game
+from scorekeeper.models import Game, Player, db
+
+SQLITE_ONLY = pytest.mark.skipif(ON_POSTGRES, reason="SQLite's data_version and locking")
+
+PLAYERS = ["Ann", "Ben", "Cat", "Dev"]
+GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": PLAYERS, "first_dealer": "Ann", "rounds": []}
+
+
+def a_round(number: int) -> dict:
+    out = PLAYERS[(number - 1) % 4]
+    return {"number": number, "went_out": out, "hands": {n: "K Q 7 5 3" for n in PLAYERS if n != out}}
+
+
+@pytest.fixture
+def web(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app.test_client()
+
+
+@pytest.fixture
+def game(web):
+    body = web.post("/api/games", json=GAME).get_json()
+    return body["id"], {"Authorization": f"Bearer {body['edit_key']}"}
+
+
+@pytest.fixture
+def other_worker(app, tmp_path):
+    """A second app on the same database, as a second gunicorn worker would be."""
+    other = create_app({"TESTING": True, "SECRET_KEY": "test", "USE_CDN": False, "CHECK_SCHEMA": False,
+                        "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
+                        "WTF_CSRF_ENABLED": False})
+    yield other
+    close(other)
+
+
+def text(response) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
+
+
+def test_a_kept_scoreboard_is_not_served_once_another_worker_records_a_round(web, game, other_worker):
+    game_id, auth = game
+    assert "Round 1" in text(web.get(f"/games/{game_id}"))
+    assert "Round 1" in text(web.get(f"/games/{game_id}"))  # kept
+    assert other_worker.test_client().post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth).status_code == 201
+    board = text(web.get(f"/games/{game_id}"))
+    assert "Round 2" in board and "Ann went out" in board
+
+
+def test_history_and_player_pages_follow_changes_made_by_another_worker(app, web, game, other_worker):
+    game_id, auth = game
+    with app.app_context():
+        ann = db.session.scalar(select(Player.id).where(Player.name == "Ann"))
+    for _ in range(2):  # the second is served kept
+        assert "1 game" in text(web.get("/history"))
+        assert "Games won 0 of 0" in text(web.get(f"/players/{ann}"))
+    elsewhere = other_worker.test_client()
+    elsewhere.post("/api/games", json=GAME)
+    for number in range(1, 8):  # Ann goes out in rounds 1 and 5: not enough; Ben ... the game goes on
+        elsewhere.post(f"/api/games/{game_id}/rounds", json=a_round(number), headers=auth)
+    assert "2 games" in text(web.get("/history"))
+    page = text(web.get(f"/players/{ann}"))
+    assert "Went out 2 of 7 rounds" in page
+    elsewhere.post(f"/players/{ann}/edit", data={"name": "Annie"})
+    assert "Annie" in text(web.get(f"/players/{ann}"))
+    assert "Annie" in text(web.get("/history"))
+    assert "Annie" in text(web.get(f"/games/{game_id}"))
+
+
+def test_a_rename_changes_every_game_of_the_player(app, web, game):
+    game_id, _ = game
+    before = web.get(f"/api/games/{game_id}")
+    etag = before.headers["ETag"]
+    with app.app_context():
+        ben = db.session.scalar(select(Player.id).where(Player.name == "Ben"))
+        version = db.session.get(Game, game_id).version
+        store.rename_player(ben, "Benedict")
+    with app.app_context():
+        assert db.session.get(Game, game_id).version == version + 1
+    assert web.get(f"/api/games/{game_id}", headers={"If-None-Match": etag}).status_code == 200
+    assert web.get(f"/api/games/{game_id}").get_json()["players"][1] == "Benedict"
+
+
+def test_the_state_kept_after_a_round_is_what_a_replay_of_the_stored_rows_gives(app, web, game):
+    game_id, auth = game
+    for number in range(1, 10):
+        assert web.post(f"/api/games/{game_id}/rounds", json=a_round(number), headers=auth).status_code == 201
+    web.put(f"/api/games/{game_id}/rounds/3", json={"went_out": "Cat", "hands": {"Ann": "2", "Ben": "3", "Dev": "A"}},
+            headers=auth)
+    web.delete(f"/api/games/{game_id}/rounds/9", headers=auth)
+    with app.app_context():
+        kept = store.load(game_id)
+        replays.forget()
+        fresh = store.load(game_id)
+        assert game_document(kept.state) == game_document(fresh.state)
+        assert kept.state.players == fresh.state.players
+        assert [r.record for r in kept.state.rounds] == [r.record for r in fresh.state.rounds]
+
+
+def test_a_kept_page_carries_each_browsers_own_form_token(app):
+    first, second = app.test_client(), app.test_client()
+    pages = [client.get("/history").get_data(as_text=True) for client in (first, second, first)]
+    tokens = [re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1) for page in pages]
+    assert tokens[0] != tokens[1]
+    for client, token in ((first, tokens[2]), (second, tokens[1])):
+        added = client.post("/players/", data={"name": f"Zed{len(token) % 7}{id(client) % 97}", "csrf_token": token})
+        assert added.status_code in (200, 303), added.status_code
+
+
+def test_a_page_showing_a_message_is_not_kept(web, game):
+    game_id, auth = game
+    web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth)
+    web.get(f"/games/{game_id}/join?key={auth['Authorization'].split()[1]}")
+    assert "This phone can now keep score" in web.get(f"/games/{game_id}").get_data(as_text=True)
+    assert "This phone can now keep score" not in web.get(f"/games/{game_id}").get_data(as_text=True)
+
+
+@SQLITE_ONLY
+def test_a_kept_page_costs_one_small_read(app, web, game):
+    game_id, _ = game
+    with app.app_context():
+        engine = db.engine
+    traced: list[str] = []
+    engine.dispose()  # new connections, each telling what SQLite runs
+    event.listen(engine, "connect", lambda connection, _record: connection.set_trace_callback(traced.append))
+    try:
+        for url, expected in (("/history", "PRAGMA data_version"), ("/players/1", "PRAGMA data_version"),
+                              (f"/games/{game_id}", "FROM game WHERE id"), (f"/games/{game_id}.json", "FROM game WHERE id")):
+            web.get(url)
+            web.get(url)
+            traced.clear()
+            assert web.get(url).status_code == 200
+            assert len(traced) == 1 and expected in traced[0], (url, traced)
+    finally:
+        engine.dispose()
+
+
+@SQLITE_ONLY
+def test_reading_does_not_wait_for_a_writer(app, web, game):
+    path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    writer = sqlite3.connect(path, isolation_level=None, timeout=1)
+    writer.execute("BEGIN IMMEDIATE")  # another worker holds the write lock
+    try:
+        started = time.monotonic()
+        for url in ("/history", f"/games/{game[0]}", f"/games/{game[0]}/live?v=1"):
+            assert web.get(url).status_code in (200, 204)
+        assert time.monotonic() - started < 5
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+def test_importing_a_name_spelt_otherwise_than_on_the_roster(app):
+    with app.app_context():
+        store.add_player("ann")
+        gf = read_game({**GAME, "players": ["Ann", "Ben"], "first_dealer": "Ann",
+                        "rounds": [{"went_out": "Ann", "hands": {"Ben": "K"}}]})
+        (game_id,) = store.import_games([gf])
+        state = store.load(game_id).state
+        assert [(p.name, p.total) for p in state.players] == [("ann", 0), ("Ben", 10)]
+
+
+def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
+    from history_games import random_docs
+
+    from scorekeeper.gamefile import backup_document, read_document
+
+    files = read_document(backup_document(random_docs(120, seed=21)))
+    app = make_app(tmp_path, "bulk.sqlite")
+    with app.app_context():
+        engine = db.engine
+    statements: list[str] = []
+    listener = lambda *args: statements.append(args[2])  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        with app.app_context():
+            ids = store.import_games(files)
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    with app.app_context():
+        for gid, gf in zip(ids, files, strict=True):
+            assert game_document(store.load(gid).state) == game_document(gf.state)
+    # A row per game and per new player (their ids are needed), and a handful for all the
+    # seats, rounds and hands (it was a statement per row: thousands here).
+    players = {name for gf in files for name in gf.setup.players}
+    assert len(statements) <= len(files) + len(players) + 20, len(statements)
+    close(app)
+
+
+@SQLITE_ONLY
+def test_a_deep_page_of_history_skips_the_pages_before_it_along_an_index(app):
+    from scorekeeper import history
+
+    captured: list[str] = []
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", lambda *args: captured.append(args[2]))
+        filters = history.HistoryFilter()
+        history.load_games(filters.where(), filters.order(), limit=20, offset=400)
+        page = next(sql for sql in captured if "LIMIT" in sql)
+        plan = " ".join(str(row[-1]) for row in db.session.connection().exec_driver_sql(
+            "EXPLAIN QUERY PLAN " + page, (20, 400)))
+    # The skipped games are skipped in the index (no table row read for them); then the
+    # page's twenty rows are read by id.
+    assert "COVERING INDEX ix_game_deleted_at_started_at" in plan and "PRIMARY KEY" in plan, plan
