@@ -651,7 +651,8 @@ def verdicts(small: list[Figures], large: list[Figures], sizes: dict, tapped: di
                     f"growth: {_base(s.name)}: {slower:.2f}x slower on the large history "
                     f"(≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
     own = sizes["scoreboard"]["own_assets"] / 1024
-    out.append((own < OWN_ASSETS_KB, f"size: our own CSS and JavaScript {own:.1f} KB compressed (< {OWN_ASSETS_KB:.0f} KB)"))
+    out.append((own < OWN_ASSETS_KB,
+                f"size: our own CSS and JavaScript {own:.1f} KB compressed (< {OWN_ASSETS_KB:.0f} KB)"))
     for label in ("scoreboard", "round screen"):
         whole = sizes[label]["with_htmx"] / 1024
         out.append((whole < PAGE_KB, f"size: the {label} with htmx {whole:.1f} KB compressed (< {PAGE_KB:.0f} KB)"))

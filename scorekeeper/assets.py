@@ -6,10 +6,12 @@ a file for a year and still gets the new one the moment it changes.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+import brotli
 from flask import Flask, Response, request
 from flask_compress import Compress
 
@@ -66,12 +68,46 @@ def init_app(app: Flask) -> None:
             if version:
                 values["v"] = version
 
+    # Registered after Flask-Compress, so run before it (Flask runs these last first): a
+    # static file leaves here already compressed, and Flask-Compress lets it be.
     @app.after_request
     def cache_static(response: Response) -> Response:
         if request.endpoint == "static" and response.status_code == 200:
             filename = (request.view_args or {}).get("filename", "")
-            if request.args.get("v") and request.args.get("v") == static_version(app, filename):
+            version = static_version(app, filename)
+            if request.args.get("v") and request.args.get("v") == version:
                 response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
             else:
                 response.headers["Cache-Control"] = "no-cache"
+            if version:
+                _precompressed(app, response, filename, version)
         return response
+
+
+#: Static files worth compressing, and the best compression: each is compressed once per
+#: process and version (pages are compressed fast, every time; a file once, as small as it gets).
+_COMPRESSIBLE = (".css", ".js", ".svg", ".json", ".webmanifest", ".txt")
+
+
+def _precompressed(app: Flask, response: Response, filename: str, version: str) -> None:
+    accepted = request.headers.get("Accept-Encoding", "").lower()
+    encoding = "br" if "br" in accepted else "gzip" if "gzip" in accepted else None
+    if encoding is None or not filename.endswith(_COMPRESSIBLE) or "Content-Encoding" in response.headers:
+        return
+    kept = app.extensions.setdefault("scorekeeper.static_compressed", {})
+    body = kept.get((filename, version, encoding))
+    if body is None:
+        raw = (Path(app.static_folder or "") / filename).read_bytes()
+        if encoding == "br":
+            body = brotli.compress(raw, quality=11)
+        else:
+            body = gzip.compress(raw, 9, mtime=0)
+        kept[(filename, version, encoding)] = body
+    etag, weak = response.get_etag()
+    response.direct_passthrough = False
+    response.set_data(body)
+    response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    if etag:
+        response.set_etag(f"{etag}:{encoding}", weak=weak)
+        response.make_conditional(request)  # the browser's copy of this encoding: 304

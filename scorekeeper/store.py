@@ -29,7 +29,7 @@ from .replays import (
     record_of,
     remember,
     replays,
-    setup_of,
+    setup_of,  # noqa: F401 (store.setup_of, as before)
 )
 from .rules import (
     GameSetup,
@@ -283,7 +283,8 @@ def _roster_for(names: Iterable[str]) -> dict[str, Player]:
     keys = list(wanted)
     found: dict[str, Player] = {}
     for i in range(0, len(keys), _BULK):
-        found.update((p.name_key, p) for p in db.session.scalars(select(Player).where(Player.name_key.in_(keys[i:i + _BULK]))))
+        chunk = select(Player).where(Player.name_key.in_(keys[i:i + _BULK]))
+        found.update((p.name_key, p) for p in db.session.scalars(chunk))
     for key, cleaned in wanted.items():
         if key not in found:
             found[key] = Player(name=cleaned, name_key=key)
@@ -374,7 +375,8 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     # The new version's state as a replay of the rows about to be stored makes it (the round
     # read back, one more round on the state kept), so that the next load needs no replay.
     shape = GameFacts(game, [SeatRow(s.player_id, s.name) for s in loaded.seats])
-    worked = Replay(loaded.seats, advance(state, record_of(shape, RoundFacts(went_out_id, [HandFacts(**r) for r in rows]))))
+    stored = RoundFacts(went_out_id, [HandFacts(**row) for row in rows])
+    worked = Replay(loaded.seats, advance(state, record_of(shape, stored)))
     game.version += 1
     _mark_finished(game, new_state)
     stored_as = (game.id, game.version, game.edit_key_hash)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sqlite3
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ON_POSTGRES, close, make_app
@@ -61,7 +62,8 @@ def test_a_kept_scoreboard_is_not_served_once_another_worker_records_a_round(web
     game_id, auth = game
     assert "Round 1" in text(web.get(f"/games/{game_id}"))
     assert "Round 1" in text(web.get(f"/games/{game_id}"))  # kept
-    assert other_worker.test_client().post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth).status_code == 201
+    recorded = other_worker.test_client().post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth)
+    assert recorded.status_code == 201
     board = text(web.get(f"/games/{game_id}"))
     assert "Round 2" in board and "Ann went out" in board
 
@@ -75,7 +77,7 @@ def test_history_and_player_pages_follow_changes_made_by_another_worker(app, web
         assert "Games won 0 of 0" in text(web.get(f"/players/{ann}"))
     elsewhere = other_worker.test_client()
     elsewhere.post("/api/games", json=GAME)
-    for number in range(1, 8):  # Ann goes out in rounds 1 and 5: not enough; Ben ... the game goes on
+    for number in range(1, 8):  # the players go out in turn: Ann in rounds 1 and 5
         elsewhere.post(f"/api/games/{game_id}/rounds", json=a_round(number), headers=auth)
     assert "2 games" in text(web.get("/history"))
     page = text(web.get(f"/players/{ann}"))
@@ -143,8 +145,9 @@ def test_a_kept_page_costs_one_small_read(app, web, game):
     engine.dispose()  # new connections, each telling what SQLite runs
     event.listen(engine, "connect", lambda connection, _record: connection.set_trace_callback(traced.append))
     try:
-        for url, expected in (("/history", "PRAGMA data_version"), ("/players/1", "PRAGMA data_version"),
-                              (f"/games/{game_id}", "FROM game WHERE id"), (f"/games/{game_id}.json", "FROM game WHERE id")):
+        pages = (("/history", "PRAGMA data_version"), ("/players/1", "PRAGMA data_version"),
+                 (f"/games/{game_id}", "FROM game WHERE id"), (f"/games/{game_id}.json", "FROM game WHERE id"))
+        for url, expected in pages:
             web.get(url)
             web.get(url)
             traced.clear()
@@ -221,3 +224,24 @@ def test_a_deep_page_of_history_skips_the_pages_before_it_along_an_index(app):
     # The skipped games are skipped in the index (no table row read for them); then the
     # page's twenty rows are read by id.
     assert "COVERING INDEX ix_game_deleted_at_started_at" in plan and "PRIMARY KEY" in plan, plan
+
+
+def test_static_files_are_compressed_once_at_the_best_quality(app):
+    import brotli
+
+    from scorekeeper.assets import static_version
+
+    client = app.test_client()
+    with app.test_request_context():
+        version = static_version(app, "app.css")
+    url = f"/static/app.css?v={version}"
+    first = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+    source = (Path(app.static_folder) / "app.css").read_bytes()
+    assert first.headers["Content-Encoding"] == "br"
+    assert brotli.decompress(first.data) == source
+    assert len(first.data) < len(source) / 3
+    assert "immutable" in first.headers["Cache-Control"] and "Accept-Encoding" in first.headers["Vary"]
+    again = client.get(url, headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b""
+    plain = client.get(url)
+    assert "Content-Encoding" not in plain.headers and plain.data == source
