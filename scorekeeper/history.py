@@ -27,7 +27,7 @@ from sqlalchemy.orm import raiseload
 from . import store
 from .database import changes, writing
 from .models import Game, Player, Seat, db, utcnow
-from .replays import CHUNK, LRU, Replay, SeatFact, memory, read_rows, replays, work_out
+from .replays import CHUNK, LRU, Replay, SeatFact, bulk_work, memory, read_rows, replays, work_out
 from .replays import key as game_key
 from .rules import RULESETS, GameState, Progression, RuleSet, get_rules
 
@@ -552,11 +552,12 @@ def _summaries(rows: Sequence, where: ColumnElement[bool]) -> list[GameSummary]:
             kept.put(game_key(row), summary)
         found[row.id] = summary
     if missing:
-        seats, rounds = read_rows(where=where) if len(missing) > CHUNK else read_rows([r.id for r in missing])
-        for row in missing:
-            worked = work_out(row, seats.get(row.id, []), rounds.get(row.id, []))
-            found[row.id] = summarize(row.id, row.rules, row.started_at, worked)
-            kept.put(game_key(row), found[row.id])
+        with bulk_work(len(missing)):
+            seats, rounds = read_rows(where=where) if len(missing) > CHUNK else read_rows([r.id for r in missing])
+            for row in missing:
+                worked = work_out(row, seats.get(row.id, []), rounds.get(row.id, []))
+                found[row.id] = summarize(row.id, row.rules, row.started_at, worked)
+                kept.put(game_key(row), found[row.id])
     return [found[row.id] for row in rows]
 
 

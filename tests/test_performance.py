@@ -245,3 +245,33 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     assert again.status_code == 304 and again.data == b""
     plain = client.get(url)
     assert "Content-Encoding" not in plain.headers and plain.data == source
+
+
+def test_the_garbage_collector_is_paused_only_for_bulk_replays_and_always_resumed():
+    import gc
+
+    assert gc.isenabled()
+    with replays.bulk_work(replays.BULK - 1):
+        assert gc.isenabled()  # a few games: not worth it
+    with replays.bulk_work(replays.BULK):
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError), replays.bulk_work(10_000):
+        raise RuntimeError("a failed read")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with replays.bulk_work(10_000):
+            pass
+        assert not gc.isenabled()  # left as it was found
+    finally:
+        gc.enable()
+
+
+def test_a_stored_hand_read_quickly_is_the_hand_read_slowly():
+    from scorekeeper.rules import parse_hand
+
+    # Stored hands ("K Q 7 7") take a quick path; commas take the general one.
+    for stored, canonical in (("", ""), ("K", "K"), ("2 10 JK", "JK 10 2"), ("7 A 7 Q", "A Q 7 7")):
+        quick, slow = parse_hand(stored), parse_hand(stored.replace(" ", ","))
+        assert quick == slow and quick.canonical == canonical

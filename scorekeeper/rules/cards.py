@@ -83,6 +83,8 @@ STANDARD_VALUES: Mapping[Rank, int] = {
 _ALIASES: dict[str, Rank] = {rank.value.lower(): rank for rank in Rank}
 _ALIASES.update({"t": Rank.TEN, "joker": Rank.JOKER, "*": Rank.JOKER})
 # A run of ranks typed without spaces ("AK77", "10JQ", "jk*").
+#: Each rank's own spelling: a hand as stored ("K Q 7 7") is read with one lookup a card.
+_BY_VALUE: dict[str, Rank] = {rank.value: rank for rank in Rank}
 _RUN = re.compile(r"10|jk|joker|\*|[2-9tajqk]", re.IGNORECASE)
 _SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -163,6 +165,13 @@ def parse_hand(text: str) -> Hand:
         raise CardError(repr(text), f"a hand must be written as text, not {type(text).__name__}")
     if len(text) > MAX_HAND_TEXT:
         raise CardError(text[:20] + "...", f"a hand of {len(text)} characters is far too long")
+    if not text:
+        return Hand()
+    quick = [_BY_VALUE.get(token) for token in text.split(" ")]
+    if None not in quick:
+        # Ranks spelt as canonically, one space apart: the canonical text is no longer than
+        # the text itself, which is within MAX_HAND_TEXT.
+        return Hand(tuple(quick))  # type: ignore[arg-type]
     ranks: list[Rank] = []
     for token in _SEPARATORS.split(text.strip()):
         if not token:

@@ -17,7 +17,6 @@ correction to an early round fixes everything after it.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,6 +25,12 @@ from .cards import CardError, Hand, Rank, hand_penalty, parse_hand
 from .rulesets import DealerRule, Progression, RuleSet, Stage
 
 MAX_NAME = 40
+
+# Enum members as plain module constants: a member read through its class costs a descriptor
+# call, and replaying a long history reads these for every hand of every round.
+_JOKER = Rank.JOKER
+_LADDER = Progression.LADDER
+_WINNER = DealerRule.WINNER
 
 
 @dataclass(frozen=True)
@@ -265,10 +270,11 @@ class PlayerState:
     #: Contracts achieved so far (ladder rule sets), else None.
     completed: int | None
     times_out: int
+    #: The sum of the penalties (worked out when the state is made).
+    total: int = field(init=False, compare=False)
 
-    @cached_property
-    def total(self) -> int:
-        return sum(self.penalties)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "total", sum(self.penalties))
 
 
 @dataclass(frozen=True)
@@ -357,18 +363,18 @@ class GameState:
 
 def _stage_for(setup: GameSetup, number: int, completed: int | None) -> Stage:
     rules = setup.rules
-    if rules.progression is Progression.LADDER:
+    if rules.progression is _LADDER:
         assert completed is not None
         return rules.stage(min(completed + 1, rules.last_stage))
     return rules.stage(number)
 
 
 def _dealer_for(setup: GameSetup, number: int, previous: RoundResult | None) -> str:
-    first = setup.seat_of(setup.first_dealer)
     if previous is None:
         return setup.first_dealer
-    if setup.dealer_rule is DealerRule.WINNER:
+    if setup.dealer_rule is _WINNER:
         return previous.went_out
+    first = setup.seat_of(setup.first_dealer)
     return setup.players[(first + number - 1) % len(setup.players)]
 
 
@@ -415,7 +421,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 continue
             target[name] = value  # type: ignore[assignment]
 
-    total_cards: Counter[Rank] = Counter()
+    total_cards: dict[Rank, int] = {}
     for name in setup.players:
         hand = resolved_hands.get(name)
         if name == went_out:
@@ -436,21 +442,24 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                     card=hand.ranks[-1].value,
                     fld="hands",
                 )
-            if Rank.JOKER in hand.ranks and not rules.uses_jokers:
-                refuse(f"{rules.name} plays without jokers", player=name, card=Rank.JOKER.value, fld="hands")
-            for rank, n in hand.counts().items():
-                before = total_cards[rank]
-                total_cards[rank] += n
-                limit = setup.jokers if rank is Rank.JOKER else 4 * setup.decks
-                if before <= limit < total_cards[rank] and (rank is not Rank.JOKER or rules.uses_jokers):
+            if _JOKER in hand.ranks and not rules.uses_jokers:
+                refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
+            counts: dict[Rank, int] = {}
+            for rank in hand.ranks:
+                counts[rank] = counts.get(rank, 0) + 1
+            for rank, n in counts.items():
+                before = total_cards.get(rank, 0)
+                total_cards[rank] = before + n
+                limit = setup.jokers if rank is _JOKER else 4 * setup.decks
+                if before <= limit < total_cards[rank] and (rank is not _JOKER or rules.uses_jokers):
                     what = (
                         f"{setup.jokers} joker{'s' if setup.jokers != 1 else ''}"
-                        if rank is Rank.JOKER
+                        if rank is _JOKER
                         else f"{setup.decks} deck{'s' if setup.decks != 1 else ''} hold only {limit} of {rank.value}"
                     )
                     refuse(
                         f"that makes {total_cards[rank]} × {rank.value} in this round, but {what}"
-                        + (" in play" if rank is Rank.JOKER else ""),
+                        + (" in play" if rank is _JOKER else ""),
                         player=name,
                         card=rank.value,
                         fld="hands",
@@ -472,7 +481,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
             refuse(f'"{raw}" is not at the table, so cannot have achieved a contract', fld="achieved")
         else:
             achieved.add(name)
-    if rules.progression is not Progression.LADDER and went_out is not None and achieved - {went_out}:
+    if rules.progression is not _LADDER and went_out is not None and achieved - {went_out}:
         extra = sorted(achieved - {went_out})[0]
         refuse(f"{rules.name} has no per-player contracts to mark as achieved", player=extra, fld="achieved")
     return tuple(problems)
@@ -486,7 +495,7 @@ def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:
     points = {setup.find(n) or n: p for n, p in record.points.items()}
     points.pop(went_out, None)
     achieved = frozenset(setup.find(n) or n for n in record.achieved)
-    if setup.rules.progression is Progression.LADDER:
+    if setup.rules.progression is _LADDER:
         achieved |= {went_out}
     else:
         achieved = frozenset()
@@ -495,7 +504,7 @@ def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:
 
 def start(setup: GameSetup) -> GameState:
     """The state of a game with no rounds recorded."""
-    ladder = setup.rules.progression is Progression.LADDER
+    ladder = setup.rules.progression is _LADDER
     players = tuple(
         PlayerState(name, seat, (), 0 if ladder else None, 0) for seat, name in enumerate(setup.players)
     )
@@ -516,7 +525,7 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
         hand_penalty(record.hands[p.name], rules.values) if p.name in record.hands else record.points.get(p.name, 0)
         for p in state.players
     )
-    ladder = rules.progression is Progression.LADDER
+    ladder = rules.progression is _LADDER
     moved_up: list[str] = []
     players: list[PlayerState] = []
     reached_end = False
