@@ -142,18 +142,7 @@ def delete(game_id: int):
     if stored.deleted:
         flash("This game is already deleted: restore it, or delete it for good, from here.", "warn")
         return go(url_for("history.deleted"))
-    form = ConfirmForm()
-    may_change = access.can_edit(stored.game)
-    if request.method == "POST":
-        if not form.validate_on_submit():
-            abort(400)
-        if not may_change:
-            abort(403)
-        history.delete_game(game_id)
-        # The history then says so, with an Undo button (see history.html).
-        return go(url_for("history.index", deleted=game_id))
-    return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
-                  may_change=may_change, purge=False)
+    return _confirm_removal(stored, purge=False)
 
 
 @bp.post("/games/<int:game_id>/restore")
@@ -175,6 +164,12 @@ def purge(game_id: int):
     if not stored.deleted:
         flash("Only a deleted game can be deleted for good: delete it first.", "warn")
         return go(url_for("history.story", game_id=game_id))
+    return _confirm_removal(stored, purge=True)
+
+
+def _confirm_removal(stored: history.StoredGame, purge: bool):
+    """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
+    whoever holds the game's edit key."""
     form = ConfirmForm()
     may_change = access.can_edit(stored.game)
     if request.method == "POST":
@@ -182,8 +177,12 @@ def purge(game_id: int):
             abort(400)
         if not may_change:
             abort(403)
-        history.purge_game(game_id)
-        flash(f"Game {game_id} is gone for good.", "ok")
+        if not purge:
+            history.delete_game(stored.id)
+            # The history then says so, with an Undo button (see history.html).
+            return go(url_for("history.index", deleted=stored.id))
+        history.purge_game(stored.id)
+        flash(f"Game {stored.id} is gone for good.", "ok")
         return go(url_for("history.deleted"))
     return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
-                  may_change=may_change, purge=True)
+                  may_change=may_change, purge=purge)
