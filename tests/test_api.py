@@ -113,13 +113,19 @@ def test_create_refuses_bad_game_files(app, client):
         assert db.session.scalar(select(func.count()).select_from(Game)) == 0
 
 
-@pytest.mark.parametrize("auth", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic abc"}])
-def test_without_the_key_nothing_changes_through_the_api(app, client, created, auth):
+@pytest.mark.parametrize(("auth", "status"), [({}, 401), ({"Authorization": "Basic abc"}, 401),
+                                            ({"Authorization": "Bearer wrong"}, 403)])
+def test_without_the_key_nothing_changes_through_the_api(app, client, created, auth, status):
     game_id, good = created
     client.post(f"/api/games/{game_id}/rounds", json=ROUND, headers=good)
-    assert client.post(f"/api/games/{game_id}/rounds", json={**ROUND, "number": 2}, headers=auth).status_code == 403
-    assert client.put(f"/api/games/{game_id}/rounds/1", json=ROUND, headers=auth).status_code == 403
-    assert client.delete(f"/api/games/{game_id}/rounds/1", headers=auth).status_code == 403
+    answers = (client.post(f"/api/games/{game_id}/rounds", json={**ROUND, "number": 2}, headers=auth),
+               client.put(f"/api/games/{game_id}/rounds/1", json=ROUND, headers=auth),
+               client.delete(f"/api/games/{game_id}/rounds/1", headers=auth))
+    for answer in answers:
+        assert answer.status_code == status
+        assert "edit key" in answer.get_json()["error"]["message"]
+        # No key: say which kind of credentials to send; a wrong key: sending it again won't help.
+        assert ("WWW-Authenticate" in answer.headers) == (status == 401)
     assert rounds_stored(app) == 1
 
 

@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from .. import access, store
 from ..gamefile import GameFileError, game_document, read_game, read_round, round_document
+from ..models import Game
 from ..openapi import openapi_document
 from ..rules import GameState, Problem, RoundError, RoundRecord, advance, replay
 
@@ -21,8 +22,9 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 class ApiError(Exception):
     def __init__(self, status: int, message: str, field: str | None = None, extra: dict | None = None,
-                 problem: Problem | None = None) -> None:
+                 problem: Problem | None = None, headers: dict[str, str] | None = None) -> None:
         self.status = status
+        self.headers = headers or {}
         self.body: dict[str, Any] = {"message": message}
         if field:
             self.body["field"] = field
@@ -37,7 +39,7 @@ class ApiError(Exception):
 
 @bp.errorhandler(ApiError)
 def api_error(error: ApiError):
-    return jsonify({"error": error.body, **error.extra}), error.status
+    return jsonify({"error": error.body, **error.extra}), error.status, error.headers
 
 
 @bp.errorhandler(HTTPException)
@@ -64,9 +66,20 @@ def _game(game_id: int, editing: bool = False) -> store.LoadedGame:
         loaded = store.load(game_id)
     except store.NotFound:
         raise ApiError(404, f"no game {game_id}") from None
-    if editing and not access.key_matches(loaded.game, access.bearer_key()):
-        raise ApiError(403, "changing a game needs its edit key: Authorization: Bearer <key>")
+    if editing:
+        _require_key(loaded.game)
     return loaded
+
+
+def _require_key(game: Game) -> None:
+    """401 when the request carries no edit key, 403 when it carries another one."""
+    key = access.bearer_key()
+    if key is None:
+        raise ApiError(401, "changing a game needs its edit key: Authorization: Bearer <key>",
+                       headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'})
+    if not access.key_matches(game, key):
+        raise ApiError(403, "this is not the game's edit key (or a new edit link has replaced it); "
+                            "nothing was changed")
 
 
 def _document(loaded: store.LoadedGame) -> dict:
@@ -162,8 +175,7 @@ def record_round(game_id: int):
     game = store.peek(game_id)
     if game is None:
         raise ApiError(404, f"no game {game_id}")
-    if not access.key_matches(game, access.bearer_key()):
-        raise ApiError(403, "changing a game needs its edit key: Authorization: Bearer <key>")
+    _require_key(game)
     doc = _json_body()
     number = _number(doc)
     record = _read_round(doc, None, number)
