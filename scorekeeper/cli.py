@@ -1,4 +1,5 @@
-"""Command-line tools: ``flask --app scorekeeper games import FILE`` and ``games export``."""
+"""Command-line tools: ``flask --app scorekeeper games import FILE``, ``games export`` and
+``games edit-link``."""
 
 from __future__ import annotations
 
@@ -6,10 +7,10 @@ import json
 import sys
 
 import click
-from flask import Flask
+from flask import Flask, current_app, url_for
 from flask.cli import AppGroup
 
-from . import store
+from . import access, store
 from .gamefile import GameFileError, backup_document, game_document
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
@@ -67,6 +68,24 @@ def export_command(game_id: int | None, everything: bool) -> None:
             click.echo(str(exc), err=True)
             sys.exit(1)
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+@games_cli.command("edit-link")
+@click.argument("game_id", type=int)
+@click.option("--base-url", default="http://localhost:8000", show_default=True,
+              help="The address phones open (make run prints it).")
+def edit_link_command(game_id: int, base_url: str) -> None:
+    """Make a new edit link for a game and print it: the phone that opens it may keep score,
+    correct rounds and delete the game. Every older edit link stops working.
+
+    For games imported here (nobody holds their key) or a scorekeeper's lost phone.
+    """
+    if store.peek(game_id) is None:
+        click.echo(f"no game {game_id}", err=True)
+        sys.exit(1)
+    key = access.reissue(game_id)
+    with current_app.test_request_context(base_url=base_url):
+        click.echo(url_for("games.join", game_id=game_id, key=key, _external=True))
 
 
 def register_cli(app: Flask) -> None:

@@ -2,6 +2,7 @@
 
 import copy
 import json
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -133,6 +134,28 @@ def counts():
 
 def ids_printed(output: str) -> list[str]:
     return [line for line in output.split() if line.isdigit()]
+
+
+def test_an_edit_link_from_the_command_line_lets_a_phone_take_over_an_imported_game(app, runner, client, tmp_path):
+    game_id = int(runner.invoke(args=["games", "import", write(tmp_path, finished_balmoral())]).output.strip())
+    token = re.search(r'name="csrf_token" value="([^"]+)"', client.get("/players/").text).group(1)
+    # Nobody holds the key of a game imported here: the web refuses to delete it ...
+    assert client.post(f"/games/{game_id}/delete", data={"csrf_token": token}).status_code == 403
+    first = runner.invoke(args=["games", "edit-link", str(game_id), "--base-url", "http://192.168.1.5:8000"])
+    assert first.exit_code == 0, first.output
+    link = first.output.strip()
+    assert link.startswith(f"http://192.168.1.5:8000/games/{game_id}/join?key=")
+    second = runner.invoke(args=["games", "edit-link", str(game_id)]).output.strip()
+    # ... a second link revokes the first ...
+    path = link.removeprefix("http://192.168.1.5:8000")
+    assert client.get(path).status_code == 403
+    # ... and the phone that opens the newest may delete it.
+    assert client.get(second.removeprefix("http://localhost:8000")).status_code == 303
+    assert client.post(f"/games/{game_id}/delete", data={"csrf_token": token}).status_code == 303
+    with app.app_context():
+        assert db.session.get(Game, game_id).deleted_at is not None
+    missing = runner.invoke(args=["games", "edit-link", "999"])
+    assert missing.exit_code == 1 and "no game 999" in missing.output
 
 
 def test_cli_import_export_round_trip(app, runner, tmp_path):
