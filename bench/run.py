@@ -25,6 +25,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -302,7 +303,7 @@ class Figures:
     errors: int
     kind: str = "floor"  # floor, write floor, page, poll, file, api
     note: str = ""
-    #: The floor measured just before this endpoint (each endpoint is compared with its own:
+    #: The floor measured in turns with this endpoint (each endpoint is compared with its own:
     #: the machine's speed drifts over minutes, more on a shared machine).
     floor: Figures | None = None
 
@@ -339,13 +340,40 @@ def measure(wrk_bin: str, name: str, url: str, opts: argparse.Namespace, headers
             script: Path, args: list[str] | None = None, warm_args: list[str] | None = None,
             longer: float = 1.0) -> Figures:
     wrk(wrk_bin, url, opts.warmup, opts.connections, headers, script, warm_args or args)
-    f = wrk(wrk_bin, url, opts.duration * longer, opts.connections, headers, script, args)
-    rps = f["requests"] / (f["duration_us"] / 1e6)
-    errors = f["connect"] + f["read"] + f["write"] + f["timeout"] + f["non2xx"]
-    figures = Figures(name, rps, f["p50"] / 1000, f["p95"] / 1000, f["p99"] / 1000, f["requests"], errors)
+    return combine(name, [wrk(wrk_bin, url, opts.duration * longer, opts.connections, headers, script, args)])
+
+
+def measure_paired(wrk_bin: str, endpoint: Endpoint, url: str, floor_url: str, opts: argparse.Namespace,
+                   script: Path) -> tuple[Figures, Figures]:
+    """The endpoint and the floor in turns: a warm-up of each, then ``opts.pairs`` slices of
+    each, one after the other, that add up to ``opts.duration``. A machine whose speed drifts
+    (other work on it, CPU clocks) then slows both alike, and the ratio between them is the
+    app's own."""
+    seconds = max(1.0, opts.duration / opts.pairs)
+    wrk(wrk_bin, floor_url, opts.warmup, opts.connections, PHONE, script)
+    wrk(wrk_bin, url, opts.warmup, opts.connections, endpoint.headers, script)
+    floors, ours = [], []
+    for _ in range(opts.pairs):
+        floors.append(wrk(wrk_bin, floor_url, seconds, opts.connections, PHONE, script))
+        ours.append(wrk(wrk_bin, url, seconds, opts.connections, endpoint.headers, script))
+    return combine("floor (bare Flask, 1 query)", floors), combine(endpoint.name, ours)
+
+
+def combine(name: str, slices: list[dict]) -> Figures:
+    """One endpoint's figures from its wrk runs: the throughput over all of them, and each
+    latency percentile the median of the runs' (one slow slice moves it less than a mean)."""
+    seconds = sum(f["duration_us"] for f in slices) / 1e6
+    requests = sum(f["requests"] for f in slices)
+    kinds = ("connect", "read", "write", "timeout", "non2xx")
+    counts = {k: sum(f[k] for f in slices) for k in kinds}
+    errors = sum(counts.values())
+
+    def ms(key: str) -> float:
+        return statistics.median(f[key] for f in slices) / 1000
+
+    figures = Figures(name, requests / seconds, ms("p50"), ms("p95"), ms("p99"), requests, errors)
     if errors:
-        figures.note = ("errors: " + ", ".join(f"{k} {f[k]}" for k in ("connect", "read", "write", "timeout", "non2xx")
-                                               if f[k]))
+        figures.note = "errors: " + ", ".join(f"{k} {counts[k]}" for k in kinds if counts[k])
     return figures
 
 
@@ -408,14 +436,14 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
         prime(floor_url, PHONE, opts.workers)
         floors = []
         for endpoint in endpoints:
-            floors.append(measure(wrk_bin, "floor (bare Flask, 1 query)", floor_url, opts, PHONE, report))
-            figures = measure(wrk_bin, endpoint.name, app.base + endpoint.path, opts, endpoint.headers, report)
+            paired, figures = measure_paired(wrk_bin, endpoint, app.base + endpoint.path, floor_url, opts, report)
+            floors.append(paired)
             figures.kind = endpoint.kind
-            figures.floor = floors[-1]
+            figures.floor = paired
             results.append(figures)
         # The floor's row: the run with the median throughput of those measured.
         results.insert(0, sorted(floors, key=lambda f: f.rps)[len(floors) // 2])
-        results[0].note = (f"median of {len(floors)} runs, one before each endpoint: "
+        results[0].note = (f"median of {len(floors)} runs, each in turns with one endpoint: "
                            + ", ".join(f"{f.rps:.0f}" for f in floors) + " req/s")
         # Recording rounds last: it adds games and rounds to the history.
         games_file = db.instance / "round-games.txt"
@@ -584,6 +612,9 @@ def taps(opts: argparse.Namespace) -> dict | None:
                         "tests/browser/test_taps.py"], cwd=ROOT, capture_output=True, timeout=300)
     elif not opts.no_browser and not result.exists():
         say(f"(No Chromium at {chromium}: `sudo apt-get install -y chromium` to count the taps.)")
+    elif result.exists():
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(result.stat().st_mtime))
+        say(f"(Taps not counted in this run: the figure is the last browser test's, {result} of {when}.)")
     if result.exists():
         return json.loads(result.read_text())
     return None
@@ -619,7 +650,7 @@ def verdicts(small: list[Figures], large: list[Figures], sizes: dict, tapped: di
              ) -> list[tuple[bool | None, str]]:
     """Every target of issue 7: met (True), not met (False), or a figure reported (None).
 
-    Each endpoint is held against the floor measured just before it."""
+    Each endpoint is held against the floor measured in turns with it."""
     out: list[tuple[bool | None, str]] = []
     for label, results in (("small", small), ("large", large)):
         read_floor = results[0]
@@ -683,6 +714,8 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (one thread each)")
     parser.add_argument("--duration", type=float, default=6, help="seconds measured per endpoint")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up per endpoint")
+    parser.add_argument("--pairs", type=int, default=3,
+                        help="turns of floor and endpoint the measured seconds are cut into")
     parser.add_argument("--large", type=int, default=10_000, help="finished games in the large history")
     parser.add_argument("--small", type=int, default=100, help="finished games in the small history")
     parser.add_argument("--in-progress", type=int, default=20)
@@ -700,7 +733,7 @@ def main() -> int:
     load = os.getloadavg()
     say(f"Scorekeeper benchmark: gunicorn --workers {opts.workers} {' '.join(gunicorn_opts)}")
     say(f"wrk {opts.connections} connections on loopback, {opts.warmup:g} s warm-up + {opts.duration:g} s "
-        f"per endpoint; {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}; "
+        f"per endpoint, in {opts.pairs} turns with the floor; {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}; "
         f"load average {load[0]:.2f} before the run")
     if load[0] > 0.75 * (os.cpu_count() or 1):
         say("WARNING: the machine is busy: the figures will be lower and noisier than on a quiet machine.")
