@@ -12,11 +12,14 @@ from functools import lru_cache
 from pathlib import Path
 
 import brotli
-from flask import Flask, Response, request
+from flask import Flask, Request, Response, g, request
 from flask_compress import Compress
 
+from .replays import LRU
+
 YEAR = 365 * 24 * 3600
-compress = Compress()
+#: Compressed kept pages per process (about 3 KB each).
+PACKED_KEPT = 1024
 
 
 @lru_cache(maxsize=256)
@@ -59,7 +62,9 @@ def init_app(app: Flask) -> None:
     # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
     # and every board a watcher receives is compressed afresh; the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
-    compress.init_app(app)
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", PackedPages)
+    app.config.setdefault("COMPRESS_CACHE_KEY", packed_key)
+    app.extensions["scorekeeper.compress"] = Compress(app)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:
@@ -111,3 +116,33 @@ def _precompressed(app: Flask, response: Response, filename: str, version: str) 
     if etag:
         response.set_etag(f"{etag}:{encoding}", weak=weak)
         response.make_conditional(request)  # the browser's copy of this encoding: 304
+
+
+# ================================================================ compressed kept pages
+
+
+def keep_packed(key: str) -> None:
+    """Say that this response's body is a kept page, the same whenever ``key`` is (the page's
+    key and this browser's form token): Flask-Compress then compresses it once, not every time."""
+    g.packed_page_key = key
+
+
+def packed_key(_request: Request) -> str:
+    """Flask-Compress's cache key (it adds the encoding): empty for anything not kept."""
+    return g.get("packed_page_key", "")
+
+
+class PackedPages:
+    """Flask-Compress's cache, holding only the bodies of kept pages (views.common.kept_page):
+    the scoreboard every phone at the table reloads, the history, the players' pages. Every
+    other response (its key is empty: "br;") is compressed afresh."""
+
+    def __init__(self) -> None:
+        self._kept = LRU(PACKED_KEPT)
+
+    def get(self, key: str) -> bytes | None:
+        return None if key.endswith(";") else self._kept.get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if not key.endswith(";"):
+            self._kept.put(key, value)

@@ -275,3 +275,28 @@ def test_a_stored_hand_read_quickly_is_the_hand_read_slowly():
     for stored, canonical in (("", ""), ("K", "K"), ("2 10 JK", "JK 10 2"), ("7 A 7 Q", "A Q 7 7")):
         quick, slow = parse_hand(stored), parse_hand(stored.replace(" ", ","))
         assert quick == slow and quick.canonical == canonical
+
+
+def test_a_kept_page_is_compressed_once_per_browser_and_each_gets_its_own_token(app, monkeypatch):
+    import brotli
+    from flask_compress import flask_compress
+
+    compressed = []
+    real = flask_compress._compress_data
+    monkeypatch.setattr(flask_compress, "_compress_data", lambda *args: compressed.append(1) or real(*args))
+    br = {"Accept-Encoding": "gzip, deflate, br"}
+    first, second = app.test_client(), app.test_client()
+    app.test_client().get("/history", headers=br)  # the first answer of a process keeps nothing
+    compressed.clear()
+    answers = [client.get("/history", headers=br) for client in (first, second, first, second)]
+    assert all(a.headers["Content-Encoding"] == "br" and "Accept-Encoding" in a.headers["Vary"] for a in answers)
+    pages = [brotli.decompress(a.data).decode() for a in answers]
+    tokens = [re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1) for page in pages]
+    assert tokens[0] == tokens[2] != tokens[1] == tokens[3]
+    assert pages[0] == pages[2] and pages[1] == pages[3]
+    packed = app.extensions["scorekeeper.compress"].cache
+    assert len(packed._kept) == 2 and len(compressed) == 2  # once per browser
+    # A page that is not kept (a scoreboard's round screen, the API) is compressed afresh.
+    assert packed.get("br;") is None
+    plain = first.get("/history")
+    assert "Content-Encoding" not in plain.headers and plain.get_data(as_text=True) == pages[0]

@@ -8,6 +8,7 @@ from collections.abc import Hashable
 from flask import Response, current_app, g, make_response, redirect, render_template, request, session
 from flask_wtf.csrf import generate_csrf
 
+from ..assets import keep_packed
 from ..database import changes
 from ..replays import memory
 
@@ -34,6 +35,7 @@ def render(template: str, status: int = 200, push_url: str | None = None, keep: 
     html = render_template(template, layout=layout, **context)
     if keeping:
         memory().cache("pages", PAGES_KEPT).put((layout, keep), html.replace(token, _TOKEN_HOLE))
+        keep_packed(repr((layout, keep, token)))
     response = make_response(html, status)
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
@@ -55,7 +57,9 @@ def kept_page(key: Hashable | None) -> Response | None:
     page = memory().cache("pages", PAGES_KEPT).get((layout, key))
     if page is None:
         return None
-    return make_response(page.replace(_TOKEN_HOLE, form_token()), 200)
+    token = form_token()
+    keep_packed(repr((layout, key, token)))
+    return make_response(page.replace(_TOKEN_HOLE, token), 200)
 
 
 def form_token() -> str:
