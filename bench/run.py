@@ -725,6 +725,8 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases")
     parser.add_argument("--json", type=Path, default=ARTIFACTS / "bench.json", help="write the figures here too")
     opts = parser.parse_args()
+    if opts.pairs < 1 or opts.duration <= 0:
+        parser.error("--pairs must be 1 or more and --duration above 0")
     if opts.quick:
         opts.large, opts.duration, opts.warmup = 2000, 2, 1
     wrk_bin = ensure_wrk()

@@ -15,7 +15,7 @@ import brotli
 from flask import Flask, Request, Response, g, request
 from flask_compress import Compress
 
-from .replays import LRU
+from .replays import memory
 
 YEAR = 365 * 24 * 3600
 #: Compressed kept pages per process (about 3 KB each).
@@ -95,8 +95,8 @@ _COMPRESSIBLE = (".css", ".js", ".svg", ".json", ".webmanifest", ".txt")
 
 
 def _precompressed(app: Flask, response: Response, filename: str, version: str) -> None:
-    accepted = request.headers.get("Accept-Encoding", "").lower()
-    encoding = "br" if "br" in accepted else "gzip" if "gzip" in accepted else None
+    # The client's preference, with its q-values ("br;q=0, gzip" is gzip), as for pages.
+    encoding = request.accept_encodings.best_match(["br", "gzip"])
     if encoding is None or not filename.endswith(_COMPRESSIBLE) or "Content-Encoding" in response.headers:
         return
     kept = app.extensions.setdefault("scorekeeper.static_compressed", {})
@@ -110,6 +110,8 @@ def _precompressed(app: Flask, response: Response, filename: str, version: str) 
         kept[(filename, version, encoding)] = body
     etag, weak = response.get_etag()
     response.direct_passthrough = False
+    if hasattr(response.response, "close"):
+        response.response.close()  # the file send_file opened: its bytes are not sent
     response.set_data(body)
     response.headers["Content-Encoding"] = encoding
     response.vary.add("Accept-Encoding")
@@ -135,14 +137,12 @@ def packed_key(_request: Request) -> str:
 class PackedPages:
     """Flask-Compress's cache, holding only the bodies of kept pages (views.common.kept_page):
     the scoreboard every phone at the table reloads, the history, the players' pages. Every
-    other response (its key is empty: "br;") is compressed afresh."""
-
-    def __init__(self) -> None:
-        self._kept = LRU(PACKED_KEPT)
+    other response (its key is empty: "br;") is compressed afresh. The bodies are kept with
+    the app's other derived figures (``replays.memory``: ``replays.forget`` clears them too)."""
 
     def get(self, key: str) -> bytes | None:
-        return None if key.endswith(";") else self._kept.get(key)
+        return None if key.endswith(";") else memory().cache("packed pages", PACKED_KEPT).get(key)
 
     def set(self, key: str, value: bytes) -> None:
         if not key.endswith(";"):
-            self._kept.put(key, value)
+            memory().cache("packed pages", PACKED_KEPT).put(key, value)

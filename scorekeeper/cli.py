@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from urllib.parse import urlsplit
 
 import click
 from flask import Flask, current_app, url_for
@@ -12,6 +13,7 @@ from flask.cli import AppGroup
 
 from . import access, store
 from .gamefile import GameFileError, backup_document, game_document
+from .models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
 
@@ -80,12 +82,28 @@ def edit_link_command(game_id: int, base_url: str) -> None:
 
     For games imported here (nobody holds their key) or a scorekeeper's lost phone.
     """
-    if store.peek(game_id) is None:
+    problem = _base_url_problem(base_url)
+    if problem:
+        raise click.BadParameter(problem, param_hint="--base-url")
+    if not 1 <= game_id <= MAX_ID or store.peek(game_id) is None:
         click.echo(f"no game {game_id}", err=True)
         sys.exit(1)
+    # Checked first: a new key revokes the old links, so it is made only when it can be printed.
     key = access.reissue(game_id)
     with current_app.test_request_context(base_url=base_url):
         click.echo(url_for("games.join", game_id=game_id, key=key, _external=True))
+
+
+def _base_url_problem(base_url: str) -> str | None:
+    """Why a phone could not open links under ``base_url`` (None if it could)."""
+    try:
+        parts = urlsplit(base_url)
+        parts.port  # noqa: B018 (reading it checks it)
+    except ValueError as exc:
+        return f"{base_url!r} is not an address ({exc})"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return f"{base_url!r} is not an address a phone can open: give it as http://HOST:PORT"
+    return None
 
 
 def register_cli(app: Flask) -> None:

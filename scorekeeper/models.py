@@ -37,6 +37,10 @@ class Base(DeclarativeBase):
 
 db = SQLAlchemy(model_class=Base)
 
+#: The largest id an INTEGER column holds (PostgreSQL's is 32 bits); a larger number in an
+#: address or on the command line is no game, round or player.
+MAX_ID = 2**31 - 1
+
 
 def utcnow() -> datetime:
     return datetime.now(UTC).replace(microsecond=0)

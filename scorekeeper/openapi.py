@@ -121,7 +121,11 @@ GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type":
 NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
 IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
             "description": "the ETag of the game this change was made on; a newer game answers 412"}
-BAD = {"400": _error("not JSON"), "401": _error("no edit key sent"), "403": _error("not the game's edit key"), "404": _error("no such game or round"),
+NO_KEY = {**_error("no edit key sent"), "headers": {"WWW-Authenticate": {
+    "description": 'Bearer realm="scorekeeper": send the key as Authorization: Bearer <key>',
+    "schema": {"type": "string"}}}}
+BAD = {"400": _error("not JSON"), "401": NO_KEY, "403": _error("not the game's edit key"),
+       "404": _error("no such game or round"),
        "413": _error("the body is over 2 MiB: far more than any game needs"),
        "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
 

@@ -154,8 +154,15 @@ def test_an_edit_link_from_the_command_line_lets_a_phone_take_over_an_imported_g
     assert client.post(f"/games/{game_id}/delete", data={"csrf_token": token}).status_code == 303
     with app.app_context():
         assert db.session.get(Game, game_id).deleted_at is not None
-    missing = runner.invoke(args=["games", "edit-link", "999"])
-    assert missing.exit_code == 1 and "no game 999" in missing.output
+    for game in ("999", "99999999999999999999"):
+        missing = runner.invoke(args=["games", "edit-link", game])
+        assert missing.exit_code == 1 and f"no game {game}" in missing.output
+    # An address a phone cannot open is refused before the key changes: the last link still works.
+    for base in ("192.168.1.5:8000", "http://h:99999", "https://[::1", "ftp://h"):
+        refused = runner.invoke(args=["games", "edit-link", str(game_id), "--base-url", base])
+        assert refused.exit_code == 2 and "--base-url" in refused.output, (base, refused.output)
+    other = app.test_client()
+    assert other.get(second.removeprefix("http://localhost:8000")).status_code == 303
 
 
 def test_cli_import_export_round_trip(app, runner, tmp_path):

@@ -8,6 +8,7 @@ own form token, and that reads no longer wait for writers.
 
 from __future__ import annotations
 
+import gzip
 import re
 import sqlite3
 import time
@@ -17,7 +18,7 @@ import pytest
 from conftest import ON_POSTGRES, close, make_app
 from sqlalchemy import event, select
 
-from scorekeeper import create_app, replays, store
+from scorekeeper import assets, create_app, replays, store
 from scorekeeper.gamefile import game_document, read_game
 from scorekeeper.models import Game, Player, db
 
@@ -245,6 +246,9 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     assert again.status_code == 304 and again.data == b""
     plain = client.get(url)
     assert "Content-Encoding" not in plain.headers and plain.data == source
+    # The client's q-values count: br refused, gzip it is.
+    refused = client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"})
+    assert refused.headers["Content-Encoding"] == "gzip" and gzip.decompress(refused.data) == source
 
 
 def test_the_garbage_collector_is_paused_only_for_bulk_replays_and_always_resumed():
@@ -295,8 +299,11 @@ def test_a_kept_page_is_compressed_once_per_browser_and_each_gets_its_own_token(
     assert tokens[0] == tokens[2] != tokens[1] == tokens[3]
     assert pages[0] == pages[2] and pages[1] == pages[3]
     packed = app.extensions["scorekeeper.compress"].cache
-    assert len(packed._kept) == 2 and len(compressed) == 2  # once per browser
+    with app.app_context():
+        kept = replays.memory().cache("packed pages", assets.PACKED_KEPT)
+        assert len(kept) == 2 and len(compressed) == 2  # once per browser
     # A page that is not kept (a scoreboard's round screen, the API) is compressed afresh.
-    assert packed.get("br;") is None
+    with app.app_context():
+        assert packed.get("br;") is None
     plain = first.get(board)
     assert "Content-Encoding" not in plain.headers and plain.get_data(as_text=True) == pages[0]

@@ -8,10 +8,10 @@ from flask import Blueprint, abort, flash, make_response, request, url_for
 
 from .. import access, replays, store
 from ..forms import ConfirmForm, NewGameForm
+from ..models import MAX_ID
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
 from .common import go, kept_page, render
-from .history import MAX_ID
 
 bp = Blueprint("games", __name__)
 

@@ -8,7 +8,7 @@ from flask import Blueprint, abort, flash, request, url_for
 
 from .. import access, charts, history, store
 from ..forms import ConfirmForm
-from ..models import Game, Player, db
+from ..models import MAX_ID, Game, Player, db
 from ..rules import RULESETS
 from .common import go, kept_page, page_key, render
 
@@ -23,10 +23,6 @@ def duration_words(length: timedelta) -> str:
         return f"{max(minutes, 1)} min"
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
-
-#: The largest id an INTEGER column holds (PostgreSQL's is 32 bits); a larger number in an
-#: address is no game, round or player.
-MAX_ID = 2**31 - 1
 
 
 def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
