@@ -218,9 +218,9 @@ def recent_game_ids(limit: int = 50, offset: int = 0) -> list[int]:
     return list(db.session.scalars(stmt))
 
 
-def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
-    players = [get_or_create_player(name) for name in setup.players]
-    game = Game(
+def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
+    """A new game's row: the set-up as stored (seats are added by the caller)."""
+    return Game(
         rules=setup.rules.key,
         decks=setup.decks,
         jokers=setup.jokers,
@@ -228,6 +228,11 @@ def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
         first_dealer_seat=setup.seat_of(setup.first_dealer),
         started_at=started_at or utcnow(),
     )
+
+
+def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
+    players = [get_or_create_player(name) for name in setup.players]
+    game = _game_row(setup, started_at)
     game.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
     db.session.add(game)
     db.session.flush()
@@ -307,15 +312,7 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> li
         roster = _roster_for(name for gf in files for name in gf.setup.players)
         games = []
         for gf in files:
-            setup = gf.setup
-            game = Game(
-                rules=setup.rules.key,
-                decks=setup.decks,
-                jokers=setup.jokers,
-                dealer_rule=setup.dealer_rule.value,
-                first_dealer_seat=setup.seat_of(setup.first_dealer),
-                started_at=gf.started_at or utcnow(),
-            )
+            game = _game_row(gf.setup, gf.started_at)
             key = issue_key(game)
             if keys is not None:
                 keys.append(key)
