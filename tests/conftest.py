@@ -67,5 +67,12 @@ def client(app):
 
 
 @pytest.fixture
+def web(app):
+    """A test client for the app with CSRF checks off (the CSRF tests use ``client``)."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    return app.test_client()
+
+
+@pytest.fixture
 def runner(app):
     return app.test_cli_runner()

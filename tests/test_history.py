@@ -105,12 +105,6 @@ G4 = game("classic", ANN_BEN_CAT, [
 
 
 @pytest.fixture
-def web(app):
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
 def four(app):
     """Games 1 to 4 imported; their ids."""
     with app.app_context():

@@ -34,12 +34,6 @@ def a_round(number: int) -> dict:
 
 
 @pytest.fixture
-def web(app):
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
 def game(web):
     body = web.post("/api/games", json=GAME).get_json()
     return body["id"], {"Authorization": f"Bearer {body['edit_key']}"}

@@ -40,13 +40,6 @@ CONTRACT_2 = "Level 2: 1 set of 3 and 1 run of 4"
 
 
 @pytest.fixture
-def web(app):
-    """A test client for the app with CSRF checks off (the CSRF tests use ``client``)."""
-    app.config["WTF_CSRF_ENABLED"] = False
-    return app.test_client()
-
-
-@pytest.fixture
 def balmoral(web):
     """A Balmoral game: Ann, Ben, Cat, Dan clockwise; Ann deals first; the winner deals next."""
     return new_game(web, ANN_BEN_CAT_DAN)
