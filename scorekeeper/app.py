@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import secrets
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -17,15 +16,6 @@ HTMX_VERSION = "2.0.11"
 HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
 
 
-def _secret_key(instance: Path) -> str:
-    """The key kept in the instance folder, made on first start (never in source)."""
-    path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_hex(32))
-        path.chmod(0o600)
-    return path.read_text().strip()
-
-
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Flask(
         __name__,
@@ -36,7 +26,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder="../static",
     )
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    from .security import private_folder, secret_key
+
+    private_folder(instance)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         # A game lasts hours: a form token must not expire in the middle of it.
@@ -59,14 +51,25 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     else:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = _secret_key(instance)
+        app.config["SECRET_KEY"] = secret_key(instance)
 
-    from . import assets, database, replays, security
+    from . import assets, club, database, limits, replays, security
 
     database.init_app(app)
     replays.init_app(app)
     security.init_app(app)
     assets.init_app(app)
+    # Before the views (and their CSRF check, which reads the form): how often, who may, how much.
+    limits.init_app(app)
+    club.init_app(app)
+    app.before_request(limits.body_limit)
+    if app.config.get("PROXY_COUNT"):
+        # Behind that many reverse proxies: the client's address (for the limits) and scheme
+        # come from their X-Forwarded-For and X-Forwarded-Proto.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["PROXY_COUNT"])
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
     from .cli import register_cli
     from .views import register_views
@@ -87,6 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     maintenance.register(app)
     register_views(app)
+    limits.register(app)
     return app
 
 

@@ -8,10 +8,10 @@ import sys
 from urllib.parse import urlsplit
 
 import click
-from flask import Flask, current_app, url_for
-from flask.cli import AppGroup
+from flask import Flask, current_app
+from flask.cli import AppGroup, with_appcontext
 
-from . import access, store
+from . import access, club, links, store
 from .gamefile import GameFileError, backup_document, game_document
 from .models import MAX_ID
 
@@ -91,7 +91,7 @@ def edit_link_command(game_id: int, base_url: str) -> None:
     # Checked first: a new key revokes the old links, so it is made only when it can be printed.
     key = access.reissue(game_id)
     with current_app.test_request_context(base_url=base_url):
-        click.echo(url_for("games.join", game_id=game_id, key=key, _external=True))
+        click.echo(links.edit_link(game_id, key))
 
 
 def _base_url_problem(base_url: str) -> str | None:
@@ -106,5 +106,35 @@ def _base_url_problem(base_url: str) -> str | None:
     return None
 
 
+@click.command("club-key")
+@click.option("--base-url", "base_urls", multiple=True, default=["http://localhost:8000"], show_default=True,
+              help="An address phones open (make run passes each of this machine's); may be given again.")
+@click.option("--first", is_flag=True,
+              help="Make a key only if there is none yet (make run does, at every start).")
+@with_appcontext
+def club_key_command(base_urls: tuple[str, ...], first: bool) -> None:
+    """Make a new club key and print the link that makes a phone the club's keeper (who may
+    rename and remove players, restore and purge deleted games, import, download the backup).
+    The old key stops working: every phone that held it is no longer the keeper."""
+    for base_url in base_urls:
+        problem = _base_url_problem(base_url)
+        if problem:
+            raise click.BadParameter(problem, param_hint="--base-url")
+    if first and club.stored_hash() is not None:
+        click.echo("The club's keeper: the phone that opened the club link. A new link (the old one stops "
+                   "working): .venv/bin/flask --app scorekeeper club-key")
+        return
+    try:
+        key = club.new_key(current_app)
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo("The club's keeper: open this link on the phone that may rename players, restore deleted games, "
+               "import and download backups (keep it to yourself):")
+    for base_url in base_urls:
+        with current_app.test_request_context(base_url=base_url):
+            click.echo(f"  {links.club_link(key)}")
+
+
 def register_cli(app: Flask) -> None:
     app.cli.add_command(games_cli)
+    app.cli.add_command(club_key_command)

@@ -130,6 +130,30 @@ BAD = {"400": _error("not JSON"), "401": NO_KEY, "403": _error("not the game's e
        "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
 
 
+BACKUP = {
+    "type": "object",
+    "required": ["format", "games"],
+    "properties": {
+        "format": {"type": "string", "enum": ["scorekeeper-backup/1"]},
+        "games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}, "maxItems": 20},
+    },
+}
+IMPORTED = {
+    "type": "object",
+    "required": ["games"],
+    "properties": {"games": {"type": "array", "items": {
+        "type": "object",
+        "required": ["number", "id", "status"],
+        "properties": {"number": {"type": "integer"}, "id": {"type": "integer"},
+                       "status": {"type": "string", "enum": ["new", "existing", "restored", "repeated"]},
+                       "edit_key": {"type": "string", "description": "the new game's edit key (new games only)"}},
+    }}},
+}
+NOT_KEEPER = _error("no club key, or not the club key (who may: the club's keeper)")
+TOO_MANY = {**_error("too many requests from this address: wait Retry-After seconds"),
+            "headers": {"Retry-After": {"schema": {"type": "string"}, "description": "seconds to wait"}}}
+
+
 def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.0.3",
@@ -137,10 +161,13 @@ def openapi_document() -> dict[str, Any]:
             "title": "Scorekeeper API",
             "version": "1.0.0",
             "description": "Create games, record and correct rounds. Changes need the game's edit key "
-            "as a bearer token. Game files follow GAME-FORMAT.md.",
+            "as a bearer token; imports and the backup of every game need the club key. Game files "
+            "follow GAME-FORMAT.md. Writes are limited per address (429 with Retry-After).",
         },
         "components": {
-            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"},
+                                "clubKey": {"type": "http", "scheme": "bearer",
+                                            "description": "the club key (flask club-key prints it)"}},
             "schemas": {
                 "Game": GAME,
                 "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
@@ -149,6 +176,8 @@ def openapi_document() -> dict[str, Any]:
                 "DealInfo": DEAL_INFO,
                 "RoundAnswer": ROUND_ANSWER,
                 "Error": ERROR,
+                "Backup": BACKUP,
+                "Imported": IMPORTED,
                 "Created": {
                     "type": "object",
                     "required": ["id", "edit_key", "game_url", "watch_url", "edit_url"],
@@ -163,6 +192,26 @@ def openapi_document() -> dict[str, Any]:
             },
         },
         "paths": {
+            "/api/import": {
+                "post": {
+                    "operationId": "importFiles",
+                    "summary": "Import a game file or a backup: refused whole, or every new game stored (never twice)",
+                    "security": [{"clubKey": []}],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                        "oneOf": [{"$ref": "#/components/schemas/Game"}, {"$ref": "#/components/schemas/Backup"}]}}}},
+                    "responses": {"200": _json("Imported", "what became of each game"),
+                                  "400": BAD["400"], "403": NOT_KEEPER, "413": _error("over the import limit"),
+                                  "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
+                }
+            },
+            "/api/backup": {
+                "get": {
+                    "operationId": "backup",
+                    "summary": "Every game, deleted ones too, as one backup",
+                    "security": [{"clubKey": []}],
+                    "responses": {"200": _json("Backup", "the backup"), "403": NOT_KEEPER, "429": TOO_MANY},
+                }
+            },
             "/api/games": {
                 "post": {
                     "operationId": "createGame",

@@ -33,6 +33,9 @@ from .models import Game, db
 from .presenters import round_cells
 from .rules import GameState, Progression
 
+#: The largest upload an import takes over the web (a backup of years of games is far larger
+#: than one game); a larger one imports with ``flask games import FILE``.
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
 #: How many values one ``IN (...)`` list carries.
 _CHUNK = 500
 

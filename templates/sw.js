@@ -1,6 +1,15 @@
 // Scorekeeper's service worker: keep the app shell, and when the signal drops show our own
 // "offline, retrying" page instead of the browser's error page. Scores always come from the server.
-const CACHE = "scorekeeper-{{ shell|join('|')|hash }}";
+// A page that shows a key (an edit link, the club link) is never kept: it says "no-store", and
+// the pages that take or show keys are left out by their address too.
+// (The "2": caches made before that rule are dropped, with any such page they kept.)
+const CACHE = "scorekeeper-2-{{ shell|join('|')|hash }}";
+const KEYED = /^\/(club(\/|$)|games\/[0-9]+\/(share|join)$)/;
+
+function mayKeep(url, response) {
+  const control = (response.headers.get("Cache-Control") || "").toLowerCase();
+  return response.ok && !control.includes("no-store") && !KEYED.test(url.pathname) && !url.search.includes("key=");
+}
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ offline|tojson }};
 
@@ -30,8 +39,10 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          const copy = response.clone();
-          if (response.ok) { caches.open(CACHE).then((cache) => cache.put(request, copy)); }
+          if (mayKeep(url, response)) {
+            const copy = response.clone();
+            caches.open(CACHE).then((cache) => cache.put(request, copy));
+          }
           return response;
         })
         .catch(() => caches.match(request).then((hit) => hit || caches.match(OFFLINE)))

@@ -10,9 +10,12 @@ import pytest
 from sqlalchemy import text
 
 from scorekeeper import create_app
+from scorekeeper.club import digest
 from scorekeeper.models import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+#: The club key of every test app (a keeper's session holds it; see the ``keeper`` fixture).
+CLUB_KEY = "test-club-key"
 ON_POSTGRES = bool(TEST_DATABASE_URL and TEST_DATABASE_URL.startswith("postgresql"))
 
 
@@ -41,6 +44,9 @@ def make_app(tmp_path, name="test.sqlite", **config):
             "USE_CDN": False,
             # The schema is made afresh below; a leftover one must not stop the app starting.
             "CHECK_SCHEMA": False,
+            "CLUB_KEY_HASH": digest(CLUB_KEY),
+            # Off but in the tests of the limits themselves (test_limits.py).
+            "RATELIMIT_ENABLED": False,
             **config,
         }
     )
@@ -66,13 +72,47 @@ def client(app):
     return app.test_client()
 
 
+def make_keeper(client):
+    """Make a test client the club's keeper, as opening the club link does."""
+    with client.session_transaction() as session:
+        session["club_key"] = CLUB_KEY
+    return client
+
+
 @pytest.fixture
 def web(app):
-    """A test client for the app with CSRF checks off (the CSRF tests use ``client``)."""
+    """A test client for the app with CSRF checks off (the CSRF tests use ``client``), in the
+    club keeper's browser (``stranger`` is anyone else's)."""
+    app.config["WTF_CSRF_ENABLED"] = False
+    return make_keeper(app.test_client())
+
+
+@pytest.fixture
+def stranger(app):
+    """Like ``web``, in a browser that is not the club's keeper."""
     app.config["WTF_CSRF_ENABLED"] = False
     return app.test_client()
 
 
 @pytest.fixture
+def keeper(app):
+    """The club keeper's browser, CSRF checks on."""
+    return make_keeper(app.test_client())
+
+
+@pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+def form_token(client, url: str) -> str:
+    """The form token a page gives this client (CSRF)."""
+    import re
+
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(url).text).group(1)
+
+
+def join(client, game_id: int, key: str, **kwargs):
+    """Open a game's edit link (``join#key=KEY``) as a browser does: its page posts the key."""
+    token = form_token(client, f"/games/{game_id}/join")
+    return client.post(f"/games/{game_id}/join", data={"csrf_token": token, "key": key}, **kwargs)

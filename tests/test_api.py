@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from conftest import join
 from sqlalchemy import func, select
 
 from scorekeeper.models import Game, Round, db
@@ -34,7 +35,7 @@ def test_create_answers_id_key_and_links(client):
     body = client.post("/api/games", json=GAME).get_json()
     assert body["id"] == 1 and len(body["edit_key"]) >= 40
     assert body["watch_url"].endswith("/games/1/watch")
-    assert body["edit_url"].endswith(f"/games/1/join?key={body['edit_key']}")
+    assert body["edit_url"].endswith(f"/games/1/join#key={body['edit_key']}")
     game = client.get("/api/games/1").get_json()
     assert game["players"] == ["Ann", "Ben", "Cat"] and game["result"]["next"]["dealer"] == "Ann"
 
@@ -186,12 +187,12 @@ def test_a_watching_browser_cannot_change_a_game_through_the_forms(app, client, 
 def test_join_link_hands_over_and_a_new_key_revokes_it(app, client):
     create = client.post("/api/games", json=GAME).get_json()
     game_id, key = create["id"], create["edit_key"]
-    assert client.get(f"/games/{game_id}/join?key=nonsense").status_code == 403
-    joined = client.get(f"/games/{game_id}/join?key={key}", follow_redirects=True)
+    assert join(client, game_id, "nonsense").status_code == 403
+    joined = join(client, game_id, key, follow_redirects=True)
     assert "can now keep score" in joined.text and "Record round 1" in joined.text
     # Another phone joins with the same link, then the first makes a new key.
     other = app.test_client()
-    other.get(f"/games/{game_id}/join?key={key}")
+    join(other, game_id, key)
     assert other.get(f"/games/{game_id}/rounds/new").status_code == 200
     share = client.get(f"/games/{game_id}/share")
     assert "<svg" in share.text and f"/games/{game_id}/watch" in share.text

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 import schemathesis
-from conftest import close, make_app
+from conftest import CLUB_KEY, close, make_app
 from fuzz_inputs import PLAYERS, near_game, near_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -227,9 +227,32 @@ def test_rounds_from_the_table(api, method, path):
     fuzz(api, strategy, fill_game=True, fill_key=True)
 
 
+# ------------------------------------------------------------------ importFiles, backup (the club's)
+
+
+@pytest.mark.parametrize("club", [True, False], ids=["keeper", "stranger"])
+def test_import_files(api, club):
+    """Game files and backups made up from the schema, by the keeper (with the club key) and by
+    strangers (none, or a made-up one): stored whole or refused whole; a stranger's always refused."""
+    op = operation(api, "POST", "/api/import")
+    strategy = MODES.flatmap(lambda mode: op.as_strategy(mode, headers={"Authorization": f"Bearer {CLUB_KEY}"}
+                                                         if club else None))
+    fuzz(api, strategy, fill_game=False, fill_key=False)
+
+
+@pytest.mark.parametrize("club", [True, False], ids=["keeper", "stranger"])
+def test_backup(api, club):
+    op = operation(api, "GET", "/api/backup")
+    api.new_game()
+    strategy = MODES.flatmap(lambda mode: op.as_strategy(mode, headers={"Authorization": f"Bearer {CLUB_KEY}"}
+                                                         if club else None))
+    fuzz(api, strategy, fill_game=False, fill_key=False)
+
+
 def test_every_operation_is_fuzzed(api):
     """A new operation in the document must be added to the tests above."""
-    fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES}
+    fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, ("POST", "/api/import"),
+              ("GET", "/api/backup")}
     listed = {(r.ok().method.upper(), r.ok().path) for r in api.schema.get_all_operations()}
     assert listed == fuzzed
 

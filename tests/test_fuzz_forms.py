@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from conftest import close, make_app
+from conftest import close, make_app, make_keeper
 from fuzz_inputs import (
     HOSTILE,
     NOT_HANDS,
@@ -224,7 +224,7 @@ def assert_escaped(page: str) -> None:
 @pytest.fixture
 def table(tmp_path):
     app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
-    yield Table(app, app.test_client())
+    yield Table(app, make_keeper(app.test_client()))
     close(app)
 
 

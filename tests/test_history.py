@@ -20,7 +20,8 @@ from datetime import UTC, datetime
 import pytest
 from sqlalchemy import event, func, insert, inspect, select
 
-from conftest import ON_POSTGRES
+from conftest import CLUB_KEY, ON_POSTGRES, make_keeper
+from scorekeeper.club import digest
 from history_games import random_docs, random_state
 from scorekeeper import create_app, history, store, transfer
 from scorekeeper.charts import levels_chart, nice_ticks, totals_chart
@@ -569,10 +570,11 @@ def test_the_backup_download_is_the_command_line_backup(web, app, runner, four):
 
 def test_a_downloaded_game_file_imports_into_a_fresh_database_to_the_same_result(web, app, tmp_path, four):
     fresh = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False, "USE_CDN": False,
-                        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}"})
+                        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'fresh.sqlite'}",
+                        "CLUB_KEY_HASH": digest(CLUB_KEY)})
     with fresh.app_context():
         db.create_all()
-    other = fresh.test_client()
+    other = make_keeper(fresh.test_client())
     try:
         for gid in four:
             original = web.get(f"/games/{gid}.json").get_json()
@@ -729,7 +731,8 @@ def test_an_upload_without_a_file_asks_for_one(web):
     assert "Choose a file first." in text(response)
 
 
-def test_the_upload_needs_the_form_token(app, client):
+def test_the_upload_needs_the_form_token(app, keeper):
+    client = keeper
     app.config["WTF_CSRF_ENABLED"] = True
     response = upload(client, G1)
     assert response.status_code == 400

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ON_POSTGRES, close, make_app
+from conftest import ON_POSTGRES, close, join, make_app, make_keeper
 from sqlalchemy import event, select
 
 from scorekeeper import assets, create_app, replays, store
@@ -44,7 +44,7 @@ def other_worker(app, tmp_path):
     """A second app on the same database, as a second gunicorn worker would be."""
     other = create_app({"TESTING": True, "SECRET_KEY": "test", "USE_CDN": False, "CHECK_SCHEMA": False,
                         "SQLALCHEMY_DATABASE_URI": app.config["SQLALCHEMY_DATABASE_URI"],
-                        "WTF_CSRF_ENABLED": False})
+                        "WTF_CSRF_ENABLED": False, "CLUB_KEY_HASH": app.config["CLUB_KEY_HASH"]})
     yield other
     close(other)
 
@@ -70,7 +70,7 @@ def test_history_and_player_pages_follow_changes_made_by_another_worker(app, web
     for _ in range(2):  # the second is served kept
         assert "1 game" in text(web.get("/history"))
         assert "Games won 0 of 0" in text(web.get(f"/players/{ann}"))
-    elsewhere = other_worker.test_client()
+    elsewhere = make_keeper(other_worker.test_client())
     elsewhere.post("/api/games", json=GAME)
     for number in range(1, 8):  # the players go out in turn: Ann in rounds 1 and 5
         elsewhere.post(f"/api/games/{game_id}/rounds", json=a_round(number), headers=auth)
@@ -126,7 +126,7 @@ def test_a_kept_page_carries_each_browsers_own_form_token(app):
 def test_a_page_showing_a_message_is_not_kept(web, game):
     game_id, auth = game
     web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth)
-    web.get(f"/games/{game_id}/join?key={auth['Authorization'].split()[1]}")
+    join(web, game_id, auth["Authorization"].split()[1])
     assert "This phone can now keep score" in web.get(f"/games/{game_id}").get_data(as_text=True)
     assert "This phone can now keep score" not in web.get(f"/games/{game_id}").get_data(as_text=True)
 

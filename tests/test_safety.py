@@ -7,7 +7,7 @@ import re
 import flask_migrate
 import pytest
 from alembic.script import ScriptDirectory
-from conftest import close, database_url, empty_database
+from conftest import close, database_url, empty_database, join
 from sqlalchemy import MetaData, create_engine, func, select, text
 
 from scorekeeper import create_app
@@ -135,9 +135,9 @@ def test_a_change_made_on_an_old_version_is_refused_and_the_other_round_kept(app
     phone_a = app.test_client()
     created = phone_a.post("/api/games", json={**GAMES[0], "rounds": GAMES[0]["rounds"][:1]}).get_json()
     key = created["edit_key"]
-    phone_a.get(f"/games/1/join?key={key}")
+    join(phone_a, 1, key)
     phone_b = app.test_client()
-    phone_b.get(f"/games/1/join?key={key}")
+    join(phone_b, 1, key)
     form_url = "/games/1/rounds/1/edit"
     old_form = phone_a.get(form_url).text
     version = re.search(r'name="version" value="(\d+)"', old_form).group(1)
@@ -176,10 +176,10 @@ def test_security_headers_on_pages_and_api(client):
 def test_session_cookie_flags(app):
     created = app.test_client()
     key = created.post("/api/games", json=GAMES[0]).get_json()["edit_key"]
-    plain = created.get(f"/games/1/join?key={key}")
+    plain = created.get("/games/1/join")
     set_cookie = plain.headers["Set-Cookie"]
     assert "HttpOnly" in set_cookie and "SameSite=Lax" in set_cookie and "Secure" not in set_cookie
-    secure = app.test_client().get(f"/games/1/join?key={key}", base_url="https://table.example")
+    secure = app.test_client().get("/games/1/join", base_url="https://table.example")
     assert "Secure" in secure.headers["Set-Cookie"]
 
 
@@ -235,3 +235,43 @@ def test_the_served_access_log_never_records_query_strings():
     fmt = re.search(r"--access-logformat '([^']+)'", makefile).group(1)
     assert "%(U)s" in fmt
     assert not any(part in fmt for part in ("%(r)s", "%(q)s", "%(f)s"))
+
+
+def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_writes_them(tmp_path):
+    """Two "María"s (a precomposed and a combining accent) and an "Eve" with a zero-width joiner
+    were two players each before issue 16; the upgrade makes each one player. Two that sat at
+    the same table cannot be one: they stay apart, for the keeper to rename."""
+    url = database_url(tmp_path, "names.sqlite")
+    app = migrated_app(url)
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="f32542358b5b")
+    for doc in GAMES:
+        seed_with_reflected_tables(url, doc)
+    engine = create_engine(url)
+    old_key = lambda name: " ".join(name.split()).casefold()  # noqa: E731 (the key before issue 16)
+    renames = {"Ann": "María", "Dev": "Mari\u0301a", "Ben": "Jos\u00e9", "Cat": "Jose\u0301", "Eve": "Eve\u200d"}
+    with engine.begin() as conn:
+        for before, after in renames.items():
+            conn.execute(text("UPDATE player SET name = :n, name_key = :k WHERE name = :b"),
+                         {"n": after, "k": old_key(after), "b": before})
+        conn.execute(text("INSERT INTO player (name, name_key, created_at) VALUES ('Eve', 'eve', '2026-11-03')"))
+        versions = dict(conn.execute(text("SELECT id, version FROM game")).all())
+    engine.dispose()
+    with app.app_context():
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        players = db.session.execute(text("SELECT id, name, name_key FROM player ORDER BY id")).all()
+        names = [name for _, name, _ in players]
+        assert names.count("Mar\u00eda") == 1 and "Mari\u0301a" not in names
+        # Both games now seat the one María (the older player), and say so in their files.
+        assert export_game(1)["players"][0] == export_game(2)["players"][0] == "Mar\u00eda"
+        assert export_game(2)["rounds"][0]["went_out"] == "Mar\u00eda"
+        new_versions = dict(db.session.execute(text("SELECT id, version FROM game")).all())
+        assert all(new_versions[g] > versions[g] for g in versions)
+        # José and José sat in the same game: two players still, their names now both NFC.
+        joses = [(i, k) for i, n, k in players if n == "Jos\u00e9"]
+        assert len(joses) == 2 and len({k for _, k in joses}) == 2
+        # The Eve with a joiner is the Eve added after; the joiner's one (older, with games) is kept.
+        assert [n for n in names if n.startswith("Eve")] == ["Eve\u200d"]
+    close(app)

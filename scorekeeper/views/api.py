@@ -1,6 +1,7 @@
 """The JSON API: the same store and the same checks as the HTML forms.
 
-Changes need the game's edit key as ``Authorization: Bearer <key>``. Errors are
+Changes need the game's edit key as ``Authorization: Bearer <key>``; the club's acts (import,
+the backup of everything) need the club key the same way (:mod:`scorekeeper.club`). Errors are
 JSON objects ``{"error": {"message": ..., "field": ..., "round": ..., "player": ..., "card": ...}}``.
 """
 
@@ -8,10 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from .. import access, store
+from .. import access, links, store, transfer
+from ..club import club_only
+from ..limits import max_body
 from ..gamefile import GameFileError, game_document, read_game, read_round, round_document
 from ..models import Game
 from ..openapi import openapi_document
@@ -154,9 +157,9 @@ def create_game():
         {
             "id": game_id,
             "edit_key": key,
-            "game_url": url_for("api.get_game", game_id=game_id, _external=True),
-            "watch_url": url_for("games.watch", game_id=game_id, _external=True),
-            "edit_url": url_for("games.join", game_id=game_id, key=key, _external=True),
+            "game_url": links.external("api.get_game", game_id=game_id),
+            "watch_url": links.external("games.watch", game_id=game_id),
+            "edit_url": links.edit_link(game_id, key),
         }
     ), 201
 
@@ -235,3 +238,33 @@ def delete_round(game_id: int, number: int):
         raise _refuse(exc) from None
     return _with_etag(_document(saved), saved)
 
+
+
+@bp.post("/import")
+@club_only("import files")
+@max_body("IMPORT_MAX_BYTES", transfer.IMPORT_MAX_BYTES)
+def import_files():
+    """A game file or a backup, as the upload page takes it: refused whole, or every new game
+    stored (never twice); the edit keys of the games stored."""
+    doc = _json_body()
+    try:
+        files = transfer.read_files(doc)
+    except GameFileError as exc:
+        raise ApiError(422, str(exc), exc.field) from None
+    keys: list[str] = []
+    outcomes = transfer.import_files(files, keys=keys)
+    new_keys = iter(keys)
+    return jsonify({"games": [
+        {"number": o.number, "id": o.game_id, "status": o.status,
+         **({"edit_key": next(new_keys)} if o.status == transfer.NEW else {})}
+        for o in outcomes
+    ]})
+
+
+@bp.get("/backup")
+@club_only("download the backup of every game")
+def backup():
+    """Every game (deleted ones too), as /backup.json gives it."""
+    response = Response(transfer.as_json(transfer.backup()), mimetype="application/json")
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -119,3 +119,16 @@ def add_vary(response: Response) -> Response:
     elif "hx-request" not in vary.lower():
         response.headers["Vary"] = f"{vary}, HX-Request"
     return response
+
+
+def no_store(response: Response) -> Response:
+    """For a page that shows an edit or club key: no cache keeps it (browser, proxy, the service
+    worker: see templates/sw.js), and no address of it goes on in a Referer."""
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def key_page(template: str, status: int = 200, prefilled: str = "", **context) -> Response:
+    """A page with a form that takes a key (``_macros.html``'s ``key_form``), never kept."""
+    return no_store(render(template, status, prefilled=prefilled, **context))

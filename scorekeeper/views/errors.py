@@ -1,9 +1,12 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
 from flask import Flask, jsonify, request
+from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ..club import NotKeeper
+from ..limits import TooLarge
 from .common import render
 
 PAGES = {
@@ -16,6 +19,8 @@ PAGES = {
     404: ("Not found", "There is no such page, game, round or player."),
     405: ("Not allowed", "That page cannot be used that way."),
     413: ("Too large", "That was far more than any game needs; nothing was saved."),
+    429: ("Too many requests", "This address has done that too often in a short time. Wait a minute and "
+                               "try again; nothing was changed."),
     500: ("Something went wrong", "Nothing was lost: every recorded round is kept. Reload the page."),
 }
 
@@ -36,6 +41,11 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if isinstance(error, NotKeeper | TooLarge):  # they say what to do: who may, how large
+            return answer(error.code, getattr(error, "title", None), error.description)
+        if isinstance(error, RateLimitExceeded):
+            return answer(429, message=f"At most {error.description} from one address: wait a minute and "
+                                       "try again. Nothing was changed.")
         return answer(error.code or 500)
 
     @app.errorhandler(500)

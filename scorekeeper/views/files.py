@@ -10,6 +10,8 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
 from .. import access, history, replays, store, transfer
+from ..club import club_only
+from ..limits import max_body
 from ..cli import document_of
 from ..replays import memory
 from ..gamefile import GameFileError
@@ -19,8 +21,7 @@ from .history import no_huge_ids
 bp = Blueprint("files", __name__)
 bp.url_value_preprocessor(no_huge_ids)
 
-#: A backup of years of games is far larger than one game: the upload may be this big.
-IMPORT_MAX_BYTES = 32 * 1024 * 1024
+IMPORT_MAX_BYTES = transfer.IMPORT_MAX_BYTES
 #: The edit keys of at most this many imported games are kept in the importing browser's session.
 REMEMBER_IMPORTED = 20
 
@@ -64,6 +65,7 @@ def game_csv(game_id: int):
 
 
 @bp.get("/backup.json")
+@club_only("download the backup of every game")
 def backup():
     """Every game (deleted ones too), as ``flask games export --all`` prints it."""
     today = datetime.now(UTC).strftime("%Y-%m-%d")
@@ -71,11 +73,10 @@ def backup():
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@club_only("import files and download backups")
+@max_body("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)  # a backup may be larger than the app's usual limit
 def upload():
     """Restore a game file or a backup: refused whole, or every new game stored; never twice."""
-    if request.method == "POST":
-        # Before the form is read: a backup may be larger than the app's usual limit.
-        request.max_content_length = current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)
     form = ImportForm()
     if request.method == "GET":
         return render("import.html", form=form, refused=None, outcomes=None, game_count=_game_count())

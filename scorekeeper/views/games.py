@@ -6,12 +6,12 @@ import re
 
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
-from .. import access, replays, store
+from .. import access, links, replays, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import go, kept_page, render
+from .common import go, key_page, kept_page, no_store, render
 
 bp = Blueprint("games", __name__)
 
@@ -238,16 +238,18 @@ class UnchangedPolls:
 def share(game_id: int):
     loaded = _load(game_id)
     editable = access.can_edit(loaded.game)
-    watch_url = url_for("games.watch", game_id=game_id, _external=True)
+    watch_url = links.external("games.watch", game_id=game_id)
     edit_url = None
     if editable:
         key = access.session_key(game_id)
         if key:
-            edit_url = url_for("games.join", game_id=game_id, key=key, _external=True)
-    local = request.host.split(":")[0] in {"localhost", "127.0.0.1", "[::1]"}
-    return render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
-                  watch_url=watch_url, edit_url=edit_url, local=local,
-                  watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None)
+            edit_url = links.edit_link(game_id, key)
+    local = links.host_of(watch_url) in {"localhost", "127.0.0.1", "::1"}
+    response = render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
+                      watch_url=watch_url, edit_url=edit_url, local=local,
+                      watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None)
+    # It shows the edit key (its link and QR code): kept by no cache.
+    return no_store(response) if editable else response
 
 
 def qr_svg(url: str) -> str:
@@ -259,15 +261,21 @@ def qr_svg(url: str) -> str:
     return Markup(svg)
 
 
-@bp.get("/games/<int:game_id>/join")
+@bp.route("/games/<int:game_id>/join", methods=["GET", "POST"])
 def join(game_id: int):
-    """Open a "keep score on another phone" link: this browser may now edit the game."""
+    """Open a "keep score on another phone" link (``join#key=...``): the page posts the key
+    and this browser may then edit the game. An old ``join?key=...`` link shows the same page
+    with the key filled in."""
     loaded = _load(game_id)
-    key = request.args.get("key", "")
+    if request.method == "GET":
+        return key_page("join.html", game=loaded.game, problem=None, prefilled=request.args.get("key", "")[:200])
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    key = request.form.get("key", "").strip()
     if not access.key_matches(loaded.game, key):
-        return render("error.html", 403, title="This edit link no longer works",
-                      message="The scorekeeper made a new key, or the link was cut short. "
-                              "You can still watch the game; ask for a fresh link to keep score."), 403
+        return key_page("join.html", 403, game=loaded.game,
+                        problem="This edit link no longer works: the scorekeeper made a new key, or the link "
+                                "was cut short. You can still watch the game; ask for a fresh link to keep score.")
     access.remember(game_id, key)
     flash("This phone can now keep score for this game.", "ok")
     return go(url_for("games.scoreboard", game_id=game_id))

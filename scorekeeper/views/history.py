@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
 
-from .. import access, charts, history, store
+from .. import access, charts, club, history, store
+from ..club import NotKeeper, club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID, Game, Player, db
 from ..rules import RULESETS
@@ -77,8 +78,9 @@ def _page_number() -> int:
 
 
 def _history(deleted: bool):
-    # Kept while the database has not changed: a page of history is the same for everyone.
-    key = page_key()
+    # Kept while the database has not changed: a page of history is the same for everyone but
+    # the keeper's buttons. A page that offers to undo a delete is one phone's, not kept.
+    key = None if "deleted" in request.args else page_key(club.is_keeper())
     page = kept_page(key)
     if page is not None:
         return page
@@ -98,7 +100,7 @@ def _history(deleted: bool):
             undo_id = None
         if undo_id is not None:
             game = db.session.get(Game, undo_id)
-            undo = game if game is not None and game.deleted_at is not None else None
+            undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
     return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
                   rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
@@ -129,7 +131,7 @@ def story(game_id: int):
         totals = charts.totals_chart(state)
         levels = charts.levels_chart(state)
     return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
-                  levels_chart=levels)
+                  levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game))
 
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
@@ -143,9 +145,15 @@ def delete(game_id: int):
 
 @bp.post("/games/<int:game_id>/restore")
 def restore(game_id: int):
-    """Undo a delete. Anyone may: bringing a game back loses nothing."""
+    """Undo a delete: the club's keeper, or whoever holds the game's edit key (who could
+    delete it, so may take that back)."""
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    game = db.session.get(Game, game_id)
+    if game is None:
+        abort(404)
+    if not may_restore(game):
+        raise NotKeeper("restore a deleted game (or the phone that keeps its score)")
     try:
         history.restore_game(game_id)
     except store.NotFound:
@@ -154,7 +162,12 @@ def restore(game_id: int):
     return go(url_for("history.story", game_id=game_id))
 
 
+def may_restore(game: Game) -> bool:
+    return club.is_keeper() or access.can_edit(game)
+
+
 @bp.route("/games/<int:game_id>/purge", methods=["GET", "POST"])
+@club_only("delete a game for good")
 def purge(game_id: int):
     stored = _stored(game_id)
     if not stored.deleted:
@@ -167,12 +180,12 @@ def _confirm_removal(stored: history.StoredGame, purge: bool):
     """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
     whoever holds the game's edit key."""
     form = ConfirmForm()
-    may_change = access.can_edit(stored.game)
+    may_change = club.is_keeper() if purge else access.can_edit(stored.game)
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
         if not may_change:
-            abort(403)
+            abort(403)  # only a delete gets here: a purge is the keeper's (club_only above)
         if not purge:
             history.delete_game(stored.id)
             # The history then says so, with an Undo button (see history.html).

@@ -1,10 +1,11 @@
-"""The roster: add, rename, remove a player who has never played."""
+"""The roster: add (anyone), rename and remove a player who has never played (the club's keeper)."""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, request, url_for
 
 from .. import store
+from ..club import club_only
 from ..forms import ConfirmForm, PlayerForm
 from .common import go, render
 
@@ -37,6 +38,7 @@ def roster():
 
 
 @bp.route("/<int:player_id>/edit", methods=["GET", "POST"])
+@club_only("rename players")
 def rename(player_id: int):
     if store.get_player(player_id) is None:
         abort(404)
@@ -61,6 +63,7 @@ def rename(player_id: int):
 
 
 @bp.post("/<int:player_id>/remove")
+@club_only("remove players from the roster")
 def remove(player_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
-from conftest import make_app
+from conftest import CLUB_KEY, make_app
 from scorekeeper.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -80,3 +80,9 @@ def server(live_app):
 def artifacts():
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture
+def club_link(server):
+    """The link `flask club-key` prints for the test app's club key."""
+    return f"{server}/club#key={CLUB_KEY}"

@@ -93,7 +93,7 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)
 
 
-def test_delete_a_game_and_undo_it_on_a_phone(page: Page, server, artifacts):
+def test_delete_a_game_and_undo_it_on_a_phone(page: Page, server, club_link, artifacts):
     page.goto(f"{server}/games/new")
     for i, name in enumerate(["Ann", "Ben"]):
         page.locator(f"#seat-{i}").fill(name)
@@ -116,6 +116,11 @@ def test_delete_a_game_and_undo_it_on_a_phone(page: Page, server, artifacts):
     page.get_by_role("button", name=re.compile(r"Yes, delete game")).tap()
     page.get_by_role("link", name=re.compile("Deleted games")).first.tap()
     expect(page.locator(".history-item")).to_have_count(1)
+    # Deleting for good is the club keeper's: this phone opens the club link first.
+    expect(page.get_by_role("link", name="Delete for good…")).to_have_count(0)
+    page.goto(club_link)
+    expect(page.locator(".flash")).to_contain_text("keeper")
+    page.goto(f"{server}/history/deleted")
     page.get_by_role("link", name="Delete for good…").tap()
     expect(page.get_by_role("heading", name=re.compile(r"Delete game \d+ for good\?"))).to_be_visible()
     page.screenshot(path=str(artifacts / "purge-confirm.png"), full_page=False)

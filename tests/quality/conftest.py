@@ -17,7 +17,7 @@ from werkzeug.serving import make_server
 
 # The phone the browser tests use (Debian's Chromium, 390x844, touch), shared, not copied.
 from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args  # noqa: F401
-from conftest import close, make_app
+from conftest import close, join, make_app, make_keeper
 
 from .site import AXE_JS, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed
 
@@ -83,9 +83,9 @@ def pages(seeded):
 @pytest.fixture(scope="session")
 def editor_cookie(quality_app, seeded) -> str:
     """The session cookie of a phone that keeps score for every seeded game."""
-    client = quality_app.test_client()
+    client = make_keeper(quality_app.test_client())  # and the club's keeper
     for game_id, key in seeded.keys.items():
-        assert client.get(f"/games/{game_id}/join?key={key}").status_code == 303
+        assert join(client, game_id, key).status_code == 303
     client.get("/")  # shows (and so drops) the flash messages the joins left
     cookie = client.get_cookie("session")
     assert cookie is not None

@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from conftest import close, make_app
+from conftest import close, join, make_app, make_keeper
 
 from . import vnu
 from .site import Page, csrf_token
@@ -52,9 +52,9 @@ def html_dir(artifacts_dir):
 
 
 def test_every_page_and_fragment_is_valid_html(quality_app, pages, seeded, empty_app, html_dir, tmp_path):
-    editor = quality_app.test_client()
+    editor = make_keeper(quality_app.test_client())
     for game_id, key in seeded.keys.items():
-        editor.get(f"/games/{game_id}/join?key={key}")
+        join(editor, game_id, key)
     files = []
 
     def write(name: str, text: str):

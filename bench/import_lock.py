@@ -1,0 +1,79 @@
+"""How long an import holds the writers' lock: a backup of GAMES games, imported into an
+empty database and then again (every game already there), through the upload page.
+
+    .venv/bin/python bench/import_lock.py [GAMES]
+
+Prints the backup's size, each request's time and the longest time any write held the lock
+(timed around :class:`scorekeeper.database._Writers`, the turn every writer of the SQLite
+file takes before SQLite's own lock).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import sys
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from scorekeeper import create_app, database, transfer  # noqa: E402
+from scorekeeper.models import db  # noqa: E402
+
+import seed  # noqa: E402
+
+KEY = "bench-club-key"
+
+
+def make(folder: Path, name: str):
+    app = create_app({
+        "TESTING": True, "SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / name}",
+        "USE_CDN": False, "CHECK_SCHEMA": False, "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False,
+        "CLUB_KEY_HASH": hashlib.sha256(KEY.encode()).hexdigest(),
+    })
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+def main(games: int) -> None:
+    held: list[float] = []
+    original = database._Writers.turn
+
+    @contextmanager
+    def timed(self, engine):
+        with original(self, engine):
+            began = time.perf_counter()
+            try:
+                yield
+            finally:
+                held.append(time.perf_counter() - began)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        source = make(folder, "source.sqlite")
+        with source.app_context():
+            seed.seed(games, 0)
+            body = transfer.as_json(transfer.backup()).encode()
+        print(f"backup of {games} games: {len(body) / 1e6:.2f} MB")
+        target = make(folder, "target.sqlite")
+        database._Writers.turn = timed
+        client = target.test_client()
+        with client.session_transaction() as sess:
+            sess["club_key"] = KEY  # the keeper's browser (scorekeeper.club)
+        for label in ("into an empty database", "again (all already there)"):
+            held.clear()
+            began = time.perf_counter()
+            response = client.post("/import", data={"file": (io.BytesIO(body), "backup.json")},
+                                   content_type="multipart/form-data")
+            took = time.perf_counter() - began
+            print(f"import {label}: HTTP {response.status_code}, {took:.2f} s in all, "
+                  f"lock held {max(held, default=0):.3f} s at most ({len(held)} writes)")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 560)

@@ -1,0 +1,37 @@
+"""The addresses handed to other phones (watch, edit and club links), and who decides their host.
+
+A link's host must not come from whatever ``Host`` a request claims (``Host: evil.example``
+would hand out an edit link to evil.example). Either ``PUBLIC_URL`` names the address phones
+open (``http://192.168.1.20:8000``, ``https://scores.example.org``), and every link is made
+on it whatever the request said; or Flask's ``TRUSTED_HOSTS`` lists the names this server
+answers to, and a request for any other host is refused (400) before a link is made
+(``make run`` sets it to this machine's names and addresses).
+
+A key goes after ``#key=``: browsers send no fragment to a server, so it reaches no access
+log, and the page drops it from the history (static/keylink.js).
+"""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import current_app, url_for
+
+
+def external(endpoint: str, **values) -> str:
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return str(public).rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, _external=True, **values)
+
+
+def edit_link(game_id: int, key: str) -> str:
+    return external("games.join", game_id=game_id) + "#key=" + key
+
+
+def club_link(key: str) -> str:
+    return external("club.join") + "#key=" + key
+
+
+def host_of(url: str) -> str:
+    return urlsplit(url).hostname or ""

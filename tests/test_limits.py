@@ -1,0 +1,122 @@
+"""Limits (issue 16): per-address rate limits with Retry-After, and the size of an import,
+checked before anything reads the body."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
+from history_games import random_docs
+
+from scorekeeper import limits
+from scorekeeper.models import Game, db
+
+AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
+
+
+@pytest.fixture
+def limited(tmp_path):
+    """An app with its limits on (the other tests' apps have them off)."""
+    app = make_app(tmp_path, RATELIMIT_ENABLED=True, WTF_CSRF_ENABLED=False)
+    yield app
+    close(app)
+
+
+def upload(client, body: bytes, **data):
+    return client.post("/import", data={"file": (io.BytesIO(body), "backup.json"), **data},
+                       content_type="multipart/form-data")
+
+
+def test_the_third_import_in_a_minute_is_a_429_with_retry_after(limited):
+    keeper = make_keeper(limited.test_client())
+    body = json.dumps(random_docs(1, seed=5)[0]).encode()
+    assert upload(keeper, body).status_code == 200
+    assert upload(keeper, body).status_code == 200
+    third = upload(keeper, body)
+    assert third.status_code == 429
+    assert int(third.headers["Retry-After"]) > 0
+    assert "Too many requests" in third.text and "2 per 1 minute" in third.text
+    # The API's import counts with the web's: the same act from the same address.
+    api = keeper.post("/api/import", json=random_docs(1, seed=5)[0], headers=AUTH)
+    assert api.status_code == 429 and "Retry-After" in api.headers
+    assert "error" in api.get_json()
+    # Another address is not held back.
+    elsewhere = make_keeper(limited.test_client())
+    response = elsewhere.post("/import", data={"file": (io.BytesIO(body), "b.json")},
+                              content_type="multipart/form-data", environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert response.status_code == 200
+
+
+def test_backups_are_limited(limited):
+    keeper = make_keeper(limited.test_client())
+    statuses = [keeper.get("/backup.json").status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 200, 429]
+
+
+def test_starting_games_is_limited_but_arranging_the_seats_is_not(limited):
+    client = limited.test_client()
+    seats = {"seat-0": "Ann", "seat-1": "Ben", "rules": "balmoral"}
+    for _ in range(30):  # taps that arrange the table post the form too: never counted
+        assert client.post("/games/new", data={**seats, "up": "1"}).status_code == 200
+    started = [client.post("/games/new", data={**seats, "start": "1"}).status_code for _ in range(11)]
+    assert started == [303] * 10 + [429]
+    with limited.app_context():
+        assert db.session.query(Game).count() == 10
+    assert client.post("/api/games", json={"format": "scorekeeper-game/1", "rules": "balmoral",
+                                           "players": ["Ann", "Ben"], "first_dealer": "Ann",
+                                           "rounds": []}).status_code == 429
+
+
+def test_api_writes_are_limited(limited):
+    client = limited.test_client()
+    statuses = [client.delete("/api/games/999/rounds/1").status_code for _ in range(121)]
+    assert statuses[:120] == [404] * 120 and statuses[120] == 429
+    assert client.get("/api/games/999").status_code == 404  # reads are not limited
+
+
+def test_limits_are_generous_enough_for_a_table():
+    """The numbers the README gives, and the reasons: a table starts a game every half hour."""
+    assert limits.NEW_GAMES == "10 per minute; 60 per hour"
+    assert limits.IMPORTS == "2 per minute; 20 per hour"
+    assert limits.BACKUPS == "4 per minute; 30 per hour"
+    assert limits.API_WRITES == "120 per minute"
+
+
+def seven_megabyte_backup() -> bytes:
+    """A real backup of a few games, spaced out to 7 MB (JSON allows any whitespace)."""
+    doc = json.dumps({"format": "scorekeeper-backup/1", "games": random_docs(3, seed=8)})
+    return (doc[:-1] + " " * (7 * 1024 * 1024) + "}").encode()
+
+
+def test_a_7_mb_import_by_the_keeper_is_accepted_with_the_form_token_checked(app):
+    # CSRF on: the check that once read the form (and so capped it at 2 MiB) before the view.
+    keeper = make_keeper(app.test_client())
+    token = form_token(keeper, "/import")
+    body = seven_megabyte_backup()
+    assert len(body) > 7 * 1024 * 1024
+    response = upload(keeper, body, csrf_token=token)
+    assert response.status_code == 200, response.text[:500]
+    assert "3 games imported" in " ".join(response.text.split())
+
+
+def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
+    keeper = make_keeper(app.test_client())
+    token = form_token(keeper, "/import")
+    app.config["IMPORT_MAX_BYTES"] = 5 * 1024 * 1024
+    response = upload(keeper, seven_megabyte_backup(), csrf_token=token)
+    assert response.status_code == 413
+    assert "the most this page takes is 5 MB" in response.text and "flask --app scorekeeper games import" in response.text
+
+    class Unread(io.BytesIO):
+        def read(self, *args):  # noqa: ARG002
+            raise AssertionError("the body was read")
+
+    forty = {"CONTENT_LENGTH": str(40 * 1024 * 1024)}  # announced; the test client would count the stream
+    announced = keeper.post("/import", input_stream=Unread(b""), content_type="multipart/form-data; boundary=x",
+                            environ_overrides=forty)
+    assert announced.status_code == 413 and "40.0 MB" in announced.text
+    # A stranger's upload is refused for who sent it, before its size is looked at.
+    assert app.test_client().post("/import", input_stream=Unread(b""), content_type="multipart/form-data; boundary=x",
+                                  environ_overrides=forty).status_code == 403
