@@ -299,10 +299,12 @@ def _roster_for(names: Iterable[str]) -> dict[str, Player]:
 
 
 @writing()
-def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> list[int]:
+def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
+                 fingerprints: Sequence[str] | None = None) -> list[int]:
     """Store checked game files in one transaction; their ids in order.
 
-    Each game gets a fresh edit key; pass a list as ``keys`` to receive them.
+    Each game gets a fresh edit key; pass a list as ``keys`` to receive them. ``fingerprints``
+    (one a file) are the files' (see :mod:`scorekeeper.transfer`), stored with the games.
 
     A backup holds thousands of games: the games are inserted a row each (their ids are
     needed), but their seats, rounds and hands in a few multi-row INSERTs, whatever their
@@ -311,8 +313,10 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     try:
         roster = _roster_for(name for gf in files for name in gf.setup.players)
         games = []
-        for gf in files:
+        for i, gf in enumerate(files):
             game = _game_row(gf.setup, gf.started_at)
+            if fingerprints is not None:
+                game.fingerprint = fingerprints[i]
             key = issue_key(game)
             if keys is not None:
                 keys.append(key)

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from . import store
 from .database import writing
@@ -126,7 +126,6 @@ def _matches(prints: list[str], files: Sequence[GameFile]) -> dict[str, Game]:
     return found
 
 
-@writing()
 def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
     """Store the games not stored yet, in one transaction; say what became of each.
 
@@ -134,49 +133,71 @@ def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     the bin); a game given twice in ``files`` is stored once. ``files`` come checked
     from :func:`scorekeeper.gamefile.read_document`, which refuses a file whole.
     Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
+
+    The costly part (each game's fingerprint, and the stored games compared with them) is
+    read before the write, without the writers' lock; the write then only looks again at
+    what may have changed meanwhile (games stored since, by their fingerprint or id; games
+    deleted, restored or purged since) and stores, in one short transaction.
     """
     prints = [fingerprint(gf) for gf in files]
-    found = _matches(prints, files)
-    outcomes: list[tuple[int, str, str]] = []  # (number in the file, fingerprint, status)
-    fresh: list[GameFile] = []
-    first_of: dict[str, int] = {}  # fingerprint -> index in fresh
-    seen: set[str] = set()
-    restore: set[int] = set()
-    for number, (gf, fp) in enumerate(zip(files, prints, strict=True), start=1):
-        if fp in seen:
-            status = REPEATED
-        elif fp in found:
-            game = found[fp]
-            status = RESTORED if game.deleted_at is not None else EXISTING
-            if status == RESTORED:
-                restore.add(game.id)
-        else:
-            first_of[fp] = len(fresh)
-            fresh.append(gf)
-            status = NEW
-        seen.add(fp)
-        outcomes.append((number, fp, status))
-    if not fresh:
-        new_ids: list[int] = []
-    elif keys is None:
-        new_ids = store.import_games(fresh)
-    else:
-        new_ids = store.import_games(fresh, keys=keys)
-    # The import is committed; now its fingerprints, and what comes back from the bin.
     try:
-        if new_ids:
-            db.session.execute(
-                update(Game),
-                [{"id": gid, "fingerprint": fp} for gid, fp in zip(new_ids, first_of, strict=True)],
-            )
+        found = _matches(prints, files)
+        last_id = db.session.scalar(select(func.max(Game.id))) or 0
+    finally:
+        db.session.commit()  # a read: this only lets its snapshot go before the write (as writing() does)
+    return _store_new(files, prints, {fp: game.id for fp, game in found.items()}, last_id, keys)
+
+
+@writing()
+def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, int], last_id: int,
+               keys: list[str] | None) -> list[Imported]:
+    try:
+        # Under the lock: what changed since the read. A game stored since with the same
+        # fingerprint (another import), or made since (by id) whose file is the same ...
+        missing = sorted({fp for fp in prints if fp not in found})
+        for chunk in _chunks(missing):
+            for game_id, fp in db.session.execute(
+                    select(Game.id, Game.fingerprint).where(Game.fingerprint.in_(chunk), Game.id > last_id)):
+                found.setdefault(fp, game_id)
+        for stored in load_games(Game.id > last_id, order_by=(Game.id,)):
+            fp = stored_fingerprint(stored)
+            if fp is not None and fp in missing:
+                found.setdefault(fp, stored.id)
+        # ... and the games found: still here (not purged since), deleted or not.
+        deleted_at = dict(db.session.execute(select(Game.id, Game.deleted_at).where(Game.id.in_(set(found.values())))).all()) \
+            if found else {}
+        found = {fp: gid for fp, gid in found.items() if gid in deleted_at}
+        outcomes: list[tuple[int, str, str]] = []  # (number in the file, fingerprint, status)
+        fresh: list[GameFile] = []
+        fresh_prints: list[str] = []
+        first_of: dict[str, int] = {}  # fingerprint -> index in fresh
+        seen: set[str] = set()
+        restore: set[int] = set()
+        for number, (gf, fp) in enumerate(zip(files, prints, strict=True), start=1):
+            if fp in seen:
+                status = REPEATED
+            elif fp in found:
+                status = RESTORED if deleted_at[found[fp]] is not None else EXISTING
+                if status == RESTORED:
+                    restore.add(found[fp])
+            else:
+                first_of[fp] = len(fresh)
+                fresh.append(gf)
+                fresh_prints.append(fp)
+                status = NEW
+            seen.add(fp)
+            outcomes.append((number, fp, status))
         if restore:
             db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
-        db.session.commit()
+        # One transaction: the new games (with their fingerprints) and what comes back from the bin.
+        new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
+        if not fresh:
+            db.session.commit()
     except Exception:
         db.session.rollback()
         raise
     return [
-        Imported(number, found[fp].id if fp in found else new_ids[first_of[fp]], status)
+        Imported(number, found[fp] if fp in found else new_ids[first_of[fp]], status)
         for number, fp, status in outcomes
     ]
 

@@ -120,3 +120,26 @@ def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
     # A stranger's upload is refused for who sent it, before its size is looked at.
     assert app.test_client().post("/import", input_stream=Unread(b""), content_type="multipart/form-data; boundary=x",
                                   environ_overrides=forty).status_code == 403
+
+
+def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app, monkeypatch):
+    """The costly part of an import (comparing every game with the stored ones) runs before
+    the write; the write itself is one transaction (bench/import_lock.py measures it)."""
+    from scorekeeper import database, transfer
+    from scorekeeper.gamefile import backup_document, read_document
+
+    files = read_document(backup_document(random_docs(4, seed=9)))
+    compared: list[bool] = []
+    matches = transfer._matches
+    monkeypatch.setattr(transfer, "_matches", lambda *a: compared.append(database._writing.get()) or matches(*a))
+    writes: list[str] = []
+    turn = database._Writers.turn
+    monkeypatch.setattr(database._Writers, "turn", lambda self, engine: writes.append("write") or turn(self, engine))
+    with app.app_context():
+        first = transfer.import_files(files)
+        again = transfer.import_files(files)
+        on_sqlite = database.db.engine.url.get_backend_name() == "sqlite"
+    assert [o.status for o in first] == ["new"] * 4 and [o.status for o in again] == ["existing"] * 4
+    assert compared == [False, False]
+    if on_sqlite:
+        assert writes == ["write", "write"]
