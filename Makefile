@@ -21,15 +21,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test,postgres]'
 	touch $(STAMP)
 
+# The addresses phones open: this machine's IPv4 addresses. Links are made only for these
+# names (TRUSTED_HOSTS): a forged Host header gets a 400, not an edit link on another host.
+# Set PUBLIC_URL (or TRUSTED_HOSTS) in instance/config.py to serve under another name.
+IPS = $(shell hostname -I 2>/dev/null | tr ' ' '\n' | grep -v ':')
+LOCAL_HOSTS = $(subst $(eval) ,$(comma),$(strip localhost 127.0.0.1 $(shell hostname 2>/dev/null) $(shell hostname 2>/dev/null).local $(IPS)))
+comma := ,
+
 run: $(STAMP)
 	$(BIN)/flask --app scorekeeper backup --before-upgrade
 	$(BIN)/flask --app scorekeeper db upgrade
 	@echo ""
+	@# The club key: made (and its link printed) on the first start only.
+	@$(BIN)/flask --app scorekeeper club-key --first --base-url http://localhost:$(PORT) $(foreach ip,$(IPS),--base-url http://$(ip):$(PORT))
+	@echo ""
 	@echo "Scorekeeper is starting. Open it:"
 	@echo "  on this machine:           http://localhost:$(PORT)/"
-	@for ip in $$(hostname -I 2>/dev/null); do case $$ip in *:*) ;; *) echo "  on a phone on this network: http://$$ip:$(PORT)/";; esac; done
+	@for ip in $(IPS); do echo "  on a phone on this network: http://$$ip:$(PORT)/"; done
 	@echo ""
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_OPTS) 'scorekeeper:create_app()'
+	SCOREKEEPER_LOCAL_HOSTS=$(LOCAL_HOSTS) $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_OPTS) 'scorekeeper:create_app()'
 
 browser:
 	@sh scripts/ensure-chromium.sh

@@ -50,6 +50,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_prefixed_env()
     else:
         app.config.from_mapping(test_config)
+    local_hosts = os.environ.get("SCOREKEEPER_LOCAL_HOSTS")
+    if local_hosts and not app.config.get("TRUSTED_HOSTS") and not app.config.get("PUBLIC_URL"):
+        # `make run`: this machine's names and addresses. A request for any other host (a forged
+        # Host header, which would go into edit and watch links) is refused with a 400.
+        app.config["TRUSTED_HOSTS"] = local_hosts.split(",")
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(instance)
 

@@ -26,7 +26,7 @@ from flask import Flask, current_app, g, request, session
 from werkzeug.exceptions import Forbidden
 
 from . import access
-from .security import write_private
+from .security import check_private, write_private
 
 SESSION_KEY = "club_key"
 FILE_NAME = "club_key"
@@ -141,6 +141,8 @@ def guard() -> None:
 
 
 def init_app(app: Flask) -> None:
+    if key_file(app).exists():
+        check_private(key_file(app))
     app.before_request(guard)
     app.jinja_env.globals["is_keeper"] = is_keeper
 

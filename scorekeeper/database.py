@@ -121,7 +121,8 @@ class _Writers:
         # Opened in each process (a file opened before a fork would be one lock for both).
         known = self._files.get(path)
         if known is None or known[0] != os.getpid():
-            known = (os.getpid(), open(path, "a"))  # noqa: SIM115 (kept open: the lock lives with it)
+            # Kept open: the lock lives with it. 0600, as the database beside it.
+            known = (os.getpid(), os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a"))
             self._files[path] = known
         return known[1]
 
@@ -195,6 +196,12 @@ def _committed(_session) -> None:
 
 
 def init_app(app: Flask) -> None:
+    path = sqlite_file(app.config["SQLALCHEMY_DATABASE_URI"])
+    if path is not None:
+        # Made 0600 before SQLite opens it: SQLite makes its -wal and -shm files with the same mode.
+        from .security import create_private
+
+        create_private(path)
     db.init_app(app)
     migrate.init_app(app, db, directory=str(MIGRATIONS), render_as_batch=True)
     with app.app_context():
@@ -204,6 +211,17 @@ def init_app(app: Flask) -> None:
             event.listen(engine, "begin", _sqlite_begin)
     if app.config.get("CHECK_SCHEMA", True):
         check_schema(app)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite database URL (None for another database, or one in memory)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database or parsed.database == ":memory:" \
+            or parsed.database.startswith("file:"):
+        return None
+    return Path(parsed.database)
 
 
 class DatabaseTooNew(RuntimeError):

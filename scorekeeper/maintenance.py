@@ -29,9 +29,12 @@ def sqlite_path() -> Path | None:
 
 
 def backup_sqlite(source: Path, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
+    from .security import create_private
+
+    target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if target.exists():
         target.unlink()
+    create_private(target)  # a copy of the database: as private as the database
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
     dst = sqlite3.connect(target)
     try:

@@ -19,6 +19,7 @@ import csv
 import hashlib
 import io
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -227,9 +228,24 @@ CSV_COLUMNS = (
 )
 
 
+#: What starts a formula in a spreadsheet, and what a spreadsheet may split a line on.
+_FORMULA = "=+-@\t\r"
+_SEPARATORS = ",;\t|:"
+_HIDDEN_FORMULA = re.compile(f"([{re.escape(_SEPARATORS)}])(\\s*)([{re.escape(_FORMULA)}])")
+
+
 def _cell(value: object) -> object:
-    """A name cannot become a spreadsheet formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+    """A name cannot become a spreadsheet formula, whatever the spreadsheet splits on.
+
+    Text cells are quoted (:data:`csv.QUOTE_NONNUMERIC`, below), so a spreadsheet that reads
+    quotes keeps ``x;=1+1;`` one cell; one that splits on ``;`` regardless would make a cell of
+    ``=1+1``, so a formula's first character after any separator gets a ``'`` too, as one at
+    the start of the cell does.
+    """
+    if not isinstance(value, str):
+        return value
+    value = _HIDDEN_FORMULA.sub(r"\1\2'\3", value)
+    if value[:1] in _FORMULA:
         return "'" + value
     return value
 
@@ -237,7 +253,7 @@ def _cell(value: object) -> object:
 def game_csv(state: GameState) -> str:
     """One row per round and player: the cards entered, the penalty, the running total, the level."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(CSV_COLUMNS)
     ladder = state.rules.progression is Progression.LADDER
     for result in state.rounds:

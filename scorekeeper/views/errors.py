@@ -1,6 +1,7 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, request
+from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
@@ -41,6 +42,10 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if request_ctx.url_adapter is None:
+            # A host not in TRUSTED_HOSTS: no address can be made for it, so no page either.
+            return Response(f"{error.code} {error.name}: this server does not answer to that host name.\n",
+                            error.code, mimetype="text/plain")
         if isinstance(error, NotKeeper | TooLarge):  # they say what to do: who may, how large
             return answer(error.code, getattr(error, "title", None), error.description)
         if isinstance(error, RateLimitExceeded):

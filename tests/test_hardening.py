@@ -1,0 +1,147 @@
+"""Small hardening (issue 16, points 3 and 5): keys kept by no cache, CSV cells that stay text,
+the CSP, files only their owner reads, and the host in links."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import stat
+
+import pytest
+from conftest import close, join, make_app
+
+from scorekeeper import create_app
+from scorekeeper.security import InsecureFile
+
+GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["x;=1+1;", "Ben", "a,@SUM(A1)|-2"],
+        "first_dealer": "Ben", "rounds": [{"went_out": "Ben", "hands": {"x;=1+1;": "K", "a,@SUM(A1)|-2": "Q"}}]}
+FORMULA = ("=", "+", "-", "@")
+
+
+def test_a_name_never_becomes_a_formula_whatever_the_spreadsheet_splits_on(client):
+    game_id = client.post("/api/games", json=GAME).get_json()["id"]
+    text = client.get(f"/games/{game_id}.csv").get_data(as_text=True).lstrip("\ufeff")
+    for separator in (",", ";", "\t", "|", ":"):
+        # A spreadsheet that reads the quotes, and one that splits every line regardless.
+        read = [cell for row in csv.reader(io.StringIO(text), delimiter=separator) for cell in row]
+        split = [cell.strip().strip('"').strip() for line in text.splitlines() for cell in line.split(separator)]
+        for cell in read + split:
+            assert not cell.startswith(FORMULA), (separator, cell)
+    assert "x;'=1+1;" in text  # the name is still there to read
+
+
+def test_the_csp_names_the_htmx_file_not_its_host(tmp_path):
+    app = make_app(tmp_path, USE_CDN=True)
+    try:
+        csp = app.test_client().get("/").headers["Content-Security-Policy"]
+        script_src = next(d for d in csp.split("; ") if d.startswith("script-src")).split()
+        assert script_src == ["script-src", "'self'", app.config["HTMX_CDN"]]
+        assert app.config["HTMX_CDN"].endswith("/dist/htmx.min.js")
+    finally:
+        close(app)
+
+
+def test_the_share_page_with_the_edit_link_is_kept_by_no_cache(app, client):
+    created = client.post("/api/games", json=GAME).get_json()
+    assert join(client, created["id"], created["edit_key"]).status_code == 303
+    share = client.get(f"/games/{created['id']}/share")
+    assert created["edit_key"] in share.text
+    assert share.headers["Cache-Control"] == "no-store" and share.headers["Referrer-Policy"] == "no-referrer"
+    # The link carries the key after "#": a browser sends no fragment to a server (nor its log).
+    assert f"/games/{created['id']}/join#key={created['edit_key']}" in share.text
+    assert "?key=" not in share.text
+    for page in (f"/games/{created['id']}/join", "/club"):
+        assert client.get(page).headers["Cache-Control"] == "no-store"
+    # The service worker keeps no page that says no-store, nor any page that takes or shows a key.
+    worker = client.get("/sw.js").text
+    assert 'control.includes("no-store")' in worker and "share|join" in worker and "club" in worker
+
+
+def test_an_old_join_link_with_the_key_in_its_query_still_works(app, client):
+    created = client.post("/api/games", json=GAME).get_json()
+    game_id, key = created["id"], created["edit_key"]
+    page = client.get(f"/games/{game_id}/join?key={key}")
+    assert page.status_code == 200 and page.headers["Cache-Control"] == "no-store"
+    assert f'value="{key}"' in page.text and "keylink.js" in page.text  # the page posts it, then drops it
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page.text).group(1)
+    joined = client.post(f"/games/{game_id}/join", data={"csrf_token": token, "key": key})
+    assert joined.status_code == 303 and joined.headers["Location"].endswith(f"/games/{game_id}")
+
+
+@pytest.fixture
+def instance(tmp_path, monkeypatch):
+    folder = tmp_path / "instance"
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE", str(folder))
+    for name in ("FLASK_SECRET_KEY", "FLASK_SQLALCHEMY_DATABASE_URI"):
+        monkeypatch.delenv(name, raising=False)
+    old = os.umask(0o022)  # the usual umask: files 0644 unless made otherwise
+    yield folder
+    os.umask(old)
+
+
+def mode(path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+def started(instance):
+    """The app as `make run` starts it: its own instance folder, key and database."""
+    app = create_app()
+    with app.app_context():
+        from flask_migrate import upgrade
+
+        from scorekeeper.database import MIGRATIONS
+
+        upgrade(directory=str(MIGRATIONS))
+    return app
+
+
+def test_secret_and_database_files_are_their_owners_only_from_the_start(instance):
+    app = started(instance)
+    try:
+        app.config["RATELIMIT_ENABLED"] = False
+        assert app.test_client().post("/api/games", json=GAME).status_code == 201
+        assert mode(instance) == 0o700
+        assert mode(instance / "secret_key") == 0o600
+        made = [p for p in instance.iterdir() if p.name.startswith("scorekeeper.sqlite")]
+        assert {p.name for p in made} >= {"scorekeeper.sqlite", "scorekeeper.sqlite-wal"}
+        assert all(mode(p) == 0o600 for p in made), {p.name: oct(mode(p)) for p in made}
+    finally:
+        close(app)
+
+
+def test_a_key_file_others_can_read_is_refused_at_start_with_the_command_to_fix_it(instance):
+    close(started(instance))
+    key = instance / "secret_key"
+    key.chmod(0o644)
+    with pytest.raises(InsecureFile, match=re.escape(f"chmod 600 {key}")):
+        create_app()
+    key.chmod(0o600)
+    (instance / "club_key").write_text("0" * 64)
+    (instance / "club_key").chmod(0o640)
+    with pytest.raises(InsecureFile, match="club_key"):
+        create_app()
+
+
+def test_a_forged_host_gets_no_link_on_it(tmp_path):
+    created = {"Host": "evil.example"}
+    public = make_app(tmp_path, "public.sqlite", PUBLIC_URL="http://192.168.1.20:8000")
+    try:
+        client = public.test_client()
+        body = client.post("/api/games", json=GAME, headers=created).get_json()
+        assert body["edit_url"].startswith("http://192.168.1.20:8000/games/")
+        assert body["watch_url"].startswith("http://192.168.1.20:8000/games/")
+        join(client, body["id"], body["edit_key"], headers=created)
+        share = client.get(f"/games/{body['id']}/share", headers=created).text
+        assert "evil.example" not in share and "http://192.168.1.20:8000/games/" in share
+    finally:
+        close(public)
+    trusted = make_app(tmp_path, "trusted.sqlite", TRUSTED_HOSTS=["192.168.1.20", "localhost"])
+    try:
+        client = trusted.test_client()
+        assert client.post("/api/games", json=GAME, headers=created).status_code == 400
+        assert client.get("/games/1/share", headers=created).status_code == 400
+        assert client.post("/api/games", json=GAME).status_code == 201
+    finally:
+        close(trusted)
