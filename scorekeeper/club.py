@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -77,10 +76,10 @@ def new_key(app: Flask) -> str:
 
 
 def matches(key: object) -> bool:
+    if not isinstance(key, str) or not key or len(key) > 200:
+        return False  # (before the key file is looked at: most requests carry no club key)
     known = stored_hash()
-    if not known or not isinstance(key, str) or not key or len(key) > 200:
-        return False
-    return hmac.compare_digest(digest(key), known)
+    return bool(known) and hmac.compare_digest(digest(key), known)
 
 
 def is_keeper() -> bool:

@@ -6,7 +6,7 @@ from flask import Blueprint, abort, flash, request, url_for
 
 from .. import club
 from ..forms import ConfirmForm
-from .common import go, key_page, render
+from .common import go, key_page
 
 bp = Blueprint("club", __name__, url_prefix="/club")
 
@@ -39,5 +39,3 @@ def leave():
     flash("This phone is no longer the club\u2019s keeper.", "ok")
     return go(url_for("games.index"))
 
-
-__all__ = ["bp", "render"]
