@@ -159,7 +159,8 @@ def test_get_is_conditional_and_unknown_is_json_404(client, created):
 def test_openapi_document_lists_every_operation(client):
     doc = client.get("/api/openapi.json").get_json()
     operations = {op["operationId"] for path in doc["paths"].values() for op in path.values()}
-    assert operations == {"createGame", "getGame", "recordRound", "replaceRound", "deleteRound"}
+    assert operations == {"createGame", "getGame", "recordRound", "replaceRound", "deleteRound", "importFiles",
+                          "backup"}
 
 
 # ----------------------------------------------------------------- HTML edit rights
