@@ -690,6 +690,10 @@ def verdicts(small: list[Figures], large: list[Figures], sizes: dict, tapped: di
     if tapped:
         ok = tapped["taps"] <= tapped["goal"]
         out.append((ok, f"taps: {tapped['taps']} to record the round (goal ≤ {tapped['goal']})"))
+        eight = tapped.get("rounds", {}).get("eight cards")
+        if eight:
+            ok = eight["taps"] <= eight["goal"]
+            out.append((ok, f"taps: {eight['taps']} to record a round of eight-card hands (goal ≤ {eight['goal']})"))
     return out
 
 
@@ -777,6 +781,10 @@ def main() -> int:
             say(f"== taps to record a four-player round with three hands of five cards: {tapped['taps']} "
                 f"(goal: {tapped['cards']} cards + {tapped['players']} players + 2 = {tapped['goal']})")
             say("   " + ", ".join(f"{k} {v}" for k, v in tapped["breakdown"].items()))
+            eight = tapped.get("rounds", {}).get("eight cards")
+            if eight:
+                say(f"== taps for three hands of eight cards: {eight['taps']} (goal {eight['goal']}); "
+                    + ", ".join(f"{k} {v}" for k, v in eight["breakdown"].items()))
         else:
             say("== taps: not counted (no Chromium)")
         checks = verdicts(figures["small"], figures["large"], sizes, tapped)

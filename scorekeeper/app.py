@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from datetime import timedelta
 from pathlib import Path
@@ -88,7 +89,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         deck_words=presenters.deck_words,
         card_values=presenters.card_values,
         hand_points=presenters.hand_points,
+        card_label=presenters.card_label,
     )
+    app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
     register_cli(app)
     from . import maintenance

@@ -457,11 +457,40 @@ class PlayerStats:
 
     @property
     def slowest_level(self) -> LevelTally | None:
-        """The level that took the most rounds on average (where the player gets stuck)."""
-        timed = [lv for lv in self.levels if lv.average is not None]
-        if not timed:
-            return None
-        return max(timed, key=lambda lv: (lv.average, -lv.level))
+        """The first of :attr:`slowest_levels` (where the player gets stuck most), if any."""
+        slow = self.slowest_levels
+        return slow[0] if slow else None
+
+    @property
+    def slowest_levels(self) -> tuple[LevelTally, ...]:
+        """The levels that took the most rounds on average, every one of them on a tie.
+
+        Empty when none was made yet, or when every level made took a single round each
+        time (nothing was slow: :attr:`first_try_every_level`)."""
+        timed = self._timed_levels()
+        if not timed or self.first_try_every_level:
+            return ()
+        most = max(lv.average for lv in timed)
+        return tuple(lv for lv in timed if lv.average == most)
+
+    @property
+    def fastest_levels(self) -> tuple[LevelTally, ...]:
+        """The levels made in the fewest rounds on average, every one of them on a tie;
+        empty unless the levels made took different times (then one is the slowest too)."""
+        timed = self._timed_levels()
+        if len({lv.average for lv in timed}) < 2:
+            return ()
+        least = min(lv.average for lv in timed)
+        return tuple(lv for lv in timed if lv.average == least)
+
+    @property
+    def first_try_every_level(self) -> bool:
+        """True when every level the player made, they made at the first try, every time."""
+        timed = self._timed_levels()
+        return bool(timed) and all(lv.longest == 1 for lv in timed)
+
+    def _timed_levels(self) -> list[LevelTally]:
+        return [lv for lv in self.levels if lv.average is not None]
 
     def rules(self, key: str) -> RuleSet:
         return get_rules(key)

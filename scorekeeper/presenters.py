@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import GameState, Progression, RoundResult, hand_penalty
+from .rules import CardError, GameState, Progression, RoundResult, hand_penalty, parse_rank
 
 
 def join_names(names) -> str:
@@ -17,10 +17,19 @@ def join_names(names) -> str:
 
 
 def deck_words(decks: int, jokers: int) -> str:
+    """"2 decks, 1 joker"; a game without jokers does not mention them."""
     d = f"{decks} deck{'s' if decks != 1 else ''}"
     if jokers == 0:
-        return f"{d}, no jokers"
+        return d
     return f"{d}, {jokers} joker{'s' if jokers != 1 else ''}"
+
+
+def card_label(token: str) -> str:
+    """A card as its chip shows it ("Joker", not "JK"); what is no card, as typed."""
+    try:
+        return parse_rank(token).label
+    except CardError:
+        return token.upper()
 
 
 def is_ladder(state: GameState) -> bool:
@@ -85,6 +94,7 @@ def card_values(rules) -> dict:
 
     return {
         "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
+        "labels": {rank.value: rank.label for rank in rules.ranks},
         "aliases": {alias: rank.value for alias, rank in _ALIASES.items()},
     }
 

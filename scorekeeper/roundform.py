@@ -10,7 +10,18 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .rules import CardError, GameSetup, Hand, Problem, RoundRecord, parse_hand, parse_rank
+from .rules import (
+    CardError,
+    GameSetup,
+    GameState,
+    Hand,
+    Problem,
+    RoundRecord,
+    check_round,
+    parse_hand,
+    parse_rank,
+    replay,
+)
 from .rules.cards import MAX_HAND_TEXT
 
 MAX_POINTS_TEXT = 6
@@ -46,6 +57,10 @@ class RoundDraft:
     seats: list[SeatDraft]
     errors: list[str] = field(default_factory=list)
     version: str = ""
+    #: The seat the card keypad types into (None: the first one that still needs a hand).
+    selected: int | None = None
+    #: The seat whose typed fields (cards as text, points counted by hand) are open.
+    typing: int | None = None
 
     @classmethod
     def blank(cls, number: int, players: int) -> RoundDraft:
@@ -91,19 +106,49 @@ class RoundDraft:
             )
             for i in range(players)
         ]
-        return cls(number, went_out, seats, errors, form.get("version", ""))
+        selected = small_int(form.get("seat", ""))
+        if selected is not None and selected >= players:
+            selected = None
+        return cls(number, went_out, seats, errors, form.get("version", ""), selected)
+
+    def needs_hand(self, seat: int) -> bool:
+        """True while a seat that did not go out has neither cards nor a points total."""
+        draft = self.seats[seat]
+        return seat != self.went_out and not draft.hand.strip() and not draft.points.strip()
+
+    @property
+    def current(self) -> int:
+        """The seat the keypad types into: the one tapped, else the first still needing a hand."""
+        if self.selected is not None and self.selected != self.went_out:
+            return self.selected
+        return self.next_needing(-1)
+
+    def next_needing(self, after: int) -> int:
+        """The next seat clockwise after ``after`` that still needs a hand (else the one after)."""
+        count = len(self.seats)
+        for step in range(1, count + 1):
+            seat = (after + step) % count
+            if self.needs_hand(seat):
+                return seat
+        seat = (after + 1) % count
+        return (seat + 1) % count if seat == self.went_out and count > 1 else seat
 
     def press(self, key: str) -> None:
-        """A keypad button posted without JavaScript: "seat:rank" adds a card."""
-        raw_seat, _, rank = key.partition(":")
-        seat = small_int(raw_seat)
-        if seat is not None and seat < len(self.seats):
+        """A keypad button posted without JavaScript: a rank adds a card to the current seat
+        ("seat:rank" names the seat itself)."""
+        raw_seat, colon, rank = key.partition(":")
+        seat = small_int(raw_seat) if colon else self.current
+        if not colon:
+            rank = raw_seat
+        if seat is not None and seat < len(self.seats) and seat != self.went_out:
             try:
                 parsed = parse_rank(rank)
             except CardError:
                 return
             draft = self.seats[seat]
             draft.hand = f"{draft.hand} {parsed.value}".strip()
+            draft.points = ""
+            self.selected = seat
 
     def unpress(self, key: str) -> None:
         """A chip posted without JavaScript: "seat:index" removes that card."""
@@ -115,53 +160,118 @@ class RoundDraft:
             if index < len(tokens):
                 del tokens[index]
                 draft.hand = " ".join(tokens)
+            self.selected = seat
 
-    def to_record(self, setup: GameSetup) -> RoundRecord | None:
-        """The round this draft describes, or None with errors placed next to each player."""
+    def edit(self, action: str) -> None:
+        """The keypad's other keys, posted without JavaScript (the script does the same):
+        "back" takes the last card off, "clear" empties the hand, "none" says the player
+        holds no cards (0 points) and moves on, "type" opens the typed fields."""
+        seat = self.current
+        draft = self.seats[seat]
+        if action == "back":
+            draft.hand = " ".join(draft.hand.split()[:-1])
+        elif action == "clear":
+            draft.hand = draft.points = ""
+        elif action == "none":
+            draft.hand, draft.points = "", "0"
+            self.selected = self.next_needing(seat)
+            return
+        elif action == "type":
+            self.typing = None if self.typing == seat else seat
+        self.selected = seat
+
+    def check(self, before: GameState) -> RoundRecord | None:
+        """The round this draft describes, or None with every error placed next to its player.
+
+        ``before`` is the game as it stood before this round. All the reasons come at once:
+        what cannot be read (a card that is no card, points that are no number) and every
+        rule the engine checks for the hands that can be read.
+        """
+        setup = before.setup
         ok = not self.errors
-        if self.went_out is None:
+        went_out = setup.players[self.went_out] if self.went_out is not None else None
+        if went_out is None:
             self.errors.append("Tap the player who went out.")
             ok = False
         hands: dict[str, Hand] = {}
         points: dict[str, int] = {}
         achieved = []
+        unread: set[str] = set()
         for i, (name, seat) in enumerate(zip(setup.players, self.seats, strict=True)):
             if seat.achieved:
                 achieved.append(name)
             if i == self.went_out:
                 continue
-            if seat.points:
-                if seat.hand.strip():
-                    seat.errors.append(f"{name}: enter cards or a points total, not both.")
-                    ok = False
-                    continue
-                if small_int(seat.points) is None:
-                    seat.errors.append(f'{name}: points "{seat.points}" must be a whole number like 35.')
-                    ok = False
-                    continue
-                points[name] = int(seat.points)
-                continue
-            if not seat.hand.strip():
-                seat.errors.append(f"{name}: no cards entered. Tap the cards left in the hand, or enter 0 points.")
+            message = self._read_seat(name, seat, hands, points)
+            if message:
+                seat.errors.append(message)
+                unread.add(name)
                 ok = False
-                continue
-            try:
-                hands[name] = parse_hand(seat.hand)
-            except CardError as exc:
-                seat.errors.append(f"{name}: {exc}.")
-                ok = False
-        if not ok or self.went_out is None:
+        record = RoundRecord(went_out or "", hands, points, frozenset(achieved))
+        problems = [
+            p for p in check_round(before, record)
+            # Said once above: nobody went out, or the seat's own entry cannot be read. With
+            # nobody out, an empty hand may be the one who went out: no error for it yet.
+            if not (went_out is None and (p.field == "went_out" or p.code == "missing"))
+            and p.player not in unread
+        ]
+        self.place(setup, tuple(problems))
+        if not ok or problems:
             return None
-        return RoundRecord(setup.players[self.went_out], hands, points, frozenset(achieved))
+        return record
+
+    @staticmethod
+    def _read_seat(name: str, seat: SeatDraft, hands: dict[str, Hand], points: dict[str, int]) -> str:
+        """Read one seat's entry into ``hands`` or ``points``; the reason it cannot be read, or ""."""
+        if seat.points:
+            if seat.hand.strip():
+                return f"{name}: enter cards or a points total, not both."
+            if small_int(seat.points) is None:
+                return f'{name}: points "{seat.points}" must be a whole number like 35.'
+            points[name] = int(seat.points)
+            return ""
+        if not seat.hand.strip():
+            return ""  # the engine says "no cards or points entered", unless nobody went out yet
+        try:
+            hands[name] = parse_hand(seat.hand)
+        except CardError as exc:
+            return f"{name}: {exc}."
+        return ""
+
+    def ending(self, before: GameState) -> list[str]:
+        """Why saving this draft ends the game (for "Saving ends the game: ..."), else []."""
+        nxt = before.next
+        if nxt is None:
+            return []
+        rules = before.rules
+        if nxt.is_last:
+            return [f"{rules.round_word.lower()} {nxt.number} is the last"]
+        made = {name for name, seat in zip(before.setup.players, self.seats, strict=True) if seat.achieved}
+        if self.went_out is not None:
+            made.add(before.setup.players[self.went_out])
+        return [finishes(before, name) for name in nxt.finishers if name in made]
 
     def place(self, setup: GameSetup, problems: tuple[Problem, ...]) -> None:
         """Put the rules engine's refusals next to the players they concern."""
         for problem in problems:
             if problem.player is not None and problem.player in setup.players:
-                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {problem.message}.")
+                message = problem.message
+                if problem.code == "missing":  # said in the words of this screen's keys
+                    message = "no cards entered yet"
+                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
             else:
                 self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
 
-    @property
-    def has_errors(self) -> bool:
-        return bool(self.errors) or any(s.errors for s in self.seats)
+
+
+def finishes(before: GameState, name: str) -> str:
+    """What making the last contract means, in words: "Ben completes level 7"."""
+    rules = before.rules
+    return f"{name} completes {rules.stage_word.lower()} {rules.last_stage}"
+
+
+def state_before(state: GameState, number: int) -> GameState:
+    """The game as it stood before round ``number`` (for checking a correction of it)."""
+    if number > len(state.rounds):
+        return state
+    return replay(state.setup, [r.record for r in state.rounds[: number - 1]])

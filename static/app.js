@@ -3,7 +3,7 @@
 (function () {
   "use strict";
 
-  function formOf(el) { return el.closest("form.round-form"); }
+  function formOf(el) { return el && el.closest ? el.closest("form.round-form") : null; }
 
   function table(form) {
     if (!form._cards) { form._cards = JSON.parse(form.getAttribute("data-values")); }
@@ -13,73 +13,201 @@
   function tokens(text, cards) {
     return text.split(/[\s,;]+/).filter(Boolean).map(function (t) {
       var rank = cards.aliases[t.toLowerCase()];
-      return { text: rank || t.toUpperCase(), value: rank ? cards.values[rank] : null };
+      return { text: rank ? cards.labels[rank] || rank : t.toUpperCase(), value: rank ? cards.values[rank] : null };
     });
   }
 
-  function refresh(fieldset) {
-    var form = formOf(fieldset);
+  function rows(form) { return Array.prototype.slice.call(form.querySelectorAll(".player[data-seat]")); }
+  function field(row, name) { return row.querySelector("input[name=" + name + "-" + row.getAttribute("data-seat") + "]"); }
+  function nameOf(row) { return row.querySelector(".pname").textContent; }
+  function isOut(row) { var r = row.querySelector("input[name=went_out]"); return r && r.checked; }
+  function selected(form) {
+    var radio = form.querySelector("input[name=seat]:checked");
+    return radio ? radio.closest(".player") : rows(form)[0];
+  }
+  function needsHand(row) { return !isOut(row) && !field(row, "hand").value.trim() && !field(row, "points").value.trim(); }
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+
+  // A row: the cards as chips (or a note) and the penalty so far.
+  function refresh(row) {
+    var form = formOf(row);
     if (!form) { return; }
-    var seat = fieldset.getAttribute("data-seat");
-    var input = fieldset.querySelector("#hand-" + seat);
-    var points = fieldset.querySelector("#points-" + seat);
-    var chips = fieldset.querySelector("[data-chips]");
-    var output = fieldset.querySelector("#pen-" + seat);
-    var name = fieldset.querySelector(".pname").textContent;
-    var list = tokens(input.value, table(form));
-    chips.textContent = "";
+    var hand = field(row, "hand"), points = field(row, "points");
+    var chips = row.querySelector("[data-chips]"), output = row.querySelector(".penalty");
+    var list = tokens(hand.value, table(form));
     var sum = 0, unknown = false;
-    list.forEach(function (card, index) {
-      var chip = document.createElement("button");
-      chip.type = "button";
-      chip.className = "chip";
-      chip.textContent = card.text;
-      chip.setAttribute("data-remove", index);
-      chip.setAttribute("aria-label", "Remove " + card.text + " from " + name + "'s hand");
-      chips.appendChild(chip);
+    chips.textContent = "";
+    if (isOut(row)) {
+      chips.appendChild(el("span", "note", "went out"));
+      output.textContent = "0";
+      return;
+    }
+    if (points.value.trim()) {
+      chips.appendChild(el("span", "note", points.value.trim() === "0" ? "no cards" : "counted by hand"));
+      output.textContent = points.value.trim();
+      return;
+    }
+    list.forEach(function (card) {
+      chips.appendChild(el("span", "chip", card.text));
       if (card.value === null || card.value === undefined) { unknown = true; } else { sum += card.value; }
     });
+    if (!list.length) { chips.appendChild(el("span", "note muted", "no cards yet")); }
+    output.textContent = unknown ? "?" : String(sum);
+  }
+
+  // The dock: whose hand the keypad types into, that hand's chips (a tap removes one), and
+  // every key's name for a screen reader ("Add K to Ben").
+  function dock(form) {
+    var row = selected(form);
+    if (!row) { return; }
+    var name = nameOf(row);
+    rows(form).forEach(function (r) { r.classList.toggle("is-selected", r === row); });
+    form.querySelector("[data-who]").textContent = name;
+    var hand = form.querySelector("[data-hand]");
+    hand.textContent = "";
+    var list = tokens(field(row, "hand").value, table(form));
+    list.forEach(function (card, index) {
+      var chip = el("button", "chip", card.text);
+      chip.type = "button";
+      chip.setAttribute("data-remove", index);
+      chip.setAttribute("aria-label", "Remove " + card.text + " from " + name + "'s hand");
+      hand.appendChild(chip);
+    });
     if (!list.length) {
-      var none = document.createElement("span");
-      none.className = "muted small";
-      none.textContent = "No cards yet";
-      chips.appendChild(none);
+      hand.appendChild(el("span", "muted small", isOut(row) ? "went out: no cards" : "tap the cards left in the hand"));
     }
-    output.textContent = points.value.trim() ? points.value.trim() : (unknown ? "?" : String(sum));
+    form.querySelector("[data-keypad]").setAttribute("aria-label", "Cards for " + name);
+    form.querySelectorAll("button[data-rank]").forEach(function (key) {
+      key.setAttribute("aria-label", "Add " + key.getAttribute("data-label") + " to " + name);
+    });
+    var words = { back: "Take the last card off " + name + "'s hand", clear: "Clear " + name + "'s hand",
+                  none: name + " has no cards left", type: "Type " + name + "'s cards or points" };
+    form.querySelectorAll("button[data-edit]").forEach(function (key) {
+      key.setAttribute("aria-label", words[key.getAttribute("data-edit")]);
+    });
+  }
+
+  function select(form, row) {
+    var radio = row.querySelector("input[name=seat]");
+    if (radio) { radio.checked = true; }
+    rows(form).forEach(function (r) {
+      if (r !== row) { r.classList.remove("typing"); r.querySelector(".typed").hidden = true; }
+    });
+    dock(form);
+  }
+
+  // After a player is marked as went out, or said to hold no cards: on to the next player,
+  // clockwise, who still needs a hand.
+  function selectNext(form, after) {
+    var all = rows(form), start = all.indexOf(after);
+    for (var step = 1; step <= all.length; step++) {
+      var row = all[(start + step) % all.length];
+      if (needsHand(row)) { select(form, row); return; }
+    }
+    if (isOut(selected(form))) {
+      var other = all.filter(function (r) { return !isOut(r); })[0];
+      if (other) { select(form, other); }
+    }
+    dock(form);
+  }
+
+  // "Saving ends the game: Ben completes level 7", before it is saved.
+  function ending(form) {
+    var note = form.querySelector(".ending");
+    if (!note) { return; }
+    var reasons = [];
+    if (form.getAttribute("data-last")) { reasons.push(form.getAttribute("data-last")); }
+    rows(form).forEach(function (row) {
+      var made = row.querySelector("input[name^=achieved-]");
+      if (row.hasAttribute("data-finishes") && (isOut(row) || (made && made.checked))) {
+        reasons.push(row.getAttribute("data-finishes"));
+      }
+    });
+    note.hidden = !reasons.length;
+    note.textContent = reasons.length ? "Saving ends the game: " + reasons.join(" and ") + "." : "";
+  }
+
+  function changed(form, row) {
+    if (row) { refresh(row); }
+    dock(form);
+    ending(form);
+    saveDraft(form);
   }
 
   document.addEventListener("click", function (event) {
+    var form = formOf(event.target);
+    if (!form) { return; }
     var key = event.target.closest("button[data-rank]");
     var chip = event.target.closest("button[data-remove]");
-    if (!key && !chip) { return; }
-    var fieldset = event.target.closest("fieldset.player");
-    if (!fieldset) { return; }
+    var tool = event.target.closest("button[data-edit]");
+    if (!key && !chip && !tool) { return; }
     event.preventDefault();
-    var input = fieldset.querySelector("input[name^=hand-]");
+    var row = selected(form);
+    var hand = field(row, "hand"), points = field(row, "points");
+    var parts = hand.value.split(/[\s,;]+/).filter(Boolean);
     if (key) {
-      input.value = (input.value.trim() + " " + key.getAttribute("data-rank")).trim();
-    } else {
-      var parts = input.value.split(/[\s,;]+/).filter(Boolean);
+      if (isOut(row)) { return; }
+      hand.value = parts.concat([key.getAttribute("data-rank")]).join(" ");
+      points.value = "";
+    } else if (chip) {
       parts.splice(Number(chip.getAttribute("data-remove")), 1);
-      input.value = parts.join(" ");
+      hand.value = parts.join(" ");
+    } else {
+      var what = tool.getAttribute("data-edit");
+      if (what === "back") { hand.value = parts.slice(0, -1).join(" "); }
+      if (what === "clear") { hand.value = ""; points.value = ""; }
+      if (what === "none" && !isOut(row)) {
+        hand.value = ""; points.value = "0";
+        changed(form, row);
+        selectNext(form, row);
+        return;
+      }
+      if (what === "type") {
+        var open = row.querySelector(".typed").hidden;
+        row.querySelector(".typed").hidden = !open;
+        row.classList.toggle("typing", open);
+        if (open) { (points.value ? points : hand).focus(); }
+        return;
+      }
     }
-    refresh(fieldset);
+    changed(form, row);
   });
 
   document.addEventListener("input", function (event) {
-    var fieldset = event.target.closest("fieldset.player");
-    if (fieldset && event.target.matches("input[name^=hand-], input[name^=points-]")) { refresh(fieldset); }
+    var form = formOf(event.target);
+    if (!form || !event.target.matches("input[name^=hand-], input[name^=points-]")) { return; }
+    var row = event.target.closest(".player");
+    // A row holds cards or a points total, never both.
+    var other = field(row, event.target.name.indexOf("hand-") === 0 ? "points" : "hand");
+    if (event.target.value.trim() && other.value) { other.value = ""; }
+    changed(form, row);
   });
 
   document.addEventListener("change", function (event) {
-    if (!event.target.matches("input[name=went_out]")) { return; }
     var form = formOf(event.target);
-    form.querySelectorAll("fieldset.player").forEach(function (fs) {
-      var out = fs.getAttribute("data-seat") === event.target.value;
-      fs.classList.toggle("is-out", out);
-      var made = fs.querySelector("input[name^=achieved-]");
-      if (made && out) { made.checked = true; }
-    });
+    if (!form) { return; }
+    var row = event.target.closest(".player");
+    if (event.target.matches("input[name=went_out]")) {
+      rows(form).forEach(function (r) {
+        var out = r === row;
+        r.classList.toggle("is-out", out);
+        var made = r.querySelector("input[name^=achieved-]");
+        if (made && out) { made.checked = true; }
+        refresh(r);
+      });
+      ending(form);
+      selectNext(form, row);
+    } else if (event.target.matches("input[name=seat]")) {
+      select(form, row);
+    } else if (event.target.matches("input[name^=achieved-]")) {
+      ending(form);
+    }
   });
 
   // ---- Nothing typed is lost: the round form is kept in this tab until it is saved.
@@ -113,14 +241,82 @@
     });
   }
 
-  document.addEventListener("input", function (event) {
-    var form = formOf(event.target);
-    if (form) { saveDraft(form); }
-  });
   document.addEventListener("change", function (event) {
     var form = formOf(event.target);
     if (form) { saveDraft(form); }
   });
+  // A round the server stored leaves no draft behind (the same number may come again after
+  // an undo, and must start blank).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = formOf(event.detail.elt);
+    var xhr = event.detail.xhr;
+    if (form && xhr && xhr.status === 200 && !document.body.contains(form)) {
+      try { sessionStorage.removeItem(draftKey(form)); } catch (e) { /* private mode */ }
+    }
+  });
+
+  // ---- New game: a seat appears as the last one gets a name (up to the table's limit), each
+  // with its own "deals first", so the first dealer is chosen on the seats as they are typed.
+  // A named seat gets its buttons to move up a seat and to leave the table (they post, and the
+  // server rearranges the seats with the first dealer kept on the same person).
+  function seatButtons(seat, index, name) {
+    var up = seat.querySelector("button[name=up]"), drop = seat.querySelector("button[name=drop]");
+    if (!name) {
+      if (up) { up.remove(); }
+      if (drop) { drop.remove(); }
+      return;
+    }
+    if (!up && index > 0) {
+      up = el("button", "icon", "\u2191");
+      up.type = "submit"; up.name = "up"; up.value = String(index);
+      seat.appendChild(up);
+    }
+    if (!drop) {
+      drop = el("button", "icon", "\u2715");
+      drop.type = "submit"; drop.name = "drop"; drop.value = String(index);
+      seat.appendChild(drop);
+    }
+    if (up) { up.setAttribute("aria-label", "Move " + name + " up a seat"); }
+    drop.setAttribute("aria-label", "Take " + name + " off the table");
+  }
+
+  document.addEventListener("input", function (event) {
+    var list = event.target.closest ? event.target.closest("[data-seats]") : null;
+    if (!list || !event.target.matches("input[name^=seat-]")) { return; }
+    var all = Array.prototype.slice.call(list.querySelectorAll("li.seat"));
+    var here = event.target.closest("li.seat");
+    seatButtons(here, all.indexOf(here), event.target.value.trim());
+    if (!event.target.value.trim()) { return; }
+    var seats = list.querySelectorAll("li.seat");
+    var last = seats[seats.length - 1];
+    if (!last.contains(event.target) || seats.length >= Number(list.getAttribute("data-max"))) { return; }
+    var n = seats.length;
+    var seat = document.createElement("li");
+    seat.className = "seat";
+    var dot = last.querySelector(".dot").cloneNode(true);
+    dot.className = "dot seat-" + (n % 8);
+    var label = el("label", "visually-hidden", "Seat " + (n + 1));
+    label.htmlFor = "seat-" + n;
+    var input = last.querySelector("input[name^=seat-]").cloneNode(false);
+    input.id = input.name = "seat-" + n;
+    input.value = "";
+    input.placeholder = "Seat " + (n + 1) + ": name";
+    var pick = last.querySelector(".dealer-pick").cloneNode(true);
+    var radio = pick.querySelector("input");
+    radio.value = String(n);
+    radio.checked = false;
+    seat.append(dot, label, input, pick);
+    list.appendChild(seat);
+    var more = document.querySelector("[data-more-seats]");
+    if (more && n + 1 >= Number(list.getAttribute("data-max"))) { more.hidden = true; }
+  });
+
+  // ---- Undo: "Round 4 removed. Restore" stays a few seconds, then goes.
+  function fadeUndo(root) {
+    (root || document).querySelectorAll("[data-undo]").forEach(function (bar) {
+      setTimeout(function () { bar.remove(); }, 10000);
+    });
+  }
 
   // ---- Live scoreboard: no polling while the phone is hidden; poll at once when it is shown.
   document.addEventListener("htmx:beforeRequest", function (event) {
@@ -182,8 +378,13 @@
   });
 
   function init(root) {
-    (root || document).querySelectorAll("form.round-form").forEach(restoreDraft);
-    (root || document).querySelectorAll("form.round-form fieldset.player").forEach(refresh);
+    (root || document).querySelectorAll("form.round-form").forEach(function (form) {
+      restoreDraft(form);
+      rows(form).forEach(refresh);
+      dock(form);
+      ending(form);
+    });
+    fadeUndo(root);
     wake();
   }
   document.addEventListener("DOMContentLoaded", function () {

@@ -208,7 +208,7 @@ def test_join_link_hands_over_and_a_new_key_revokes_it(app, client):
 def test_unchanged_poll_is_204_and_a_change_sends_the_board(client, created):
     game_id, auth = created
     board = client.get(f"/games/{game_id}/watch")
-    version = int(re.search(r"[?&]v=(\d+)", board.text).group(1))
+    version = int(re.search(r"/live\?v=(\d+)&", board.text).group(1))
     poll = client.get(f"/games/{game_id}/live?v={version}&watch=1", headers={"HX-Request": "true"})
     assert poll.status_code == 204 and poll.data == b""
     client.post(f"/api/games/{game_id}/rounds", json=ROUND, headers=auth)

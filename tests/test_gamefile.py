@@ -54,7 +54,7 @@ def test_defaults_and_lenient_ranks():
         "first_dealer": "ben",
         "rounds": [{"went_out": "ann", "hands": {"ben": "t joker *", "Cat": "a"}}],
     }
-    with pytest.raises(GameFileError, match="Round 1, Ben: that makes 2 × JK in this round, but 1 joker"):
+    with pytest.raises(GameFileError, match="Round 1, Ben: that makes 2 × Joker in this round, but 1 joker"):
         read_game(doc)
     gf = read_game({**doc, "rounds": []})
     assert (gf.setup.decks, gf.setup.jokers, gf.setup.dealer_rule.value) == (2, 1, "rotate")

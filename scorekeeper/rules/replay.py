@@ -43,6 +43,8 @@ class Problem:
     player: str | None = None
     card: str | None = None
     field: str | None = None
+    #: A word for callers to match on instead of the message ("missing": no entry at all).
+    code: str | None = None
 
     def __str__(self) -> str:
         where = []
@@ -338,6 +340,20 @@ class NextRound:
     cards_dealt: int
     #: Per seat: the contract each player plays.
     stages: tuple[Stage, ...]
+    #: True when this round ends the game whatever happens in it (the last deal).
+    is_last: bool = False
+    #: Players whose contract this round is the last one: making it ends the game (ladder).
+    finishers: tuple[str, ...] = ()
+
+    def ends_game(self, achieved: Iterable[str] = ()) -> bool:
+        """Whether recording this round, with ``achieved`` making their contracts, ends the game.
+
+        >>> from scorekeeper.rules import BALMORAL, GameSetup, start
+        >>> nxt = start(GameSetup.create(BALMORAL, ["Ann", "Ben"])).next
+        >>> nxt.ends_game(["Ann"]), nxt.finishers
+        (False, ())
+        """
+        return self.is_last or any(name in self.finishers for name in achieved)
 
 
 @dataclass(frozen=True)
@@ -406,7 +422,13 @@ def _next_round(setup: GameSetup, completed: Sequence[int | None], previous: Rou
     dealer = _dealer_for(setup, number, previous)
     first_player = setup.players[(setup.seat_of(dealer) + 1) % len(setup.players)]
     stages = tuple(_stage_for(setup, number, c) for c in completed)
-    return NextRound(number, dealer, first_player, max(s.cards_dealt for s in stages), stages)
+    last = setup.rules.last_stage
+    if setup.rules.progression is _LADDER:
+        is_last = False
+        finishers = tuple(p for p, c in zip(setup.players, completed, strict=True) if c is not None and c + 1 >= last)
+    else:
+        is_last, finishers = number >= last, ()
+    return NextRound(number, dealer, first_player, max(s.cards_dealt for s in stages), stages, is_last, finishers)
 
 
 def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
@@ -425,8 +447,9 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
         )
     problems: list[Problem] = []
 
-    def refuse(message: str, player: str | None = None, card: str | None = None, fld: str | None = None) -> None:
-        problems.append(Problem(message, round=number, player=player, card=card, field=fld))
+    def refuse(message: str, player: str | None = None, card: str | None = None, fld: str | None = None,
+               code: str | None = None) -> None:
+        problems.append(Problem(message, round=number, player=player, card=card, field=fld, code=code))
 
     went_out = setup.find(record.went_out)
     if went_out is None:
@@ -455,7 +478,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 refuse("went out, so their points must be 0", player=name, fld="points")
             continue
         if hand is None and name not in resolved_points:
-            refuse("no cards or points entered", player=name, fld="hands")
+            refuse("no cards or points entered", player=name, fld="hands", code="missing")
             continue
         if hand is not None:
             if rules.hand_limit is not None and len(hand) > rules.hand_limit:
@@ -481,7 +504,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                         else f"{setup.decks} deck{'s' if setup.decks != 1 else ''} hold only {limit} of {rank.value}"
                     )
                     refuse(
-                        f"that makes {total_cards[rank]} × {rank.value} in this round, but {what}"
+                        f"that makes {total_cards[rank]} × {rank.label} in this round, but {what}"
                         + (" in play" if rank is _JOKER else ""),
                         player=name,
                         card=rank.value,

@@ -79,6 +79,8 @@ class RuleSet:
     values: Mapping[Rank, int] = None  # type: ignore[assignment]
     max_decks: int = 8
     max_jokers: int = 8
+    #: What the table calls one hand of play, from deal to going out: "Round" or "Deal".
+    round_word: str = "Round"
 
     def __post_init__(self) -> None:
         if self.values is None:
@@ -150,6 +152,7 @@ CLASSIC = RuleSet(
     name="Contract Rummy (classic)",
     summary="Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5.",
     stage_word="Deal",
+    round_word="Deal",
     stages=tuple(
         Stage(n, contract, cards)
         for n, (contract, cards) in enumerate(

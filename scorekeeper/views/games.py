@@ -26,13 +26,15 @@ def index():
     return render("index.html", playing=playing, finished=finished)
 
 
-def _seats_from_form(form) -> tuple[list[str], int]:
-    """The names typed into the seats, blanks closed up, and the first dealer's place among them."""
+def _seats_from_form(form) -> tuple[list[str], int, bool]:
+    """The names typed into the seats, blanks closed up, the first dealer's place among them,
+    and whether the seat marked to deal first was left without a name."""
     raw = [form.get(f"seat-{i}", "").strip()[:80] for i in range(MAX_SEATS)]
     chosen = small_int(form.get("dealer", "0")) or 0
     seats = [s for s in raw if s]
-    dealer = sum(1 for s in raw[:chosen] if s) if chosen < MAX_SEATS and raw[chosen] else 0
-    return seats, dealer
+    named = chosen < MAX_SEATS and bool(raw[chosen])
+    dealer = sum(1 for s in raw[:chosen] if s) if named else 0
+    return seats, dealer, not named and bool(seats)
 
 
 def _apply_seat_action(seats: list[str], dealer: int, form) -> tuple[list[str], int]:
@@ -65,10 +67,12 @@ def new_game():
         if from_game:
             seats, dealer = _like(from_game, form)
     else:
-        seats, dealer = _seats_from_form(request.form)
+        seats, dealer, empty_dealer = _seats_from_form(request.form)
         seats, dealer = _apply_seat_action(seats, dealer, request.form)
         if "start" in request.form:
-            if form.validate_on_submit():
+            if empty_dealer:
+                errors["first_dealer"] = ["The seat marked \"deals first\" has no name: type one, or mark another seat."]
+            elif form.validate_on_submit():
                 rules = get_rules(form.rules.data) if form.rules.data in RULESETS else None
                 try:
                     setup = GameSetup.create(
@@ -101,6 +105,7 @@ def new_game():
         seats=seats,
         dealer=dealer,
         blank_seats=max(0, min(MAX_SEATS, max(len(seats) + 1, 4)) - len(seats)),
+        max_seats=MAX_SEATS,
         errors=errors,
         rules=rules,
         rulesets=RULESETS,
@@ -300,9 +305,13 @@ def play_again(game_id: int):
     if not form.validate_on_submit():
         abort(400)
     try:
-        old = store.load(game_id).state.setup
+        loaded = store.load(game_id)
     except store.NotFound:
         abort(404)
+    if not access.can_edit(loaded.game):
+        # The seats and rules are the game's: only its scorekeeper starts the next one from it.
+        abort(403)
+    old = loaded.state.setup
     dealer = old.players[(old.seat_of(old.first_dealer) + 1) % len(old.players)]
     setup = GameSetup(old.rules, old.players, dealer, old.dealer_rule, old.decks, old.jokers)
     game, key = store.create_game(setup)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, jsonify, make_response, render_template, url_for
+from flask import Blueprint, current_app, jsonify, make_response, redirect, render_template, url_for
 
 bp = Blueprint("pwa", __name__)
 
@@ -56,3 +56,9 @@ def service_worker():
 @bp.get("/offline")
 def offline():
     return render_template("offline.html", layout="base.html")
+
+
+@bp.get("/favicon.ico")
+def favicon():
+    """Browsers ask for /favicon.ico on their own (a page that failed to load has no icon link)."""
+    return redirect(url_for("static", filename="icons/icon-192.png"), code=301)

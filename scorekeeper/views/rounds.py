@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, flash, redirect, request, url_for
 
 from .. import access, store
 from ..forms import ConfirmForm
-from ..roundform import RoundDraft
+from ..gamefile import GameFileError, read_round, round_document
+from ..roundform import RoundDraft, small_int, state_before
 from ..rules import RoundError
 from .common import go, is_htmx, render
 from .games import board_response
@@ -30,8 +33,9 @@ def _version() -> int | None:
 
 
 def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200):
+    before = state_before(loaded.state, draft.number) if editing else loaded.state
     return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
-                  draft=draft, editing=editing)
+                  draft=draft, editing=editing, before=before, ending=draft.ending(before))
 
 
 def _scoreboard(loaded: store.LoadedGame, status: int = 200):
@@ -47,30 +51,30 @@ def _scoreboard(loaded: store.LoadedGame, status: int = 200):
 def _handle(loaded: store.LoadedGame, editing: int | None):
     """Shared by recording and correcting: key presses re-render, save stores or explains."""
     setup = loaded.state.setup
+    word = setup.rules.round_word
     draft = RoundDraft.from_form(request.form, len(setup.players))
     if editing is not None:
         draft.number = editing
-    if "key" in request.form:
-        draft.press(request.form["key"])
-        return _form(loaded, draft, editing is not None)
-    if "unkey" in request.form:
-        draft.unpress(request.form["unkey"])
-        return _form(loaded, draft, editing is not None)
-    record = draft.to_record(setup)
+    for name, act in (("key", draft.press), ("unkey", draft.unpress), ("edit", draft.edit)):
+        if name in request.form:
+            act(request.form[name])
+            return _form(loaded, draft, editing is not None)
+    before = state_before(loaded.state, editing) if editing is not None else loaded.state
+    record = draft.check(before)
     if record is None:
         return _form(loaded, draft, editing is not None, 422)
     try:
         if editing is None:
             saved = store.record_round(loaded.id, draft.number, record)
-            flash(f"Round {draft.number} saved.", "ok")
+            flash(f"{word} {draft.number} saved.", "ok")
         else:
             saved = store.replace_round(loaded.id, editing, record, _version())
-            flash(f"Round {editing} corrected; everything after it is worked out again.", "ok")
+            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
     except store.Conflict as exc:
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
-        flash(f"Round {exc.number} is already recorded (from another tap or phone); "
+        flash(f"{word} {exc.number} is already recorded (from another tap or phone); "
               "here is the current scoreboard.", "warn")
         return _scoreboard(_load(loaded.id), 409)
     except RoundError as exc:
@@ -125,3 +129,53 @@ def delete_round(game_id: int, number: int):
     result = loaded.state.rounds[number - 1]
     return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
                   result=result, form=form)
+
+
+@bp.post("/undo")
+def undo_round(game_id: int):
+    """Take the last round off in one tap; the message that says so can put it back."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    state = loaded.state
+    word = state.rules.round_word
+    if not state.rounds:
+        flash(f"There is no {word.lower()} to undo.", "warn")
+        return _scoreboard(loaded, 409)
+    last = state.rounds[-1]
+    try:
+        saved = store.delete_round(game_id, last.number, _version())
+    except store.Conflict as exc:
+        flash(str(exc), "warn")
+        return _scoreboard(exc.loaded, 409)
+    # The removed round travels in the message, exactly as recorded, for "Restore".
+    flash(json.dumps({"game": game_id, "number": last.number, "word": word,
+                      "round": round_document(state.setup, last.record)}), "undo")
+    return _scoreboard(saved)
+
+
+@bp.post("/restore")
+def restore_round(game_id: int):
+    """Put back the round just undone, as it was; refused once the game has moved on."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    word = loaded.state.rules.round_word
+    number = small_int(request.form.get("number"))
+    try:
+        record = read_round(json.loads(request.form.get("round", "")), "the round to restore")
+    except (ValueError, GameFileError):
+        record = None
+    if number is None or record is None:
+        flash(f"That {word.lower()} could not be read back; record it again.", "error")
+        return _scoreboard(loaded, 400)
+    try:
+        saved = store.record_round(game_id, number, record)
+    except store.AlreadyRecorded:
+        flash(f"{word} {number} cannot be put back: {word.lower()} {number} has been recorded again since.", "warn")
+        return _scoreboard(_load(game_id), 409)
+    except RoundError as exc:
+        flash(f"{word} {number} cannot be put back: {exc.first.message}.", "warn")
+        return _scoreboard(loaded, 409)
+    flash(f"{word} {number} restored.", "ok")
+    return _scoreboard(saved)

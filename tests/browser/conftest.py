@@ -1,6 +1,7 @@
 """Browser tests: real headless Chromium (Debian's) at a phone viewport, with touch."""
 
 import os
+import re
 import threading
 from pathlib import Path
 
@@ -86,3 +87,39 @@ def artifacts():
 def club_link(server):
     """The link `flask club-key` prints for the test app's club key."""
     return f"{server}/club#key={CLUB_KEY}"
+
+
+# What a browser test may see in the console without failing: nothing, but for the network
+# lines Chromium itself writes for answers the test arranged. The CDN is blocked on purpose
+# (the local htmx takes over), and a refused save is answered 409 or 422 with the form and its
+# messages on screen; Chromium logs each as "Failed to load resource". A test that cuts the
+# network (marked "offline") may also see the failed requests and htmx's report of them, and a
+# test that opens an address it knows is gone or refused names that answer in
+# ``@pytest.mark.console_allows(pattern)``.
+ARRANGED = re.compile(r"Failed to load resource: the server responded with a status of (409|422)\b")
+OFFLINE = re.compile(r"net::ERR_INTERNET_DISCONNECTED|net::ERR_FAILED|htmx:sendError|htmx:afterRequest|Failed to fetch|"
+                     r"FetchEvent|service ?worker", re.I)
+
+
+@pytest.fixture(autouse=True)
+def no_console_errors(request, context):
+    """Fail a browser test on any console error or uncaught page error it did not arrange."""
+    seen: list[str] = []
+
+    def console(message):
+        if message.type != "error":
+            return
+        where = (message.location or {}).get("url", "")
+        if "cdn.jsdelivr.net" in where or ARRANGED.search(message.text):
+            return
+        if request.node.get_closest_marker("offline") and OFFLINE.search(message.text):
+            return
+        allows = request.node.get_closest_marker("console_allows")
+        if allows and re.search(allows.args[0], message.text):
+            return
+        seen.append(f"{message.text} ({where})")
+
+    context.on("console", console)
+    context.on("weberror", lambda error: seen.append(f"uncaught: {error.error}"))
+    yield
+    assert not seen, "console errors:\n" + "\n".join(seen)

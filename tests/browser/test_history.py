@@ -93,6 +93,7 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)
 
 
+@pytest.mark.console_allows(r"status of 404")  # the game deleted for good is opened at the end
 def test_delete_a_game_and_undo_it_on_a_phone(page: Page, server, club_link, artifacts):
     page.goto(f"{server}/games/new")
     for i, name in enumerate(["Ann", "Ben"]):

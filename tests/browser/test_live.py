@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from .test_table import record, start_game, totals
@@ -70,22 +71,24 @@ def test_polling_pauses_while_hidden_and_resumes_when_shown(page, server):
     assert polls, "showing the page polls at once"
 
 
+@pytest.mark.offline
 def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     page.get_by_role("link", name=re.compile("Record round")).tap()
-    page.locator("fieldset.went-out label", has_text="Ann").tap()
+    page.locator(".player:has(.pname:text-is('Ann')) .out-toggle").tap()
     page.get_by_role("button", name="Add Q to Ben", exact=True).tap()
     context.set_offline(True)
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".offline-note")).to_be_visible()
     expect(page.locator(".offline-note")).to_contain_text("Offline, retrying")
-    expect(page.get_by_label("Cards left").nth(1)).to_have_value("Q")
+    expect(page.locator("#hand-1")).to_have_value("Q")
     context.set_offline(False)
     expect(page.locator("h1")).to_have_text("Round 2", timeout=8000)
     assert totals(page) == {"Ann": 0, "Ben": 10}
     expect(page.locator(".offline-note")).to_be_hidden()
 
 
+@pytest.mark.offline
 def test_a_lost_signal_shows_our_offline_page_not_the_browsers(page, server):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     # Wait until the service worker controls the page and has kept the app shell.

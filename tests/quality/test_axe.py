@@ -92,10 +92,14 @@ def rename_refused(page: PwPage, base: str, s: Seeded) -> None:
 
 def round_refused(page: PwPage, base: str, s: Seeded) -> None:
     page.goto(f"{base}/games/{s.balmoral}/rounds/new")
+    page.locator("#seat-0 .pick").tap()
+    page.locator("button[data-edit=type]").tap()
     page.locator("#hand-0").fill("A X 7")
+    page.locator("#seat-2 .pick").tap()
+    page.locator("button[data-edit=type]").tap()
     page.locator("#hand-2").fill("K Q")
     page.get_by_role("button", name="Save round 4").tap()
-    expect(page.locator("#seat-0 .errors")).to_be_visible()
+    expect(page.locator("#err-0")).to_be_visible()
 
 
 def import_refused(page: PwPage, base: str, s: Seeded) -> None:
