@@ -85,6 +85,7 @@ def test_the_keeper_opens_the_printed_link_renames_a_player_and_restores_a_game(
     expect(page.get_by_role("link", name="Rename Ann")).to_be_visible()
 
 
+@pytest.mark.console_allows(r"status of 403")  # the keeper's page typed in by a watcher, refused
 def test_a_watcher_sees_none_of_the_keepers_buttons(page: Page, club_app, club_server):
     finished, deleted = club_app.config["seeded"]
     club_app.test_cli_runner().invoke(args=["club-key", "--first", "--base-url", club_server])
