@@ -35,7 +35,9 @@ def _version() -> int | None:
 def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200):
     before = state_before(loaded.state, draft.number) if editing else loaded.state
     return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
-                  draft=draft, editing=editing, before=before, ending=draft.ending(before))
+                  draft=draft, editing=editing, before=before,
+                  # A correction changes a round already played: it is not "the round that ends it".
+                  ending=[] if editing else draft.ending(before))
 
 
 def _scoreboard(loaded: store.LoadedGame, status: int = 200):
