@@ -110,6 +110,15 @@ def test_the_last_deal_of_classic_says_it_ends_the_game():
     assert state.next.is_last and state.next.ends_game()
 
 
+def test_the_last_deal_says_so_on_its_form_and_a_correction_does_not(web):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"], rules="classic")
+    for number in range(1, 7):
+        save_round(web, game_id, number, went_out=0, hands={1: "2", 2: "3"})
+    assert "Saving ends the game: deal 7 is the last." in text(web.get(f"/games/{game_id}/rounds/new"))
+    save_round(web, game_id, 7, went_out=0, hands={1: "2", 2: "3"})
+    assert "Saving ends the game" not in text(web.get(f"/games/{game_id}/rounds/7/edit"))
+
+
 def test_the_engine_knows_which_achievements_end_the_game():
     setup = GameSetup.create(BALMORAL, ["Ann", "Ben"])
     records = [RoundRecord.create("Ben", {"Ann": "2"})] * 6
