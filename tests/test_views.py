@@ -1050,8 +1050,8 @@ def test_a_classic_game_ends_after_seven_deals_with_its_winner(web):
     seen = text(page)
     assert "Game over" in seen
     assert "Ann wins with 0." in seen
-    assert "ended after round 7" in seen
-    assert "Record round" not in seen
+    assert "ended after deal 7" in seen
+    assert "Record deal" not in seen and "Record round" not in seen
     assert totals(page) == {"Ann": 0, "Ben": 70, "Cat": 140}
     assert "winner" in standings(page)["Ann"].line
     assert "winner" not in standings(page)["Ben"].line
@@ -1301,7 +1301,8 @@ def test_every_page_of_a_played_and_a_finished_game_opens(web, played):
         ({"seat-0": "Ann", "seat-1": "Ben", "decks": "0", "start": "1"}, 422),
         ({"seat-0": "Ann", "seat-1": "Ben", "decks": "99", "start": "1"}, 422),
         ({"rules": "classic", "seat-0": "A", "seat-1": "B", "seat-2": "C", "jokers": "-1", "start": "1"}, 422),
-        ({"seat-0": "Ann", "seat-1": "Ben", "dealer": "7", "start": "1"}, 303),
+        # The seat marked to deal first has no name: said, not silently moved to seat 1.
+        ({"seat-0": "Ann", "seat-1": "Ben", "dealer": "7", "start": "1"}, 422),
         ({"seat-0": "Ann", "seat-1": "Ben", "dealer": "-1", "start": "1"}, 303),
         ({"seat-0": "Ann", "seat-1": "Ben", "up": "9"}, 200),
         ({"seat-0": "Ann", "seat-1": "Ben", "up": "x"}, 200),
