@@ -261,3 +261,33 @@ def test_every_tap_target_is_big_enough_on_the_top_bar(page: Page, server):
     for link in page.locator("header.top a").all():
         box = link.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44, link.inner_text()
+
+
+def test_the_round_screen_works_without_javascript(browser, server, live_app):
+    game_id, key = seeded(live_app, "balmoral", ["Ann", "Ben", "Cat"], [])
+    plain = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
+                                java_script_enabled=False)
+    try:
+        page = plain.new_page()
+        page.goto(f"{server}/games/{game_id}/join?key={key}")
+        page.get_by_role("button", name="Keep score on this phone").tap()
+        expect(page.locator("p.flash")).to_contain_text("can now keep score")
+        page.goto(f"{server}/games/{game_id}/rounds/new")
+        mark_out(page, "Ann")
+        # Each key posts the form: the server adds the card to the first player needing a hand
+        # (the keys' names follow on the page that comes back).
+        page.locator("button[data-rank='K']").tap()
+        expect(page.locator("#pen-1")).to_have_text("10")
+        expect(page.locator("[data-who]")).to_have_text("Ben")
+        row(page, "Cat").locator(".pick").tap()
+        page.locator("button[data-rank='7']").tap()
+        expect(page.locator("#pen-2")).to_have_text("7")
+        expect(page.locator("[data-who]")).to_have_text("Cat")
+        page.get_by_role("button", name="Take the last card off Cat's hand").tap()
+        expect(page.locator("#pen-2")).to_have_text("0")
+        page.get_by_role("button", name="Add 9 to Cat", exact=True).tap()
+        page.get_by_role("button", name="Save round 1").tap()
+        expect(page.locator("p.flash")).to_contain_text("Round 1 saved.")
+        assert totals(page) == {"Ann": 0, "Ben": 10, "Cat": 9}
+    finally:
+        plain.close()
