@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import fcntl
 import itertools
-import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -101,7 +100,6 @@ class _Writers:
 
     def __init__(self) -> None:
         self._threads = threading.Lock()
-        self._files: dict[str, tuple[int, Any]] = {}
 
     @contextmanager
     def turn(self, engine: Engine) -> Iterator[None]:
@@ -109,21 +107,15 @@ class _Writers:
         if not path or path == ":memory:" or path.startswith("file:"):
             yield
             return
-        with self._threads:
-            lock = self._file(path + "-writers.lock")
+        # The lock file is opened for each turn and closed after it (a few microseconds beside
+        # the commit's fsync): nothing stays open when the app or its engine goes, and a forked
+        # worker never shares an open file, and so a lock, with its parent.
+        with self._threads, open(path + "-writers.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
-
-    def _file(self, path: str):
-        # Opened in each process (a file opened before a fork would be one lock for both).
-        known = self._files.get(path)
-        if known is None or known[0] != os.getpid():
-            known = (os.getpid(), open(path, "a"))  # noqa: SIM115 (kept open: the lock lives with it)
-            self._files[path] = known
-        return known[1]
 
 
 _writers = _Writers()

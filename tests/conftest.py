@@ -76,3 +76,11 @@ def web(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    """No base URL: the browser tests open whole addresses. Defined here so that pytest-playwright's
+    own ``base_url`` fixture, a method of a plugin class that pytest deprecates (a warning for every
+    browser test), is not used."""
+    return None
