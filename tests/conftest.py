@@ -7,7 +7,8 @@ The suite runs on a temporary SQLite file by default, and on PostgreSQL when
 import os
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import create_engine, text
+from server import upgrade
 
 from scorekeeper import create_app
 from scorekeeper.models import db
@@ -76,6 +77,23 @@ def web(app):
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    """A database made by the migrations, for a server in another process: a fresh SQLite file,
+    or the PostgreSQL one emptied first."""
+    if ON_POSTGRES:
+        engine = create_engine(TEST_DATABASE_URL)
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+        url = TEST_DATABASE_URL
+    else:
+        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    upgrade(url, tmp_path)
+    return url
 
 
 @pytest.fixture(scope="session")

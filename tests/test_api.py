@@ -161,6 +161,29 @@ def test_openapi_document_lists_every_operation(client):
     assert operations == {"createGame", "getGame", "recordRound", "replaceRound", "deleteRound"}
 
 
+def test_a_created_game_links_to_itself_and_its_rounds(client, created):
+    doc = client.get("/api/openapi.json").get_json()
+    links = doc["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} == {"getGame", "recordRound"}
+    recorded = doc["paths"]["/api/games/{game_id}/rounds"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in recorded.values()} == {"getGame", "replaceRound", "deleteRound"}
+
+
+@pytest.mark.parametrize(("method", "path", "allowed"), [
+    ("PATCH", "/api/games", {"POST", "OPTIONS"}),
+    ("DELETE", "/api/games/1", {"GET", "HEAD", "OPTIONS"}),
+    ("GET", "/api/games/1/rounds", {"POST", "OPTIONS"}),
+    ("POST", "/api/games/1/rounds/1", {"PUT", "DELETE", "OPTIONS"}),
+    ("PUT", "/", {"GET", "HEAD", "OPTIONS"}),
+])
+def test_a_method_not_allowed_says_which_are(client, created, method, path, allowed):
+    # RFC 9110: a 405 carries Allow. The answer stays JSON under /api/ and a page elsewhere.
+    response = client.open(path, method=method)
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].split(", ")) == allowed
+    assert response.mimetype == ("application/json" if path.startswith("/api/") else "text/html")
+
+
 # ----------------------------------------------------------------- HTML edit rights
 
 

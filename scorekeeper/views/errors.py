@@ -1,6 +1,6 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
-from flask import Flask, jsonify, request
+from flask import Flask, Response, jsonify, make_response, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
@@ -27,6 +27,16 @@ def answer(status: int, title: str | None = None, message: str | None = None):
     return render("error.html", status, title=title or default_title, message=message or default_message), status
 
 
+def with_headers(response, error: HTTPException) -> Response:
+    """The answer with the exception's own headers (a 405's ``Allow``, which RFC 9110 requires;
+    a 401's ``WWW-Authenticate``), but not its content type: the answer is a page or JSON."""
+    response = make_response(response)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error):
@@ -36,7 +46,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        return answer(error.code or 500)
+        return with_headers(answer(error.code or 500), error)
 
     @app.errorhandler(500)
     def server_error(error):
