@@ -238,8 +238,8 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     assert "immutable" in first.headers["Cache-Control"] and "Accept-Encoding" in first.headers["Vary"]
     again = client.get(url, headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
-    plain = client.get(url)
-    assert "Content-Encoding" not in plain.headers and plain.data == source
+    with client.get(url) as plain:  # the file itself, streamed: closed with the response, as a server does
+        assert "Content-Encoding" not in plain.headers and plain.data == source
     # The client's q-values count: br refused, gzip it is.
     refused = client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"})
     assert refused.headers["Content-Encoding"] == "gzip" and gzip.decompress(refused.data) == source
