@@ -3,9 +3,10 @@
 import re
 
 import pytest
+from factories import csrf_token, rounds_stored
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, Round, db
+from scorekeeper.models import Game, db
 
 GAME = {
     "format": "scorekeeper-game/1",
@@ -23,11 +24,6 @@ def created(client):
     assert response.status_code == 201
     body = response.get_json()
     return body["id"], {"Authorization": f"Bearer {body['edit_key']}"}
-
-
-def rounds_stored(app) -> int:
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Round))
 
 
 def test_create_answers_id_key_and_links(client):
@@ -188,7 +184,7 @@ def test_a_method_not_allowed_says_which_are(client, created, method, path, allo
 
 
 def csrf(client, url="/players/"):
-    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(url).text).group(1)
+    return csrf_token(client.get(url))
 
 
 def test_a_watching_browser_cannot_change_a_game_through_the_forms(app, client, created):

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ON_POSTGRES, close, make_app
+from factories import text
 from sqlalchemy import event, select
 
 from scorekeeper import assets, create_app, replays, store
@@ -47,10 +48,6 @@ def other_worker(app, tmp_path):
                         "WTF_CSRF_ENABLED": False})
     yield other
     close(other)
-
-
-def text(response) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
 
 
 def test_a_kept_scoreboard_is_not_served_once_another_worker_records_a_round(web, game, other_worker):
