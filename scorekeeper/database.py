@@ -229,7 +229,10 @@ def check_schema(app: Flask) -> None:
     with app.app_context():
         revision = current_revision(db.engine)
         where = db.engine.url.render_as_string(hide_password=True)
-    if revision is not None and revision not in known_revisions():
+        refused = revision is not None and revision not in known_revisions()
+        if refused:
+            db.engine.dispose()  # the app will not start: its pooled connection closes now, not when collected
+    if refused:
         raise DatabaseTooNew(
             f"The database {where} is at migration {revision}, "
             f"which this version of Scorekeeper does not know (its newest is {head_revision()}): "
