@@ -13,8 +13,18 @@ from flask import Flask
 
 from .models import db
 
+#: The package's folder: a wheel carries the templates and static files inside it.
+PACKAGE = Path(__file__).resolve().parent
+
 HTMX_VERSION = "2.0.11"
 HTMX_SRI = "sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg"
+
+
+def shipped_folder(name: str) -> str:
+    """Where ``templates`` or ``static`` is: inside the package when installed from a wheel
+    (pyproject.toml maps them there), at the top of the checkout, where they are edited, otherwise."""
+    inside = PACKAGE / name
+    return str(inside if inside.is_dir() else PACKAGE.parent / name)
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
@@ -23,8 +33,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         instance_relative_config=True,
         # Another instance folder (config, secret key, database) for a second copy or a test.
         instance_path=os.environ.get("SCOREKEEPER_INSTANCE") or None,
-        template_folder="../templates",
-        static_folder="../static",
+        template_folder=shipped_folder("templates"),
+        static_folder=shipped_folder("static"),
     )
     instance = Path(app.instance_path)
     from .security import private_folder, secret_key

@@ -101,7 +101,6 @@ class _Writers:
 
     def __init__(self) -> None:
         self._threads = threading.Lock()
-        self._files: dict[str, tuple[int, Any]] = {}
 
     @contextmanager
     def turn(self, engine: Engine) -> Iterator[None]:
@@ -109,22 +108,17 @@ class _Writers:
         if not path or path == ":memory:" or path.startswith("file:"):
             yield
             return
-        with self._threads:
-            lock = self._file(path + "-writers.lock")
+        # The lock file is opened for each turn and closed after it (a few microseconds beside
+        # the commit's fsync): nothing stays open when the app or its engine goes, and a forked
+        # worker never shares an open file, and so a lock, with its parent. 0600, as the
+        # database beside it.
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT
+        with self._threads, os.fdopen(os.open(path + "-writers.lock", flags, 0o600), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
-
-    def _file(self, path: str):
-        # Opened in each process (a file opened before a fork would be one lock for both).
-        known = self._files.get(path)
-        if known is None or known[0] != os.getpid():
-            # Kept open: the lock lives with it. 0600, as the database beside it.
-            known = (os.getpid(), os.fdopen(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600), "a"))
-            self._files[path] = known
-        return known[1]
 
 
 _writers = _Writers()
@@ -255,7 +249,10 @@ def check_schema(app: Flask) -> None:
     with app.app_context():
         revision = current_revision(db.engine)
         where = db.engine.url.render_as_string(hide_password=True)
-    if revision is not None and revision not in known_revisions():
+        refused = revision is not None and revision not in known_revisions()
+        if refused:
+            db.engine.dispose()  # the app will not start: its pooled connection closes now, not when collected
+    if refused:
         raise DatabaseTooNew(
             f"The database {where} is at migration {revision}, "
             f"which this version of Scorekeeper does not know (its newest is {head_revision()}): "

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, RadioField, StringField
+from wtforms import IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from .rules import RULESETS, DealerRule
@@ -16,9 +16,9 @@ class PlayerForm(FlaskForm):
 
 
 class NewGameForm(FlaskForm):
-    rules = RadioField("Rules", choices=[(r.key, r.name) for r in RULESETS.values()], default="balmoral")
+    rules = RadioField("Rules", choices=[SelectChoice(r.key, r.name) for r in RULESETS.values()], default="balmoral")
     dealer_rule = RadioField(
-        "Who deals next", choices=[(r.value, r.description) for r in DealerRule], default=DealerRule.WINNER.value
+        "Who deals next", choices=[SelectChoice(r.value, r.description) for r in DealerRule], default=DealerRule.WINNER.value
     )
     decks = IntegerField("Decks", validators=[Optional(), NumberRange(1, 8, "Decks must be from 1 to 8.")])
     jokers = IntegerField("Jokers", validators=[Optional(), NumberRange(0, 8, "Jokers must be from 0 to 8.")])

@@ -49,18 +49,27 @@ ERROR = {
 
 GAME = {
     "type": "object",
+    "description": "A game file (GAME-FORMAT.md). Beyond this schema the rules refuse, with 422 naming the "
+    "field, round, player and card: players alike, a first dealer not at the table, more or fewer players, "
+    "decks or jokers than the rules allow, and rounds the rules do not allow (a name not at the table, "
+    "more cards of a rank than the decks hold).",
     "required": ["format", "rules", "players", "first_dealer", "rounds"],
     "additionalProperties": False,
     "properties": {
         "format": {"type": "string", "enum": ["scorekeeper-game/1"]},
         "rules": {"type": "string", "enum": ["balmoral", "classic"]},
-        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8},
-        "first_dealer": NAME,
-        "dealer_rule": {"type": "string", "enum": ["winner", "rotate"]},
-        "decks": {"type": "integer", "minimum": 1, "maximum": 8},
-        "jokers": {"type": "integer", "minimum": 0, "maximum": 8},
-        "started_at": {"type": "string", "format": "date-time"},
-        "finished_at": {"type": "string", "format": "date-time"},
+        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8, "uniqueItems": True,
+                    "description": "in seating order, clockwise; no two alike ignoring case and spaces "
+                    "(\"Ann\" and \" ann\" are one player: refused with 422); as many as the rules "
+                    "allow (balmoral 2 to 8, classic 3 to 8)"},
+        "first_dealer": {**NAME, "description": "one of the players (any other name: 422)"},
+        # null is read as absent (the rules' suggestion; a time not known), as the game file
+        # reader has always done.
+        "dealer_rule": {"type": "string", "enum": ["winner", "rotate", None], "nullable": True},
+        "decks": {"type": "integer", "minimum": 1, "maximum": 8, "nullable": True},
+        "jokers": {"type": "integer", "minimum": 0, "maximum": 8, "nullable": True},
+        "started_at": {"type": "string", "format": "date-time", "nullable": True},
+        "finished_at": {"type": "string", "format": "date-time", "nullable": True},
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
         "result": {"type": "object", "description": "ignored on import; worked out again"},
     },
@@ -154,6 +163,33 @@ TOO_MANY = {**_error("too many requests from this address: wait Retry-After seco
             "headers": {"Retry-After": {"schema": {"type": "string"}, "description": "seconds to wait"}}}
 
 
+#: OpenAPI links: what a client (and a stateful test) does next with an answer. The edit key of a
+#: created game goes with its links as the bearer token that changes need.
+GAME_ID_FROM_PATH = {"game_id": "$request.path.game_id"}
+LINKS_FROM_CREATED = {
+    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"},
+                "description": "the game just created"},
+    "RecordRound": {"operationId": "recordRound",
+                    "parameters": {"game_id": "$response.body#/id",
+                                   "header.Authorization": "Bearer {$response.body#/edit_key}"},
+                    "description": "record its first round, with its edit key"},
+}
+LINKS_FROM_ROUND = {
+    "GetGame": {"operationId": "getGame", "parameters": GAME_ID_FROM_PATH,
+                "description": "the game with this round"},
+    "ReplaceRound": {"operationId": "replaceRound",
+                     "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
+                     "description": "correct this round (with the game's edit key)"},
+    "DeleteRound": {"operationId": "deleteRound",
+                    "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
+                    "description": "delete this round (with the game's edit key)"},
+}
+
+
+def _linked(response: dict, links: dict) -> dict:
+    return {**response, "links": links}
+
+
 def openapi_document() -> dict[str, Any]:
     return {
         "openapi": "3.0.3",
@@ -216,8 +252,11 @@ def openapi_document() -> dict[str, Any]:
                 "post": {
                     "operationId": "createGame",
                     "summary": "Create a game from a game file (usually with no rounds)",
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Game"}}}},
-                    "responses": {"201": _json("Created", "created: its id, edit key and links"),
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/Game"},
+                        "example": {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
+                                    "first_dealer": "Ann", "rounds": []}}}},
+                    "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
                                   "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"]},
                 }
             },
@@ -237,7 +276,7 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"editKey": []}],
                     "parameters": [GAME_ID],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NumberedRound"}}}},
-                    "responses": {"201": _json("RoundAnswer", "recorded (or the same round sent again)"),
+                    "responses": {"201": _linked(_json("RoundAnswer", "recorded (or the same round sent again)"), LINKS_FROM_ROUND),
                                   "409": _error("another round has this number: the current game is in the answer"),
                                   **BAD},
                 }
@@ -249,7 +288,7 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"editKey": []}],
                     "parameters": [GAME_ID, NUMBER, IF_MATCH],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}}},
-                    "responses": {"200": _json("RoundAnswer", "corrected"), "412": _error("the game changed meanwhile"), **BAD},
+                    "responses": {"200": _linked(_json("RoundAnswer", "corrected"), LINKS_FROM_ROUND), "412": _error("the game changed meanwhile"), **BAD},
                 },
                 "delete": {
                     "operationId": "deleteRound",

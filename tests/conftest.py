@@ -7,10 +7,14 @@ The suite runs on a temporary SQLite file by default, and on PostgreSQL when
 import os
 
 import pytest
-from sqlalchemy import text
+from factories import ANN_BEN_CAT_DAN, new_game, save_round
+from history_games import G1, G2, G3, G4
+from server import upgrade
+from sqlalchemy import create_engine, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, transfer
 from scorekeeper.club import digest
+from scorekeeper.gamefile import backup_document, read_document
 from scorekeeper.models import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
@@ -116,3 +120,58 @@ def join(client, game_id: int, key: str, **kwargs):
     """Open a game's edit link (``join#key=KEY``) as a browser does: its page posts the key."""
     token = form_token(client, f"/games/{game_id}/join")
     return client.post(f"/games/{game_id}/join", data={"csrf_token": token, "key": key}, **kwargs)
+
+
+@pytest.fixture
+def database(tmp_path) -> str:
+    """A database made by the migrations, for a server in another process: a fresh SQLite file,
+    or the PostgreSQL one emptied first."""
+    if ON_POSTGRES:
+        engine = create_engine(TEST_DATABASE_URL)
+        with engine.begin() as conn:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+        engine.dispose()
+        url = TEST_DATABASE_URL
+    else:
+        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
+    upgrade(url, tmp_path)
+    return url
+
+
+@pytest.fixture(scope="session")
+def base_url():
+    """No base URL: the browser tests open whole addresses. Defined here so that pytest-playwright's
+    own ``base_url`` fixture, a method of a plugin class that pytest deprecates (a warning for every
+    browser test), is not used."""
+    return None
+
+
+# The games most web tests start from.
+
+
+@pytest.fixture
+def balmoral(web):
+    """A Balmoral game: Ann, Ben, Cat, Dan clockwise; Ann deals first; the winner deals next."""
+    return new_game(web, ANN_BEN_CAT_DAN)
+
+
+@pytest.fixture
+def played(web, balmoral):
+    """The Balmoral game after two rounds (figures worked out in the comments)."""
+    # Round 1, Ann deals. Ben goes out; Cat also makes her contract.
+    #   Ann A K 7 7 = 39, Cat 10 10 Q 2 = 32, Dan counted 5 by hand.
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"},
+               achieved=[2])
+    # Round 2, Ben deals (he went out). Dan goes out; Ann makes her contract.
+    #   Ann 2 3 = 5, Ben Q = 10, Cat A A = 30.
+    save_round(web, balmoral, 2, went_out=3, hands={0: "2 3", 1: "Q", 2: "A A"}, achieved=[0])
+    # Totals: Ann 44, Ben 10, Cat 62, Dan 5. Everyone on level 2. Dan deals round 3.
+    return balmoral
+
+
+@pytest.fixture
+def four(app):
+    """Games 1 to 4 imported; their ids."""
+    with app.app_context():
+        return [o.game_id for o in transfer.import_files(read_document(backup_document([G1, G2, G3, G4])))]

@@ -30,18 +30,24 @@ def app_env(database_url: str, instance: Path) -> dict[str, str]:
     return env
 
 
-def upgrade(database_url: str, instance: Path, revision: str = "head") -> None:
+def upgrade(database_url: str, instance: Path, revision: str = "head", python: str = sys.executable,
+            cwd: Path = ROOT) -> None:
+    """``flask db upgrade``, by default with this interpreter in the checkout; the wheel's test
+    gives the interpreter of the environment it installed into, and a folder outside the checkout."""
     subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade", revision],
-        cwd=ROOT, env=app_env(database_url, instance), check=True, capture_output=True,
+        [python, "-m", "flask", "--app", "scorekeeper", "db", "upgrade", revision],
+        cwd=cwd, env=app_env(database_url, instance), check=True, capture_output=True,
     )
 
 
 class Gunicorn:
-    def __init__(self, database_url: str, instance: Path, workers: int = 4) -> None:
+    def __init__(self, database_url: str, instance: Path, workers: int = 4, python: str = sys.executable,
+                 cwd: Path = ROOT) -> None:
         self.database_url = database_url
         self.instance = instance
         self.workers = workers
+        self.python = python
+        self.cwd = cwd
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
@@ -51,9 +57,9 @@ class Gunicorn:
 
     def start(self) -> Gunicorn:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}",
+            [self.python, "-m", "gunicorn", "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}",
              "--timeout", "60", "scorekeeper:create_app()"],
-            cwd=ROOT, env=app_env(self.database_url, self.instance),
+            cwd=self.cwd, env=app_env(self.database_url, self.instance),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
         )
         deadline = time.monotonic() + 30
@@ -71,7 +77,13 @@ class Gunicorn:
         if self.process is not None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
-            self.process = None
+            self._closed()
+
+    def _closed(self) -> None:
+        assert self.process is not None
+        if self.process.stderr is not None:
+            self.process.stderr.close()
+        self.process = None
 
     def stop(self) -> None:
         if self.process is not None:
@@ -80,7 +92,8 @@ class Gunicorn:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.kill()
-            self.process = None
+                return
+            self._closed()
 
     def request(self, method: str, path: str, body=None, key: str | None = None, timeout: float = 30):
         data = None if body is None else json.dumps(body).encode()

@@ -4,9 +4,10 @@ import re
 
 import pytest
 from conftest import join
+from factories import csrf_token, rounds_stored
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, Round, db
+from scorekeeper.models import Game, db
 
 GAME = {
     "format": "scorekeeper-game/1",
@@ -24,11 +25,6 @@ def created(client):
     assert response.status_code == 201
     body = response.get_json()
     return body["id"], {"Authorization": f"Bearer {body['edit_key']}"}
-
-
-def rounds_stored(app) -> int:
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Round))
 
 
 def test_create_answers_id_key_and_links(client):
@@ -163,11 +159,34 @@ def test_openapi_document_lists_every_operation(client):
                           "backup"}
 
 
+def test_a_created_game_links_to_itself_and_its_rounds(client, created):
+    doc = client.get("/api/openapi.json").get_json()
+    links = doc["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in links.values()} == {"getGame", "recordRound"}
+    recorded = doc["paths"]["/api/games/{game_id}/rounds"]["post"]["responses"]["201"]["links"]
+    assert {link["operationId"] for link in recorded.values()} == {"getGame", "replaceRound", "deleteRound"}
+
+
+@pytest.mark.parametrize(("method", "path", "allowed"), [
+    ("PATCH", "/api/games", {"POST", "OPTIONS"}),
+    ("DELETE", "/api/games/1", {"GET", "HEAD", "OPTIONS"}),
+    ("GET", "/api/games/1/rounds", {"POST", "OPTIONS"}),
+    ("POST", "/api/games/1/rounds/1", {"PUT", "DELETE", "OPTIONS"}),
+    ("PUT", "/", {"GET", "HEAD", "OPTIONS"}),
+])
+def test_a_method_not_allowed_says_which_are(client, created, method, path, allowed):
+    # RFC 9110: a 405 carries Allow. The answer stays JSON under /api/ and a page elsewhere.
+    response = client.open(path, method=method)
+    assert response.status_code == 405
+    assert set(response.headers["Allow"].split(", ")) == allowed
+    assert response.mimetype == ("application/json" if path.startswith("/api/") else "text/html")
+
+
 # ----------------------------------------------------------------- HTML edit rights
 
 
 def csrf(client, url="/players/"):
-    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(url).text).group(1)
+    return csrf_token(client.get(url))
 
 
 def test_a_watching_browser_cannot_change_a_game_through_the_forms(app, client, created):

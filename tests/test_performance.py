@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ON_POSTGRES, close, join, make_app, make_keeper
+from factories import text
 from sqlalchemy import event, select
 
 from scorekeeper import assets, create_app, replays, store
@@ -47,10 +48,6 @@ def other_worker(app, tmp_path):
                         "WTF_CSRF_ENABLED": False, "CLUB_KEY_HASH": app.config["CLUB_KEY_HASH"]})
     yield other
     close(other)
-
-
-def text(response) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)).split())
 
 
 def test_a_kept_scoreboard_is_not_served_once_another_worker_records_a_round(web, game, other_worker):
@@ -238,8 +235,8 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     assert "immutable" in first.headers["Cache-Control"] and "Accept-Encoding" in first.headers["Vary"]
     again = client.get(url, headers={"Accept-Encoding": "br", "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.data == b""
-    plain = client.get(url)
-    assert "Content-Encoding" not in plain.headers and plain.data == source
+    with client.get(url) as plain:  # the file itself, streamed: closed with the response, as a server does
+        assert "Content-Encoding" not in plain.headers and plain.data == source
     # The client's q-values count: br refused, gzip it is.
     refused = client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"})
     assert refused.headers["Content-Encoding"] == "gzip" and gzip.decompress(refused.data) == source

@@ -8,14 +8,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from conftest import ON_POSTGRES, TEST_DATABASE_URL
-from sqlalchemy import create_engine, text
-
-from scorekeeper.gamefile import game_document, read_game
-
+from conftest import ON_POSTGRES
 from server import Gunicorn, upgrade
 
-
+from scorekeeper.gamefile import game_document, read_game
 
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
         "first_dealer": "Ann", "rounds": []}
@@ -28,21 +24,6 @@ def a_round(number: int, variant: int = 0) -> dict:
 
 
 SQLITE_ONLY = pytest.mark.skipif(ON_POSTGRES, reason="SQLite-specific (file copy, PRAGMA); run in the SQLite pass")
-
-
-@pytest.fixture
-def database(tmp_path):
-    if ON_POSTGRES:
-        engine = create_engine(TEST_DATABASE_URL)
-        with engine.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        engine.dispose()
-        url = TEST_DATABASE_URL
-    else:
-        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
-    upgrade(url, tmp_path)
-    return url
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import re
 
 from scorekeeper import store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
-from test_views import HTMX, board, new_game, post_round, round_form, save_round, standings, text
+from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text
 
 SIX = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay"]
 

@@ -19,6 +19,7 @@ from ..gamefile import GameFileError, game_document, read_game, read_round, roun
 from ..models import Game
 from ..openapi import openapi_document
 from ..rules import GameState, Problem, RoundError, RoundRecord, advance, replay
+from .errors import with_headers
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -47,7 +48,7 @@ def api_error(error: ApiError):
 
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException):
-    return jsonify({"error": {"message": error.description or error.name}}), error.code
+    return with_headers((jsonify({"error": {"message": error.description or error.name}}), error.code), error)
 
 
 def _json_body() -> dict:

@@ -1,6 +1,6 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, jsonify, make_response, request
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -33,6 +33,16 @@ def answer(status: int, title: str | None = None, message: str | None = None):
     return render("error.html", status, title=title or default_title, message=message or default_message), status
 
 
+def with_headers(response, error: HTTPException) -> Response:
+    """The answer with the exception's own headers (a 405's ``Allow``, which RFC 9110 requires;
+    a 401's ``WWW-Authenticate``), but not its content type: the answer is a page or JSON."""
+    response = make_response(response)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error):
@@ -47,11 +57,11 @@ def register(app: Flask) -> None:
             return Response(f"{error.code} {error.name}: this server does not answer to that host name.\n",
                             error.code, mimetype="text/plain")
         if isinstance(error, NotKeeper | TooLarge):  # they say what to do: who may, how large
-            return answer(error.code, getattr(error, "title", None), error.description)
+            return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
         if isinstance(error, RateLimitExceeded):
             return answer(429, message=f"At most {error.description} from one address: wait a minute and "
                                        "try again. Nothing was changed.")
-        return answer(error.code or 500)
+        return with_headers(answer(error.code or 500), error)
 
     @app.errorhandler(500)
     def server_error(error):

@@ -1,0 +1,145 @@
+"""Correcting and deleting recorded rounds: everything after them is worked out again."""
+
+from __future__ import annotations
+
+import re
+
+from factories import (
+    CONTRACT_1,
+    CONTRACT_2,
+    accepted,
+    board,
+    delete_round,
+    edit_round,
+    input_value,
+    is_checked,
+    new_game,
+    rounds_stored,
+    save_round,
+    standings,
+    text,
+    totals,
+)
+
+# =============================================================== corrections
+
+
+def test_the_correction_form_shows_the_round_as_recorded(web, played):
+    response = web.get(f"/games/{played}/rounds/1/edit")
+    assert response.status_code == 200
+    assert "Correct round 1" in text(response)
+    assert input_value(response, "hand-0") == "A K 7 7"
+    assert input_value(response, "hand-2") == "Q 10 10 2"  # stored highest first
+    assert input_value(response, "points-3") == "5"
+    assert is_checked(response, "went_out", "1")
+    assert is_checked(response, "achieved-2")
+    assert not is_checked(response, "achieved-0")
+
+
+def test_correcting_round_1_works_out_the_later_rounds_again(web, app, played):
+    # Cat did not make her contract in round 1 after all, and Ann held only an ace.
+    response = edit_round(web, played, 1, went_out=1, hands={0: "A", 2: "10 10 Q 2"}, points={3: "5"})
+    assert "Round 1 corrected" in text(accepted(web, played, response))
+    rows = standings(board(web, played))
+    assert {n: r.total for n, r in rows.items()} == {"Ann": 20, "Ben": 10, "Cat": 62, "Dan": 5}
+    assert CONTRACT_1 in rows["Cat"].line
+    assert CONTRACT_2 in rows["Ann"].line
+    assert rounds_stored(app, played) == 2
+    # Round 2 was played with only Ben on level 2, as its correction form now shows.
+    round_2 = text(web.get(f"/games/{played}/rounds/2/edit"))
+    assert round_2.count(CONTRACT_1) == 3 and round_2.count(CONTRACT_2) == 1
+
+
+def test_correcting_who_went_out_changes_the_next_dealer(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "K", 2: "Q", 3: "J"})
+    response = edit_round(web, balmoral, 1, went_out=2, hands={0: "K", 1: "Q", 3: "J"})
+    accepted(web, balmoral, response)
+    page = board(web, balmoral)
+    assert "Cat deals" in text(page)
+    assert totals(page) == {"Ann": 10, "Ben": 10, "Cat": 0, "Dan": 10}
+
+
+def test_a_refused_correction_changes_nothing(web, played):
+    response = edit_round(web, played, 1, went_out=1, hands={0: "A X", 2: "10 10 Q 2"}, points={3: "5"})
+    assert response.status_code == 422
+    assert 'Ann: "X" is not a card' in text(response)
+    assert input_value(response, "hand-0") == "A X"
+    assert totals(board(web, played)) == {"Ann": 44, "Ben": 10, "Cat": 62, "Dan": 5}
+
+
+def test_deleting_a_round_asks_first(web, played):
+    response = web.get(f"/games/{played}/rounds/1/delete")
+    assert response.status_code == 200
+    seen = text(response)
+    assert "Delete round 1?" in seen
+    assert "Ben went out" in seen
+    assert "Ann 39, Ben 0, Cat 32, Dan 5" in seen
+
+
+def test_deleting_a_round_renumbers_the_later_rounds(web, app, played):
+    assert "Round 1 deleted" in text(accepted(web, played, delete_round(web, played, 1)))
+    page = board(web, played)
+    assert rounds_stored(app, played) == 1
+    # Old round 2 is now round 1: dealt by Ann (the first dealer), Dan went out.
+    rows = standings(page)
+    assert {n: r.total for n, r in rows.items()} == {"Ann": 5, "Ben": 10, "Cat": 30, "Dan": 0}
+    assert CONTRACT_2 in rows["Ann"].line and CONTRACT_2 in rows["Dan"].line
+    assert CONTRACT_1 in rows["Ben"].line and CONTRACT_1 in rows["Cat"].line
+    assert "Round 2" in text(page) and "Dan deals" in text(page)
+    moved = web.get(f"/games/{played}/rounds/1/edit")
+    assert input_value(moved, "hand-0") == "3 2"  # stored highest first
+    assert is_checked(moved, "went_out", "3")
+    assert web.get(f"/games/{played}/rounds/2/edit").status_code == 404
+
+
+def test_deleting_the_last_round_undoes_it(web, app, played):
+    assert "Undo round 2" in text(board(web, played))
+    shown = accepted(web, played, delete_round(web, played, 2))
+    assert "<html" not in shown.get_data(as_text=True)
+    assert totals(shown) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}
+    assert "Ben deals" in text(shown)
+    assert rounds_stored(app, played) == 1
+
+
+def test_deleting_a_round_already_gone_says_so(web, app, played):
+    accepted(web, played, delete_round(web, played, 2))
+    response = web.post(f"/games/{played}/rounds/2/delete")
+    assert response.status_code == 409
+    assert "Round 2 is already gone." in text(response)
+    assert rounds_stored(app, played) == 1
+
+
+def ladder_game_with_ann_on_level_7(web) -> int:
+    """Ann and Ben: Ann makes rounds 1 to 6, then Ben goes out twice with Ann missing level 7."""
+    game_id = new_game(web, ["Ann", "Ben"])
+    for number in range(1, 7):
+        save_round(web, game_id, number, went_out=0, hands={1: "K"})
+    save_round(web, game_id, 7, went_out=1, hands={0: "5"})
+    save_round(web, game_id, 8, went_out=1, hands={0: "5"})
+    return game_id
+
+
+def test_a_correction_that_would_end_the_game_earlier_is_refused(web, app):
+    game_id = ladder_game_with_ann_on_level_7(web)
+    assert "Level 7: 1 set of 3 and 1 run of 7" in standings(board(web, game_id))["Ann"].line
+    # Ann did make level 7 in round 7: that round would have ended the game.
+    response = edit_round(web, game_id, 7, went_out=1, hands={0: "5"}, achieved=[0])
+    assert response.status_code == 422
+    seen = text(response)
+    assert "would end the game after round 7" in seen
+    assert re.search(r"delete rounds? 8\b.* first", seen)
+    assert rounds_stored(app, game_id) == 8
+    page = board(web, game_id)
+    assert "Game over" not in text(page)
+    assert totals(page) == {"Ann": 10, "Ben": 60}
+
+
+def test_the_correction_is_accepted_once_the_later_rounds_are_deleted(web, app):
+    game_id = ladder_game_with_ann_on_level_7(web)
+    accepted(web, game_id, delete_round(web, game_id, 8))
+    response = edit_round(web, game_id, 7, went_out=1, hands={0: "5"}, achieved=[0])
+    accepted(web, game_id, response)
+    seen = text(board(web, game_id))
+    assert "Game over" in seen
+    assert "Ann wins with 5." in seen
+    assert "completed 7 of 7 levels" in seen

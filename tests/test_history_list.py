@@ -1,0 +1,79 @@
+"""The history: every game newest first, a page at a time, filtered by player and rule set."""
+
+from __future__ import annotations
+
+import pytest
+from factories import (
+    player_id,
+    story_links,
+    text,
+)
+from history_games import random_docs
+from sqlalchemy import select
+
+from scorekeeper import transfer
+from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.models import Game, db
+
+# =============================================================== the history
+
+
+@pytest.fixture
+def many(app):
+    """45 games over 45 days, a mix of both rule sets."""
+    with app.app_context():
+        return [o.game_id for o in transfer.import_files(read_document(backup_document(random_docs(45, seed=3))))]
+
+
+def test_the_history_lists_every_game_newest_first_a_page_at_a_time(web, app, many):
+    first = web.get("/history")
+    assert first.status_code == 200
+    with app.app_context():
+        newest = list(db.session.scalars(select(Game.id).order_by(Game.started_at.desc(), Game.id.desc())))
+    assert story_links(first) == newest[:20]
+    assert "Games 1 to 20 of 45" in text(first)
+    third = web.get("/history?page=3")
+    assert story_links(third) == newest[40:]
+    assert "Page 3 of 3" in text(third)
+
+
+def test_a_history_item_says_the_rules_players_winner_and_length(web, app, four):
+    page = text(web.get("/history"))
+    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Ann Ben Cat" in page
+    assert "In progress, round 3: Ann leads with 4" in page
+    assert "🏆 Ann and Cat (5) share the win" in page
+    assert "Sun 01 Mar 2026, 19:00" in page
+
+
+@pytest.mark.parametrize("page", ["0", "-1", "abc", "4", "999999999999", "²", "1.5"])
+def test_a_page_that_does_not_exist_is_a_404(web, many, page):
+    response = web.get(f"/history?page={page}")
+    assert response.status_code == 404
+    assert "Not found" in text(response)
+
+
+def test_an_empty_history_is_a_page_not_an_error(web):
+    response = web.get("/history")
+    assert response.status_code == 200
+    assert "No games yet" in text(response)
+    assert web.get("/history?page=2").status_code == 404
+
+
+def test_the_history_filters_by_player_and_by_rule_set(web, app, four):
+    cat = player_id(app, "Cat")
+    assert sorted(story_links(web.get(f"/history?player={cat}"))) == [four[0], four[2], four[3]]
+    assert sorted(story_links(web.get("/history?rules=classic"))) == [four[2], four[3]]
+    assert story_links(web.get(f"/history?rules=balmoral&player={cat}")) == [four[0]]
+    assert "3 games with Cat" in text(web.get(f"/history?player={cat}"))
+
+
+@pytest.mark.parametrize("query, message", [
+    ("player=999", "There is no player number 999."),
+    ("player=abc", '"abc" is not a player number.'),
+    ("rules=poker", '"poker" is not a rule set'),
+])
+def test_an_unknown_filter_is_explained(web, four, query, message):
+    response = web.get(f"/history?{query}")
+    assert response.status_code == 404
+    assert message in text(response)
+    assert "Show every game" in text(response)

@@ -1,0 +1,162 @@
+"""Player statistics and the player pages, checked against figures worked out by hand in
+history_games.py (games 1 to 4)."""
+
+from __future__ import annotations
+
+import pytest
+from factories import (
+    player_id,
+    text,
+    upload,
+)
+from history_games import G3, random_docs
+from sqlalchemy import select
+
+from scorekeeper import history, store, transfer
+from scorekeeper.cli import export_all
+from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.models import Player, db
+
+# =============================================================== statistics, by hand
+
+
+def stats_of(app, name):
+    with app.app_context():
+        return history.player_stats(player_id(app, name))
+
+
+def test_results_per_rule_set_agree_with_the_hand_worked_figures(app, four):
+    ann = stats_of(app, "Ann")
+    bal, cla = ann.by_rules["balmoral"], ann.by_rules["classic"]
+    assert (bal.played, bal.finished, bal.won, bal.shared) == (2, 1, 0, 0)
+    assert bal.finals == [52] and bal.average_final == 52 and bal.best_final == 52
+    assert (bal.rounds, bal.penalty, bal.went_out) == (9, 56, 1)
+    assert bal.average_penalty == pytest.approx(56 / 9)
+    assert bal.win_rate == 0
+    assert (cla.played, cla.finished, cla.won, cla.shared) == (2, 2, 2, 1)
+    assert sorted(cla.finals) == [5, 22] and cla.average_final == 13.5 and cla.best_final == 5
+    assert (cla.rounds, cla.penalty, cla.went_out) == (14, 27, 7)
+    assert cla.win_rate == 1
+    o = ann.overall
+    assert (o.played, o.finished, o.won, o.shared, o.rounds, o.penalty, o.went_out) == (4, 3, 2, 1, 23, 83, 8)
+    assert o.win_rate == pytest.approx(2 / 3)
+    assert list(ann.by_rules) == ["balmoral", "classic"]
+
+
+def test_the_ladder_counts_the_rounds_each_level_took(app, four):
+    ann = stats_of(app, "Ann")
+    level = {lv.level: lv for lv in ann.levels}
+    assert len(level) == 7
+    # Level 1: 2 rounds in game 1, 1 round in game 2.
+    assert (level[1].made, level[1].rounds_to_make, level[1].longest, level[1].average) == (2, 3, 2, 1.5)
+    # Level 2: never made; game 1 ended with Ann on it after 5 rounds (game 2 is still going: not counted).
+    assert (level[2].made, level[2].ended_on, level[2].rounds_ended_on, level[2].average) == (0, 1, 5, None)
+    assert all(level[n].made == 0 and level[n].ended_on == 0 for n in range(3, 8))
+    assert ann.slowest_level.level == 1
+    ben = {lv.level: lv for lv in stats_of(app, "Ben").levels}
+    # Ben: level 1 in 1 round (game 1) and 2 rounds (game 2); levels 2 to 7 one round each.
+    assert (ben[1].made, ben[1].rounds_to_make) == (2, 3)
+    assert [(ben[n].made, ben[n].rounds_to_make) for n in range(2, 8)] == [(1, 1)] * 6
+    cat = {lv.level: lv for lv in stats_of(app, "Cat").levels}
+    assert (cat[1].made, cat[1].rounds_to_make, cat[2].ended_on, cat[2].rounds_ended_on) == (1, 1, 1, 6)
+
+
+def test_a_player_who_never_played_balmoral_has_no_ladder(app):
+    with app.app_context():
+        transfer.import_files(read_document(G3))
+    assert stats_of(app, "Ann").levels == []
+
+
+def test_head_to_head_counts_who_finished_ahead_and_who_won(app, four):
+    ann = stats_of(app, "Ann")
+    ben = history.head_to_head(ann, player_id(app, "Ben"))
+    # Game 1: 52 v 0 behind; game 3: 22 v 46 ahead; game 4: 5 v 38 ahead; game 2 unfinished.
+    assert (ben.games, ben.finished, ben.ahead, ben.behind, ben.level) == (4, 3, 2, 1, 0)
+    assert (ben.player_won, ben.opponent_won) == (2, 1)
+    cat = history.head_to_head(ann, player_id(app, "Cat"))
+    # Game 1: 52 v 40 behind; game 3: 22 v 37 ahead; game 4: 5 v 5 level (both won).
+    assert (cat.games, cat.finished, cat.ahead, cat.behind, cat.level) == (3, 3, 1, 1, 1)
+    assert (cat.player_won, cat.opponent_won) == (2, 1)
+    assert [o.name for o in ann.opponents] == ["Ben", "Cat"]
+    assert [o.games for o in ann.opponents] == [4, 3]
+
+
+def test_recent_games_are_newest_first_with_the_outcome_from_the_players_seat(app, four):
+    ann = stats_of(app, "Ann")
+    assert [pg.stored.id for pg in ann.recent] == list(reversed(four))
+    assert [pg.outcome for pg in ann.recent] == ["shared the win", "won", "in progress", "3rd of 3"]
+    assert [pg.total for pg in ann.recent] == [5, 22, 4, 52]
+
+
+def test_deleted_games_leave_the_statistics(app, four):
+    with app.app_context():
+        history.delete_game(four[2])  # game 3, classic, Ann won
+    ann = stats_of(app, "Ann")
+    assert ann.by_rules["classic"].played == 1
+    assert ann.overall.won == 1
+    with app.app_context():
+        history.restore_game(four[2])
+    assert stats_of(app, "Ann").overall.won == 2
+
+
+def test_the_player_page_shows_the_figures(web, app, four):
+    page = text(web.get(f"/players/{player_id(app, 'Ann')}"))
+    assert "Ann" in page
+    assert "Games won 2 of 3" in page
+    assert "Win rate 67%" in page
+    assert "Balmoral Rummy Played 2 (1 in progress) Won 0 of 1 Win rate 0% Average final 52.0 Best final 52" in page
+    assert "Average final 13.5 Best final 5 Penalty a round 1.9 Went out 7 of 14 rounds" in page
+    assert "1 3 sets of 3 slowest 2 1.5 2 0" in page
+
+
+def test_the_head_to_head_on_the_player_page(web, app, four):
+    ann, cat = player_id(app, "Ann"), player_id(app, "Cat")
+    page = text(web.get(f"/players/{ann}?vs={cat}"))
+    assert "3 games together" in page
+    assert "Finished ahead (lower total) 1 1" in page
+    assert "Won the game 2 1" in page
+    assert "Ties (the same total): 1" in page
+
+
+def test_the_roster_links_each_player_to_their_page(web, app, four):
+    body = web.get("/players/").get_data(as_text=True)
+    assert f'href="/players/{player_id(app, "Cat")}"' in body
+
+
+def test_statistics_agree_with_the_exported_results_after_importing_a_backup(web, app):
+    docs = random_docs(40, seed=11)
+    response = upload(web, backup_document(docs), "backup.json")
+    assert response.status_code == 200, text(response)
+    assert "40 games imported" in text(response)
+    with app.app_context():
+        exported = export_all()["games"]
+        players = db.session.scalars(select(Player)).all()
+        ids = {p.name: p.id for p in players}
+    # Every page renders.
+    pages = 0
+    while True:
+        pages += 1
+        response = web.get(f"/history?page={pages}")
+        assert response.status_code == 200
+        if "Older →" not in text(response):
+            break
+    assert pages == 2
+    with app.app_context():
+        game_ids = store.all_game_ids()
+    for gid in game_ids:
+        assert web.get(f"/games/{gid}/story").status_code == 200
+    # The figures on every player page are those of the exported results.
+    for name, pid in ids.items():
+        assert web.get(f"/players/{pid}").status_code == 200
+        mine = [g for g in exported if name in g["players"]]
+        finished = [g for g in mine if g["result"]["finished"]]
+        won = [g for g in finished if name in g["result"]["winners"]]
+        finals = [next(p["total"] for p in g["result"]["players"] if p["name"] == name) for g in finished]
+        penalties = [pen for g in mine for p in g["result"]["players"] if p["name"] == name for pen in p["penalties"]]
+        outs = sum(1 for g in mine for r in g["rounds"] if r["went_out"] == name)
+        s = stats_of(app, name).overall
+        assert (s.played, s.finished, s.won) == (len(mine), len(finished), len(won))
+        assert sorted(s.finals) == sorted(finals)
+        assert (s.rounds, s.penalty, s.went_out) == (len(penalties), sum(penalties), outs)
+        page = text(web.get(f"/players/{pid}"))
+        assert f"Games won {len(won)} of {len(finished)}" in page

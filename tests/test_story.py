@@ -1,0 +1,138 @@
+"""A game's story and its charts."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+from factories import (
+    new_game,
+    player_id,
+    text,
+)
+from history_games import ANN_BEN_CAT, game, out
+
+from scorekeeper import history, transfer
+from scorekeeper.charts import levels_chart, nice_ticks, totals_chart
+from scorekeeper.gamefile import read_document
+
+# =============================================================== a game's story and its charts
+
+
+def test_the_story_shows_every_hand_who_went_out_made_their_contract_and_dealt(web, four):
+    page = text(web.get(f"/games/{four[0]}/story"))
+    assert "Ben wins with 0." in page
+    assert "Round 1 · Ann dealt 13 cards · Ben went out" in page
+    # Ann: level 1, A K, 25 points, total 25; Ben out, made level 1; Cat made level 1 with 5 left.
+    assert "Ann Level 1 A K 25 25 Ben Level 1 ✓ made ★ went out 0 0 Cat Level 1 ✓ made 5 5 5" in page
+    assert "Round 2 · Ben dealt 13 cards · Ben went out" in page
+    assert "Ann Level 1 ✓ made 2 2 27" in page
+    assert "Round 7 · Ben dealt" in page
+
+
+def test_the_story_of_a_classic_game_names_each_deal_and_hands_counted_by_hand(web, four):
+    page = text(web.get(f"/games/{four[2]}/story"))
+    assert "Round 3 · Cat dealt 10 cards · Deal 3: two sequences · Ann went out" in page
+    assert "Cat counted by hand 20 22" in page
+    assert "Round 4 · Ann dealt 10 cards" in page  # the deal rotates
+    assert "Round 5 · Ben dealt 12 cards" in page  # 12 cards from deal 5
+
+
+def svg_of(response, chart_id):
+    body = response.get_data(as_text=True)
+    match = re.search(rf'<svg [^>]*class="chart" id="{chart_id}".*?</svg>', body, re.S)
+    assert match, f"no {chart_id}"
+    return ET.fromstring(match.group(0).replace("&nbsp;", " "))
+
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def polylines(svg):
+    return [el for el in svg.iter() if el.tag in ("polyline", f"{SVG}polyline")]
+
+
+def test_the_charts_draw_one_line_per_player_in_their_seat_colour(web, four):
+    response = web.get(f"/games/{four[0]}/story")
+    totals = svg_of(response, "totals-chart")
+    assert totals.get("role") == "img"
+    lines = polylines(totals)
+    assert [el.get("class") for el in lines] == ["line seat-0", "line seat-1", "line seat-2"]
+    # Eight points each: before round 1, then after each of the 7 rounds.
+    assert [len(el.get("points").split()) for el in lines] == [8, 8, 8]
+    levels = svg_of(response, "levels-chart")
+    assert len(polylines(levels)) == 3
+    assert "style=" not in response.get_data(as_text=True)
+    page = text(response)
+    assert "Running totals after each round" in page  # the table beside the chart
+
+
+def test_the_running_totals_line_climbs_with_the_totals(app, four):
+    with app.app_context():
+        state = history.load_game(four[0]).state
+    svg = ET.fromstring(str(totals_chart(state)))
+    ann = polylines(svg)[0].get("points").split()
+    ys = [float(p.split(",")[1]) for p in ann]
+    # Ann's totals 0, 25, 27, 30, 34, 39, 45, 52: higher totals are drawn higher up (smaller y).
+    assert ys == sorted(ys, reverse=True) and len(set(ys)) == 8
+    ben = [float(p.split(",")[1]) for p in polylines(svg)[1].get("points").split()]
+    assert len(set(ben)) == 1  # Ben stays on 0
+    assert "final totals: Ann 52, Ben 0, Cat 40" in svg.find(f"{SVG}desc").text
+
+
+def test_a_classic_game_has_no_level_chart(web, app, four):
+    response = web.get(f"/games/{four[2]}/story")
+    assert 'id="totals-chart"' in response.get_data(as_text=True)
+    assert 'id="levels-chart"' not in response.get_data(as_text=True)
+    with app.app_context():
+        assert levels_chart(history.load_game(four[2]).state) is None
+
+
+def test_names_in_a_chart_are_text_not_markup(app):
+    doc = game("balmoral", ["<b>Al</b>", "Bo & Co"], [out("Bo & Co", {"<b>Al</b>": "K"})], "2026-01-01T10:00:00Z")
+    with app.app_context():
+        [o] = transfer.import_files(read_document(doc))
+        svg = str(totals_chart(history.load_game(o.game_id).state))
+    assert "<b>" not in svg and "&lt;b&gt;Al&lt;/b&gt;" in svg
+    ET.fromstring(svg)  # well formed
+
+
+def test_nice_ticks_cover_the_highest_total():
+    for top in (0, 1, 7, 49, 50, 51, 118, 999, 1000, 4321):
+        ticks = nice_ticks(top)
+        assert ticks[0] == 0 and ticks[-1] >= top and len(ticks) <= 6
+
+
+def test_a_game_just_started_has_a_story_without_charts(web):
+    gid = new_game(web, ANN_BEN_CAT)
+    response = web.get(f"/games/{gid}/story")
+    assert response.status_code == 200
+    assert "Just started" in text(response)
+    assert 'class="chart"' not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("url", [
+    "/games/999/story", "/players/999", "/games/999.json", "/games/999.csv", "/games/999/delete",
+    "/games/999/purge", "/games/abc/story",
+])
+def test_unknown_ids_are_404(web, four, url):
+    assert web.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("vs, status, message", [
+    ("abc", 404, '"abc" is not a player number.'),
+    ("999", 404, "There is no player number 999."),
+])
+def test_an_unknown_head_to_head_is_explained(web, app, four, vs, status, message):
+    response = web.get(f"/players/{player_id(app, 'Ann')}?vs={vs}")
+    assert response.status_code == status
+    assert message in text(response)
+
+
+def test_head_to_head_with_someone_never_met_or_oneself(web, app, four):
+    web.post("/players/", data={"name": "Zed"})
+    ann = player_id(app, "Ann")
+    assert "Zed and Ann have not played a game together." in text(web.get(f"/players/{ann}?vs={player_id(app, 'Zed')}"))
+    assert "Choose someone else" in text(web.get(f"/players/{ann}?vs={ann}"))
+    assert "has not played a game yet" in text(web.get(f"/players/{player_id(app, 'Zed')}"))
