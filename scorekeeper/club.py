@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from flask import Flask, current_app, g, request, session
-from werkzeug.exceptions import Forbidden
+from werkzeug.datastructures import WWWAuthenticate
+from werkzeug.exceptions import Forbidden, Unauthorized
 
 from . import access
 from .security import check_private, write_private
@@ -107,13 +108,26 @@ class NotKeeper(Forbidden):
         self.title = f"Only the club\u2019s keeper can {what}"
         super().__init__(
             f"Only the club\u2019s keeper can {what}: the phone that opened the club link "
-            "(`make run` prints it on the first start; `flask --app scorekeeper club-key` makes a new one). "
-            "Nothing was changed."
+            "(whoever runs the club\u2019s server has it). Nothing was changed."
+        )
+
+
+class NoClubKey(Unauthorized):
+    """An API call for the keeper that sent no key at all: a 401 that asks for one (RFC 9110)."""
+
+    def __init__(self, what: str) -> None:
+        self.title = f"Only the club\u2019s keeper can {what}"
+        super().__init__(
+            f"Only the club\u2019s keeper can {what}: send the club key as Authorization: Bearer <club key>. "
+            "Nothing was changed.",
+            www_authenticate=WWWAuthenticate("bearer", {"realm": "scorekeeper"}),
         )
 
 
 def require(what: str) -> None:
     if not is_keeper():
+        if request.path.startswith("/api/") and access.bearer_key() is None:
+            raise NoClubKey(what)
         raise NotKeeper(what)
 
 
@@ -146,4 +160,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals["is_keeper"] = is_keeper
 
 
-__all__ = ["NotKeeper", "club_only", "digest", "is_keeper", "matches", "new_key", "require"]
+__all__ = ["NoClubKey", "NotKeeper", "club_only", "digest", "is_keeper", "matches", "new_key", "require"]

@@ -158,7 +158,9 @@ IMPORTED = {
                        "edit_key": {"type": "string", "description": "the new game's edit key (new games only)"}},
     }}},
 }
-NOT_KEEPER = _error("no club key, or not the club key (who may: the club's keeper)")
+NOT_KEEPER = _error("not the club key (who may: the club's keeper)")
+NO_CLUB_KEY = {**_error("no club key sent: Authorization: Bearer <club key>"),
+               "headers": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}}}
 TOO_MANY = {**_error("too many requests from this address: wait Retry-After seconds"),
             "headers": {"Retry-After": {"schema": {"type": "string"}, "description": "seconds to wait"}}}
 
@@ -236,7 +238,7 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
                         "oneOf": [{"$ref": "#/components/schemas/Game"}, {"$ref": "#/components/schemas/Backup"}]}}}},
                     "responses": {"200": _json("Imported", "what became of each game"),
-                                  "400": BAD["400"], "403": NOT_KEEPER, "413": _error("over the import limit"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit"),
                                   "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
                 }
             },
@@ -245,7 +247,8 @@ def openapi_document() -> dict[str, Any]:
                     "operationId": "backup",
                     "summary": "Every game, deleted ones too, as one backup",
                     "security": [{"clubKey": []}],
-                    "responses": {"200": _json("Backup", "the backup"), "403": NOT_KEEPER, "429": TOO_MANY},
+                    "responses": {"200": _json("Backup", "the backup"), "401": NO_CLUB_KEY, "403": NOT_KEEPER,
+                                  "429": TOO_MANY},
                 }
             },
             "/api/games": {
@@ -257,7 +260,8 @@ def openapi_document() -> dict[str, Any]:
                         "example": {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
                                     "first_dealer": "Ann", "rounds": []}}}},
                     "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
-                                  "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"]},
+                                  "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"],
+                                  "429": TOO_MANY},
                 }
             },
             "/api/games/{game_id}": {
@@ -278,7 +282,7 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NumberedRound"}}}},
                     "responses": {"201": _linked(_json("RoundAnswer", "recorded (or the same round sent again)"), LINKS_FROM_ROUND),
                                   "409": _error("another round has this number: the current game is in the answer"),
-                                  **BAD},
+                                  **BAD, "429": TOO_MANY},
                 }
             },
             "/api/games/{game_id}/rounds/{number}": {
@@ -288,7 +292,8 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"editKey": []}],
                     "parameters": [GAME_ID, NUMBER, IF_MATCH],
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}}},
-                    "responses": {"200": _linked(_json("RoundAnswer", "corrected"), LINKS_FROM_ROUND), "412": _error("the game changed meanwhile"), **BAD},
+                    "responses": {"200": _linked(_json("RoundAnswer", "corrected"), LINKS_FROM_ROUND), "412": _error("the game changed meanwhile"), **BAD,
+                                  "429": TOO_MANY},
                 },
                 "delete": {
                     "operationId": "deleteRound",
@@ -296,7 +301,7 @@ def openapi_document() -> dict[str, Any]:
                     "security": [{"editKey": []}],
                     "parameters": [GAME_ID, NUMBER, IF_MATCH],
                     "responses": {"200": _json("GameWithResult", "deleted: the game as it is now"),
-                                  "412": _error("the game changed meanwhile"),
+                                  "412": _error("the game changed meanwhile"), "429": TOO_MANY,
                                   "401": BAD["401"], "403": BAD["403"], "404": BAD["404"],
                                   "422": BAD["422"]},
                 },

@@ -27,6 +27,9 @@ def app_env(database_url: str, instance: Path) -> dict[str, str]:
     env["FLASK_SQLALCHEMY_DATABASE_URI"] = database_url
     env["FLASK_SECRET_KEY"] = "gunicorn-test"
     env["SCOREKEEPER_INSTANCE"] = str(instance)
+    # These servers are for the contract and reliability tests: one address sending far more than
+    # any table, past the per-address limits (tested on their own in test_limits.py).
+    env["FLASK_RATELIMIT_ENABLED"] = "false"
     return env
 
 

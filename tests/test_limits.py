@@ -25,8 +25,15 @@ def limited(tmp_path):
 
 
 def upload(client, body: bytes, **data):
-    return client.post("/import", data={"file": (io.BytesIO(body), "backup.json"), **data},
-                       content_type="multipart/form-data")
+    """Post ``body`` as the import form's file. The multipart body is built here, in memory:
+    the test client's own encoder spools a large one to a temporary file it never closes."""
+    boundary = "scorekeeper-test-boundary"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+             for name, value in data.items()]
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="backup.json"\r\n'
+                 "Content-Type: application/json\r\n\r\n".encode() + body + b"\r\n")
+    payload = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return client.post("/import", data=payload, content_type=f"multipart/form-data; boundary={boundary}")
 
 
 def test_the_third_import_in_a_minute_is_a_429_with_retry_after(limited):

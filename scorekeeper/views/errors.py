@@ -6,7 +6,7 @@ from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from ..club import NotKeeper
+from ..club import NoClubKey, NotKeeper
 from ..limits import TooLarge
 from .common import render
 
@@ -56,7 +56,7 @@ def register(app: Flask) -> None:
             # A host not in TRUSTED_HOSTS: no address can be made for it, so no page either.
             return Response(f"{error.code} {error.name}: this server does not answer to that host name.\n",
                             error.code, mimetype="text/plain")
-        if isinstance(error, NotKeeper | TooLarge):  # they say what to do: who may, how large
+        if isinstance(error, NotKeeper | NoClubKey | TooLarge):  # they say what to do: who may, how large
             return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
         if isinstance(error, RateLimitExceeded):
             return answer(429, message=f"At most {error.description} from one address: wait a minute and "
