@@ -1,5 +1,8 @@
-// The card keypad: each tap adds a card, chips remove one, the penalty updates as you go.
-// Without this script the same buttons post to the server, which does the same.
+// The phone's side of the app: the round screen's docked keypad (each tap adds a card to the
+// selected player's row, chips remove one, the penalty updates as you go; without this script
+// the same buttons post to the server, which does the same), the draft kept while a round is
+// entered, new seats as names are typed, the undo message, live polling, the wake lock and
+// the offline note.
 (function () {
   "use strict";
 
