@@ -243,9 +243,8 @@ class RoundDraft:
         nxt = before.next
         if nxt is None:
             return []
-        rules = before.rules
         if nxt.is_last:
-            return [f"{rules.round_word.lower()} {nxt.number} is the last"]
+            return [last_words(before)]
         made = {name for name, seat in zip(before.setup.players, self.seats, strict=True) if seat.achieved}
         if self.went_out is not None:
             made.add(before.setup.players[self.went_out])
@@ -262,6 +261,14 @@ class RoundDraft:
             else:
                 self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
 
+
+
+def last_words(before: GameState) -> str:
+    """Why the next round ends the game whatever happens in it ("deal 7 is the last"), else ""."""
+    nxt = before.next
+    if nxt is None or not nxt.is_last:
+        return ""
+    return f"{before.rules.round_word.lower()} {nxt.number} is the last"
 
 
 def finishes(before: GameState, name: str) -> str:

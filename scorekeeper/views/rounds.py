@@ -9,8 +9,8 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from .. import access, store
 from ..forms import ConfirmForm
 from ..gamefile import GameFileError, read_round, round_document
-from ..roundform import RoundDraft, small_int, state_before
-from ..rules import RoundError
+from ..roundform import RoundDraft, finishes, last_words, small_int, state_before
+from ..rules import GameState, RoundError
 from .common import go, is_htmx, render
 from .games import board_response
 
@@ -32,11 +32,17 @@ def _version() -> int | None:
     return request.form.get("version", type=int)
 
 
-def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200):
-    before = state_before(loaded.state, draft.number) if editing else loaded.state
+def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200,
+          before: GameState | None = None):
+    if before is None:
+        before = state_before(loaded.state, draft.number) if editing else loaded.state
+    # The words the page shows (and its script combines) for a round that ends the game; a
+    # correction changes a round already played, so it is never "the round that ends it".
+    nxt = before.next
+    last = "" if editing else last_words(before)
+    finishers = {} if editing or nxt is None else {name: finishes(before, name) for name in nxt.finishers}
     return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
-                  draft=draft, editing=editing, before=before,
-                  # A correction changes a round already played: it is not "the round that ends it".
+                  draft=draft, editing=editing, before=before, last=last, finishers=finishers,
                   ending=[] if editing else draft.ending(before))
 
 
@@ -64,7 +70,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     before = state_before(loaded.state, editing) if editing is not None else loaded.state
     record = draft.check(before)
     if record is None:
-        return _form(loaded, draft, editing is not None, 422)
+        return _form(loaded, draft, editing is not None, 422, before)
     try:
         if editing is None:
             saved = store.record_round(loaded.id, draft.number, record)
