@@ -258,6 +258,15 @@
     }
   });
 
+  // ---- The outbox: what this phone has saved and the server has not yet confirmed.
+  var OUTBOX = "scorekeeper-outbox";
+  function outbox() {
+    try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; }
+  }
+  function describe(entry) {
+    return entry.word + " " + entry.number + (entry.game ? " (game " + entry.game + ")" : "") + ": waiting to send";
+  }
+
   // ---- New game: a seat appears as the last one gets a name (up to the table's limit), each
   // with its own "deals first", so the first dealer is chosen on the seats as they are typed.
   // A named seat gets its buttons to move up a seat and to leave the table (they post, and the
@@ -349,25 +358,73 @@
     wake();
   });
 
-  // ---- Lost signal: say so, keep what was entered, and try again by itself.
-  var banner = null;
-  function offline(show) {
+  // ---- Lost signal: say so, in words that fit who is looking, keep what was entered, and try
+  // again by itself. A page the service worker kept and shows without signal says how old it is.
+  var banner = null, lost = false, kept = null;
+  function say(text) {
     banner = banner || document.querySelector(".offline-note");
     if (!banner) {
-      banner = document.createElement("p");
-      banner.className = "offline-note";
+      banner = el("p", "offline-note");
       banner.setAttribute("role", "status");
-      banner.textContent = "Offline, retrying\u2026 nothing you entered is lost.";
       document.body.appendChild(banner);
     }
-    banner.hidden = !show;
+    clearTimeout(banner._hide);
+    banner.textContent = text || "";
+    banner.hidden = !text;
+  }
+  function clock(ms) {
+    var d = new Date(ms);
+    return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
+  }
+  function keptWords() {
+    return "Offline: " + (document.querySelector("#board") ? "the scoreboard" : "this page") + " as of " + clock(kept);
+  }
+  function offline(formSave) {
+    lost = true;
+    if (kept) { say(keptWords()); return; }
+    say(formSave ? "Offline, retrying\u2026 nothing you entered is lost." : "Offline: reconnecting");
+  }
+  function backOnline() {
+    if (!lost && !kept) { return; }
+    lost = false;
+    if (kept) {
+      kept = null;
+      document.body.removeAttribute("data-kept-at");
+      if (!document.querySelector("#board") || !window.htmx) { location.reload(); return; }
+      // The kept page is old: the live one takes its place, and its buttons work again.
+      window.htmx.ajax("GET", location.pathname + location.search, { target: "#main", swap: "innerHTML" });
+    }
+    say("Live again");
+    banner._hide = setTimeout(function () { say(""); }, 4000);
   }
 
+  // What needs the server is disabled on a kept page, with the reason, instead of doing nothing.
+  function keptPage() {
+    var main = document.querySelector("#main");
+    if (!kept || !main || main.querySelector(".needs-signal")) { return; }
+    var off = main.querySelectorAll("form:not(.round-form) button, a.button, .actions a, .round-table a");
+    off.forEach(function (item) {
+      if (item.tagName === "BUTTON") { item.disabled = true; } else { item.setAttribute("aria-disabled", "true"); }
+      item.classList.add("is-offline");
+    });
+    if (off.length) {
+      var why = el("p", "needs-signal", "Recording, corrections, undo and sharing need the signal: " +
+                    "they work again by themselves when this phone is back online.");
+      main.insertBefore(why, main.firstChild);
+    }
+    say(keptWords());
+  }
+  document.addEventListener("click", function (event) {
+    var off = event.target.closest ? event.target.closest("[aria-disabled=true]") : null;
+    if (off) { event.preventDefault(); event.stopPropagation(); }
+  }, true);
+
   document.addEventListener("htmx:sendError", function (event) {
-    offline(true);
     var elt = event.detail.elt;
     var form = elt.closest ? elt.closest("form") : null;
-    if (form && form.classList.contains("round-form")) {
+    var saving = form && form.classList.contains("round-form");
+    offline(saving);
+    if (saving) {
       saveDraft(form);
       var submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent &&
         event.detail.requestConfig.triggeringEvent.submitter;
@@ -377,8 +434,22 @@
     }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (event.detail.xhr && event.detail.xhr.status) { offline(false); }
+    if (event.detail.xhr && event.detail.xhr.status) { backOnline(); }
   });
+  window.addEventListener("online", function () { if (kept) { backOnline(); } });
+
+  // The offline page: what this phone still has to send (nothing, or the rounds in its outbox).
+  function waitingList() {
+    var spot = document.querySelector("[data-waiting]");
+    if (!spot) { return; }
+    var waiting = outbox();
+    spot.textContent = "";
+    if (!waiting.length) { spot.textContent = "Nothing from this phone is waiting to be sent."; return; }
+    var list = el("ul", "waiting");
+    waiting.forEach(function (entry) { list.appendChild(el("li", "", describe(entry))); });
+    spot.appendChild(el("strong", "", "Waiting to be sent from this phone:"));
+    spot.appendChild(list);
+  }
 
   function init(root) {
     (root || document).querySelectorAll("form.round-form").forEach(function (form) {
@@ -391,7 +462,10 @@
     wake();
   }
   document.addEventListener("DOMContentLoaded", function () {
+    kept = Number(document.body.getAttribute("data-kept-at")) || null;
     init(document);
+    keptPage();
+    waitingList();
     var sw = document.body.getAttribute("data-sw");
     if (sw && "serviceWorker" in navigator) { navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () {}); }
     if (document.querySelector("[data-offline-page]")) {

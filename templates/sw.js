@@ -1,9 +1,10 @@
 // Scorekeeper's service worker: keep the app shell, and when the signal drops show our own
-// "offline, retrying" page instead of the browser's error page. Scores always come from the server.
+// "offline, retrying" page instead of the browser's error page. Scores always come from the server;
+// a page kept here is shown only without signal, and then says it is the page as of a time.
 // A page that shows a key (an edit link, the club link) is never kept: it says "no-store", and
 // the pages that take or show keys are left out by their address too.
-// (The "2": caches made before that rule are dropped, with any such page they kept.)
-const CACHE = "scorekeeper-2-{{ shell|join('|')|hash }}";
+// (The "3": caches made before are dropped, with any page they kept without a time or as a fragment.)
+const CACHE = "scorekeeper-3-{{ shell|join('|')|hash }}";
 const KEYED = /^\/(club(\/|$)|games\/[0-9]+\/(share|join)$)/;
 
 function mayKeep(url, response) {
@@ -39,13 +40,37 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(
       fetch(request)
         .then((response) => {
-          if (mayKeep(url, response)) {
-            const copy = response.clone();
-            caches.open(CACHE).then((cache) => cache.put(request, copy));
+          if (mayKeep(url, response) && request.headers.get("HX-Request") !== "true") {
+            event.waitUntil(keep(request, response.clone()));
           }
           return response;
         })
-        .catch(() => caches.match(request).then((hit) => hit || caches.match(OFFLINE)))
+        .catch(() => caches.match(request).then((hit) => (hit ? marked(hit) : caches.match(OFFLINE))))
     );
   }
 });
+
+// Only whole pages are kept (never an htmx fragment: its page would show bare, unstyled), each
+// with the time it was kept, so that the page can say how old it is when it is shown offline.
+function keep(request, response) {
+  return response.text().then((text) => {
+    if (!/<html[\s>]/i.test(text)) {
+      return undefined;
+    }
+    const headers = new Headers(response.headers);
+    headers.set("X-Kept-At", String(Date.now()));
+    const copy = new Response(text, { status: response.status, statusText: response.statusText, headers });
+    return caches.open(CACHE).then((cache) => cache.put(request, copy));
+  });
+}
+
+// A kept page served without signal says so: its body carries the time it was kept
+// (data-kept-at), and app.js shows "Offline: the scoreboard as of 21:04" and disables what
+// cannot work without the server.
+function marked(hit) {
+  const at = hit.headers.get("X-Kept-At") || "0";
+  return hit.text().then((text) => new Response(
+    text.replace(/<body\b/i, '<body data-kept-at="' + at.replace(/[^0-9]/g, "") + '"'),
+    { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } }
+  ));
+}

@@ -19,7 +19,11 @@ _TOKEN_HOLE = "\x00csrf-token\x00"
 
 
 def is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+    """An htmx request that swaps a fragment into ``#main``: not a boosted link, and not htmx's
+    restore of a page from history (that one replaces the whole body: it gets the whole page)."""
+    headers = request.headers
+    return (headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true"
+            and headers.get("HX-History-Restore-Request") != "true")
 
 
 def render(template: str, status: int = 200, push_url: str | None = None, keep: Hashable | None = None,

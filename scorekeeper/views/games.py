@@ -11,7 +11,7 @@ from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import go, key_page, kept_page, no_store, render
+from .common import go, is_htmx, key_page, kept_page, no_store, render
 
 bp = Blueprint("games", __name__)
 
@@ -137,8 +137,11 @@ def _load(game_id: int) -> store.LoadedGame:
         abort(404)
 
 
-def etag_of(game_id: int, version: int, watching: bool, editable: bool) -> str:
-    return f"g{game_id}-v{version}-{'w' if watching else 's'}{'e' if editable else 'r'}"
+def etag_of(game_id: int, version: int, watching: bool, editable: bool, fragment: bool = False) -> str:
+    """The board's validator. The whole page and the htmx fragment of one version differ, so
+    they never share one: a reload that revalidated a page against a fragment's ETag would get
+    304 and show the bare fragment (no styles, no scripts, no live updates)."""
+    return f"g{game_id}-v{version}-{'w' if watching else 's'}{'e' if editable else 'r'}{'-f' if fragment else ''}"
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
@@ -154,7 +157,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
         editable = not watching and access.can_edit(game)
         response = render(template, status, keep=_board_key(game, editable, watching, template, status),
                           loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
-    response.set_etag(etag_of(game_id, game.version, watching, editable))
+    response.set_etag(etag_of(game_id, game.version, watching, editable, fragment=is_htmx()))
     response.headers["Cache-Control"] = "no-cache"
     return response
 
