@@ -213,7 +213,9 @@
     }
   });
 
-  // ---- Nothing typed is lost: the round form is kept in this tab until it is saved.
+  // ---- Nothing typed is lost: the round form is kept on this phone (every tab, after a reload
+  // or a browser restart) until it is saved or discarded (Cancel). While its save waits to be
+  // sent, what is sent follows the form (a card changed meanwhile goes with it).
   function draftKey(form) {
     var number = form.querySelector("input[name=number]");
     return "scorekeeper-draft:" + form.getAttribute("action") + "#" + (number ? number.value : "");
@@ -225,7 +227,8 @@
     form.querySelectorAll("input[name=went_out]:checked, input[name^=achieved-]:checked").forEach(function (i) {
       data[i.name + "=" + i.value] = true;
     });
-    try { sessionStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* private mode */ }
+    try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* private mode */ }
+    if (waiting(form)) { enqueue(form); }
   }
 
   function restoreDraft(form) {
@@ -233,7 +236,7 @@
       !Array.prototype.some.call(form.querySelectorAll("input[name^=hand-], input[name^=points-]"), function (i) { return i.value; });
     if (!pristine) { return; }
     var raw = null;
-    try { raw = sessionStorage.getItem(draftKey(form)); } catch (e) { return; }
+    try { raw = localStorage.getItem(draftKey(form)); } catch (e) { return; }
     if (!raw) { return; }
     var data = JSON.parse(raw);
     form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
@@ -254,18 +257,186 @@
     var form = formOf(event.detail.elt);
     var xhr = event.detail.xhr;
     if (form && xhr && xhr.status === 200 && !document.body.contains(form)) {
-      try { sessionStorage.removeItem(draftKey(form)); } catch (e) { /* private mode */ }
+      forget(draftKey(form));
     }
   });
+  document.addEventListener("click", function (event) {
+    var cancel = event.target.closest ? event.target.closest("a[data-discard]") : null;
+    var form = formOf(cancel);
+    if (form && !waiting(form)) { forget(draftKey(form)); }
+  });
+  function forget(key) {
+    try { localStorage.removeItem(key); } catch (e) { /* private mode */ }
+  }
 
-  // ---- The outbox: what this phone has saved and the server has not yet confirmed.
+  // ---- The outbox: a round saved on this phone stays here (localStorage: it outlives a reload,
+  // a closed tab, a browser restart) until the server has answered it. It is sent by itself,
+  // from any page of the app, as soon as the server can be reached; one send at a time for
+  // each round, and a resend is safe (the server recognises the phone's own round).
   var OUTBOX = "scorekeeper-outbox";
+  var sending = {}, retry = null;
   function outbox() {
     try { return JSON.parse(localStorage.getItem(OUTBOX) || "[]"); } catch (e) { return []; }
   }
-  function describe(entry) {
-    return entry.word + " " + entry.number + (entry.game ? " (game " + entry.game + ")" : "") + ": waiting to send";
+  function putOutbox(list) {
+    try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode: kept in memory */ }
+    showOutbox();
   }
+  function entryId(form) { return draftKey(form).slice("scorekeeper-draft:".length); }
+  function waiting(form) {
+    if (!form.hasAttribute("data-outbox")) { return null; }
+    var id = entryId(form);
+    return outbox().filter(function (e) { return e.id === id; })[0] || null;
+  }
+  function gameOf(action) { var m = /\/games\/([0-9]+)\//.exec(action); return m ? m[1] : ""; }
+  function thisGame() {
+    var m = /^\/games\/([0-9]+)(\/|$)/.exec(location.pathname);
+    return m ? m[1] : "";
+  }
+  function describe(entry, full) {
+    var here = !full && entry.game === thisGame();
+    return entry.word + " " + entry.number + (here ? "" : " of game " + entry.game) + ": waiting to send";
+  }
+  // What the round holds, in a line: "Ann went out · Ben: Q 7 (17) · Cat: no cards".
+  function holds(form) {
+    return rows(form).map(function (row) {
+      var points = field(row, "points").value.trim(), cards = tokens(field(row, "hand").value, table(form));
+      if (isOut(row)) { return nameOf(row) + " went out"; }
+      if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points"); }
+      return nameOf(row) + ": " + (cards.length ? cards.map(function (c) { return c.text; }).join(" ") +
+        " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet");
+    }).join(" \u00b7 ");
+  }
+  function enqueue(form) {
+    var fields = [];
+    new FormData(form).forEach(function (value, name) { if (name !== "seat") { fields.push([name, String(value)]); } });
+    fields.push(["save", "1"]);
+    var list = outbox(), id = entryId(form);
+    var entry = list.filter(function (e) { return e.id === id; })[0];
+    if (!entry) {
+      entry = { id: id, action: form.getAttribute("action"), game: gameOf(form.getAttribute("action")),
+                number: form.querySelector("input[name=number]").value, word: form.getAttribute("data-word"), rev: 0 };
+      list.push(entry);
+    }
+    entry.fields = fields;
+    entry.holds = holds(form);
+    entry.rev += 1;
+    putOutbox(list);
+  }
+  function drop(id) { putOutbox(outbox().filter(function (e) { return e.id !== id; })); }
+
+  function flush() {
+    outbox().forEach(send);
+  }
+  function later() {
+    clearTimeout(retry);
+    retry = setTimeout(flush, 3000);
+  }
+  // One tab sends a round at a time: the others leave it while its send is fresh (20 s).
+  var tab = String(Math.random());
+  try {
+    tab = sessionStorage.getItem("scorekeeper-tab") || tab;  // the same tab after a reload
+    sessionStorage.setItem("scorekeeper-tab", tab);
+  } catch (e) { /* private mode */ }
+  function claim(entry) {
+    var list = outbox(), mine = list.filter(function (e) { return e.id === entry.id; })[0];
+    if (!mine || (mine.tab && mine.tab !== tab && Date.now() - mine.claimed < 20000)) { return false; }
+    mine.tab = tab;
+    mine.claimed = Date.now();
+    try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode */ }
+    return true;
+  }
+  function release(entry) {
+    var list = outbox();
+    list.forEach(function (e) { if (e.id === entry.id && e.tab === tab) { e.tab = null; } });
+    try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode */ }
+  }
+  function send(entry) {
+    if (sending[entry.id] || !claim(entry)) { return; }
+    sending[entry.id] = true;
+    var body = new URLSearchParams(), token = "";
+    entry.fields.forEach(function (f) { body.append(f[0], f[1]); if (f[0] === "csrf_token") { token = f[1]; } });
+    fetch(entry.action, { method: "POST", body: body, credentials: "same-origin",
+                          headers: { "HX-Request": "true", "X-CSRFToken": token } })
+      .then(function (response) {
+        return response.text().then(function (html) { answered(entry, response, html); });
+      })
+      .catch(function () {
+        delete sending[entry.id];
+        release(entry);
+        lost = true;
+        say("Offline, retrying\u2026 " + entry.word.toLowerCase() + " " + entry.number +
+            " is kept on this phone and sent by itself when the signal returns.");
+        later();
+      });
+  }
+  function answered(entry, response, html) {
+    delete sending[entry.id];
+    var status = response.status;
+    if (status !== 200 && status !== 409 && status !== 422) { release(entry); later(); return; }  // not answered yet
+    var now = outbox().filter(function (e) { return e.id === entry.id; })[0];
+    if (now && now.rev !== entry.rev) { send(now); return; }  // changed meanwhile: the server compares
+    drop(entry.id);
+    if (status !== 422) { forget("scorekeeper-draft:" + entry.id); }
+    backOnline();
+    var form = document.querySelector("form.round-form[data-outbox]");
+    var mine = (form && entryId(form) === entry.id) || entry.game === thisGame() ||
+      document.querySelector("[data-offline-page]");
+    var main = document.querySelector("#main");
+    if (!mine || !main || !window.htmx) {
+      say(entry.word + " " + entry.number + " of game " + entry.game + " sent.");
+      return;
+    }
+    window.htmx.swap(main, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
+    var url = response.headers.get("HX-Push-Url");
+    if (url && url !== location.pathname) { history.pushState({ htmx: true }, "", url); }
+    init(main);
+  }
+
+  // On screen: a note for each round waiting, and the Save of a waiting round shows it waits.
+  function showOutbox() {
+    var main = document.querySelector("#main");
+    if (!main) { return; }
+    main.querySelectorAll(".outbox-note").forEach(function (n) { n.remove(); });
+    var list = outbox();
+    if (list.length && !document.querySelector("[data-offline-page]")) {
+      var box = el("div", "outbox-note");
+      box.setAttribute("role", "status");
+      list.forEach(function (entry) {
+        var line = el("p");
+        line.appendChild(el("strong", "", describe(entry)));
+        line.appendChild(el("span", "small", " " + entry.holds));
+        box.appendChild(line);
+      });
+      main.insertBefore(box, main.firstChild);
+    }
+    document.querySelectorAll("form.round-form[data-outbox]").forEach(function (form) {
+      var save = form.querySelector("button[name=save]");
+      if (!save._words) { save._words = save.textContent; }
+      var pending = waiting(form);
+      save.disabled = !!pending;
+      save.classList.toggle("is-waiting", !!pending);
+      save.textContent = pending ? "Waiting to send\u2026" : save._words;
+    });
+    waitingList();
+  }
+
+  // Save puts the round in the outbox and sends it from there (htmx does not send it too);
+  // while it waits, Save cannot start another send.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.round-form[data-outbox]")) { return; }
+    if (!event.submitter || event.submitter.name !== "save") { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (waiting(form)) { return; }
+    enqueue(form);
+    saveDraft(form);
+    flush();
+  }, true);
+  window.addEventListener("online", flush);
+  window.addEventListener("storage", function (event) { if (event.key === OUTBOX) { showOutbox(); } });
+  setInterval(function () { if (outbox().length) { flush(); } }, 5000);
 
   // ---- New game: a seat appears as the last one gets a name (up to the table's limit), each
   // with its own "deals first", so the first dealer is chosen on the seats as they are typed.
@@ -422,7 +593,7 @@
   document.addEventListener("htmx:sendError", function (event) {
     var elt = event.detail.elt;
     var form = elt.closest ? elt.closest("form") : null;
-    var saving = form && form.classList.contains("round-form");
+    var saving = form && form.classList.contains("round-form") && !form.hasAttribute("data-outbox");
     offline(saving);
     if (saving) {
       saveDraft(form);
@@ -446,7 +617,7 @@
     spot.textContent = "";
     if (!waiting.length) { spot.textContent = "Nothing from this phone is waiting to be sent."; return; }
     var list = el("ul", "waiting");
-    waiting.forEach(function (entry) { list.appendChild(el("li", "", describe(entry))); });
+    waiting.forEach(function (entry) { list.appendChild(el("li", "", describe(entry, true) + " (" + entry.holds + ")")); });
     spot.appendChild(el("strong", "", "Waiting to be sent from this phone:"));
     spot.appendChild(list);
   }
@@ -460,6 +631,7 @@
     });
     fadeUndo(root);
     wake();
+    showOutbox();
   }
   document.addEventListener("DOMContentLoaded", function () {
     kept = Number(document.body.getAttribute("data-kept-at")) || null;
@@ -468,8 +640,13 @@
     waitingList();
     var sw = document.body.getAttribute("data-sw");
     if (sw && "serviceWorker" in navigator) { navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () {}); }
+    flush();
+    // The offline page tries again every few seconds (once nothing waits to be sent: a round
+    // waiting is sent first, and its answer takes this page's place).
     if (document.querySelector("[data-offline-page]")) {
-      setTimeout(function () { location.reload(); }, 5000);
+      setInterval(function () {
+        if (document.querySelector("[data-offline-page]") && !outbox().length) { location.reload(); }
+      }, 5000);
     }
   });
   document.addEventListener("htmx:afterSettle", function (event) { init(event.target); });

@@ -244,7 +244,7 @@ def test_screenshots_of_the_round_screen(page: Page, server, live_app, artifacts
         keep_score(page, server, game_id, key)
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            page.evaluate("sessionStorage.clear()")  # the light screenshot's draft would come back
+            page.evaluate("localStorage.clear()")  # the light screenshot's draft would come back
             page.goto(f"{server}/games/{game_id}/rounds/new")
             mark_out(page, names[1])
             page.get_by_role("button", name=f"Add K to {names[2]}", exact=True).tap()

@@ -130,3 +130,90 @@ def test_the_offline_page_says_nothing_is_waiting_when_nothing_is(page: Page, se
     expect(page.locator("[data-waiting]")).to_have_text("Nothing from this phone is waiting to be sent.")
     context.set_offline(False)
     expect(page.locator("h1")).to_have_text("History", timeout=15_000)
+
+
+# ------------------------------------------------------------------ a durable outbox
+
+
+def begin_round(page: Page) -> None:
+    page.get_by_role("link", name=re.compile("Record round")).tap()
+    expect(page.get_by_role("heading", name=re.compile("Record round"))).to_be_visible()
+
+
+def test_keypad_cards_survive_a_reload_and_a_new_tab(page: Page, server, context):
+    start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
+    begin_round(page)
+    mark_out(page, "Ann")
+    tap_cards(page, "Ben", "K 7")
+    tap_cards(page, "Cat", "A")
+    page.reload()
+    expect(row(page, "Ben").locator("[data-chips] .chip")).to_have_text(["K", "7"])
+    expect(row(page, "Cat").locator("[data-chips] .chip")).to_have_text(["A"])
+    expect(row(page, "Ann").locator("input[name=went_out]")).to_be_checked()
+    # Another tab (the first one closed) finds the same round as it was left.
+    other = context.new_page()
+    page.close()
+    other.goto(server + "/games/1/rounds/new")
+    expect(row(other, "Ben").locator(".penalty")).to_have_text("17")
+    expect(row(other, "Cat").locator(".penalty")).to_have_text("15")
+    other.get_by_role("button", name="Save round 1").tap()
+    expect(other.locator("p.flash")).to_contain_text("Round 1 saved")
+    # Saved: the next round starts blank, and so does this one after an undo.
+    other.get_by_role("button", name="Undo round 1").tap()
+    other.get_by_role("link", name="Record round 1").tap()
+    expect(row(other, "Ben").locator(".penalty")).to_have_text("0")
+
+
+def test_four_taps_during_a_wait_send_once(page: Page, server, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    held = []
+    page.route("**/rounds/new", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
+    begin_round(page)
+    mark_out(page, "Ann")
+    tap_cards(page, "Ben", "Q")
+    save = page.get_by_role("button", name="Save round 1")
+    save.tap()
+    waiting = page.get_by_role("button", name="Waiting to send…")
+    expect(waiting).to_be_disabled()
+    for _ in range(3):
+        waiting.tap(force=True)
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    expect(page.locator(".outbox-note")).to_contain_text("Ann went out · Ben: Q (10)")
+    page.wait_for_timeout(500)
+    assert len(held) == 1
+    held[0].continue_()
+    expect(page.locator("h1")).to_have_text("Round 2")
+    expect(page.locator("p.flash")).to_contain_text("Round 1 saved")
+    expect(page.locator(".outbox-note")).to_have_count(0)
+    page.wait_for_timeout(6000)  # longer than the outbox's retry: nothing more is sent
+    assert len(held) == 1
+    assert rounds_stored(live_app) == 1
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
+
+
+@pytest.mark.offline
+def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, server, context, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    controlled_by_the_service_worker(page)
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and "/rounds/new" in r.url and posts.append(r.url))
+    begin_round(page)
+    mark_out(page, "Ben")
+    tap_cards(page, "Ann", "K 9")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".offline-note")).to_contain_text("round 1 is kept on this phone")
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    page.reload()
+    # Without signal the service worker's offline page says what waits, not that all is safe.
+    expect(page.locator("h1")).to_have_text("Offline, retrying…")
+    expect(page.locator("[data-waiting]")).to_contain_text("Round 1 of game 1: waiting to send")
+    assert rounds_stored(live_app) == 0
+    context.set_offline(False)
+    # Sent by itself, once, and the answer takes the offline page's place.
+    expect(page.locator("h1")).to_have_text("Round 2", timeout=15_000)
+    expect(page.locator("p.flash")).to_contain_text("Round 1 saved")
+    assert totals(page) == {"Ann": 19, "Ben": 0}
+    page.wait_for_timeout(6000)
+    assert rounds_stored(live_app) == 1
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
