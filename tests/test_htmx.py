@@ -61,13 +61,14 @@ def test_an_htmx_refusal_answers_with_the_form_fragment(web, balmoral):
     assert 'Ann: "X" is not a card' in text(response)
 
 
-def test_an_htmx_double_post_gets_the_scoreboard_with_409(web, app, balmoral):
+def test_an_htmx_double_post_gets_the_scoreboard_saved(web, app, balmoral):
     fields = dict(went_out=1, hands={0: "K", 2: "Q", 3: "J"})
     save_round(web, balmoral, 1, **fields)
     response = post_round(web, balmoral, 1, headers=HTMX, **fields)
-    assert response.status_code == 409
+    assert response.status_code == 200
     assert "<html" not in response.get_data(as_text=True)
-    assert "Round 1 is already recorded" in text(response)
+    assert "Round 1 saved." in text(response)
+    assert "another tap or phone" not in text(response)
     assert rounds_stored(app, balmoral) == 1
 
 

@@ -12,6 +12,7 @@ from factories import (
     HTMX,
     accepted,
     board,
+    follow,
     input_value,
     is_checked,
     new_game,
@@ -95,11 +96,35 @@ def test_points_of_zero_are_accepted_for_a_player_with_no_cards(web, balmoral):
 def test_the_same_round_posted_twice_is_stored_once(web, app, balmoral):
     fields = dict(went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
     save_round(web, balmoral, 1, **fields)
-    response = post_round(web, balmoral, 1, **fields)
+    # The phone's own round sent again (its answer was lost), cards in another order: saved.
+    response = post_round(web, balmoral, 1, went_out=1, hands={0: "7 K a 7", 2: "2 Q 10 10"}, points={3: "5"})
+    assert response.status_code == 303
+    shown = follow(web, response)
+    assert "Round 1 saved." in text(shown)
+    assert "already recorded" not in text(shown)
+    assert totals(shown) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}
+    assert rounds_stored(app, balmoral) == 1
+
+
+def test_a_different_round_posted_with_a_taken_number_shows_both_versions(web, app, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    response = post_round(web, balmoral, 1, went_out=1, hands={0: "A K 7", 2: "10 10 Q 2"}, points={3: "5"},
+                          headers=HTMX)
     assert response.status_code == 409
     seen = text(response)
-    assert "Round 1 is already recorded" in seen
-    assert totals(response) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}  # shows the scoreboard
+    assert "Round 1 is already recorded, and differs from what this phone sent" in seen
+    assert "Ann A K 7 7, no contract A K 7, no contract" in seen
+    assert totals(response) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}  # the stored one stands
+    assert rounds_stored(app, balmoral) == 1
+    # The phone's version becomes a correction with one tap.
+    body = response.get_data(as_text=True)
+    form = re.search(r'<form method="post" action="([^"]+/rounds/1/edit)".*?</form>', body, re.S)
+    fields = dict(re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form.group(0)))
+    fields["save"] = "1"
+    corrected = web.post(form.group(1), data=fields, headers=HTMX)
+    assert corrected.status_code == 200
+    assert "Round 1 corrected" in text(corrected)
+    assert totals(corrected)["Ann"] == 32
     assert rounds_stored(app, balmoral) == 1
 
 

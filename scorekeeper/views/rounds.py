@@ -9,6 +9,7 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from .. import access, store
 from ..forms import ConfirmForm
 from ..gamefile import GameFileError, read_round, round_document
+from ..presenters import card_label
 from ..roundform import RoundDraft, finishes, last_words, small_int, state_before
 from ..rules import GameState, RoundError
 from .common import go, is_htmx, render
@@ -82,13 +83,56 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
-        flash(f"{word} {exc.number} is already recorded (from another tap or phone); "
-              "here is the current scoreboard.", "warn")
-        return _scoreboard(_load(loaded.id), 409)
+        return _recorded_already(_load(loaded.id), exc.number, record)
     except RoundError as exc:
         draft.place(setup, exc.problems)
         return _form(loaded, draft, editing is not None, 422)
     return _scoreboard(saved)
+
+
+def _recorded_already(current: store.LoadedGame, number: int, record):
+    """A save of a round number that is taken: most often this phone's own round sent again
+    (its answer was lost on the way). The same round is simply saved; a different one (a card
+    changed meanwhile, or another phone recorded that round) is shown beside the stored one,
+    for the scorekeeper to keep the stored one or make theirs a correction."""
+    state = current.state
+    setup = state.setup
+    word = setup.rules.round_word
+    stored = state.rounds[number - 1].record if number <= len(state.rounds) else None
+    if stored is None:
+        flash(f"{word} {number} is already recorded; here is the current scoreboard.", "warn")
+        return _scoreboard(current, 409)
+    if round_document(setup, stored) == round_document(setup, record):
+        flash(f"{word} {number} saved.", "ok")
+        return _scoreboard(current)
+    flash(f"{word} {number} is already recorded, and differs from what this phone sent: "
+          "keep the stored one, or make this phone's a correction.", "warn")
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved")]
+    response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
+                      editable=True, watching=False, number=number, fields=fields,
+                      versions=_side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
+    if is_htmx():
+        response.headers["HX-Push-Url"] = url_for("games.scoreboard", game_id=current.id)
+    return response
+
+
+def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]:
+    """Each player's part of the two versions of a round, in words."""
+    ladder = "achieved" in stored
+
+    def words(doc: dict, name: str) -> str:
+        if doc["went_out"] == name:
+            return "went out"
+        if name in doc["points"]:
+            said = "no cards" if doc["points"][name] == 0 else f"{doc['points'][name]} points"
+        else:
+            said = " ".join(card_label(t) for t in doc["hands"].get(name, "").split()) or "no cards"
+        if ladder:
+            said += ", made contract" if name in doc["achieved"] else ", no contract"
+        return said
+
+    return [(name, words(stored, name), words(mine, name)) for name in setup.players]
 
 
 @bp.route("/new", methods=["GET", "POST"])

@@ -217,3 +217,65 @@ def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, serv
     page.wait_for_timeout(6000)
     assert rounds_stored(live_app) == 1
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
+
+
+# ------------------------------------------------------------------ resending is safe and explained
+
+
+def lose_the_first_answer(page: Page, state: dict) -> None:
+    """The first save reaches the server, its answer is lost; later ones wait for ``state['pass']``."""
+
+    def handle(route):
+        if route.request.method != "POST":
+            route.continue_()
+        elif not state["sent"]:
+            state["sent"] = True
+            route.fetch()  # the server stores the round...
+            route.abort()  # ...and the phone never hears so
+        elif state["pass"]:
+            route.continue_()
+        else:
+            route.abort()
+
+    page.route("**/rounds/new", handle)
+
+
+@pytest.mark.offline
+def test_a_lost_answer_gives_saved(page: Page, server, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    state = {"sent": False, "pass": True}
+    lose_the_first_answer(page, state)
+    begin_round(page)
+    mark_out(page, "Ann")
+    tap_cards(page, "Ben", "Q 5")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator("p.flash")).to_have_text("Round 1 saved.", timeout=15_000)
+    expect(page.locator("h1")).to_have_text("Round 2")
+    expect(page.get_by_text("another tap or phone")).to_have_count(0)
+    assert totals(page) == {"Ann": 0, "Ben": 15}
+    assert rounds_stored(live_app) == 1
+
+
+@pytest.mark.offline
+def test_a_card_changed_during_the_wait_offers_both_versions(page: Page, server, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    state = {"sent": False, "pass": False}
+    lose_the_first_answer(page, state)
+    begin_round(page)
+    mark_out(page, "Ann")
+    tap_cards(page, "Ben", "Q")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    # While it waits, the scorekeeper sees a card was missed and adds it.
+    pick(page, "Ben")
+    page.get_by_role("button", name="Add 7 to Ben", exact=True).tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Ben: Q 7 (17)")
+    state["pass"] = True
+    expect(page.get_by_role("heading", name="Round 1: two versions")).to_be_visible(timeout=15_000)
+    expect(page.locator("tr.differs")).to_have_text(re.compile(r"Ben\s*Q, no contract\s*Q 7, no contract"))
+    assert totals(page) == {"Ann": 0, "Ben": 10}  # the stored one stands until the choice
+    assert rounds_stored(live_app) == 1
+    page.get_by_role("button", name="Make this phone's a correction of round 1").tap()
+    expect(page.locator("p.flash")).to_contain_text("Round 1 corrected")
+    assert totals(page) == {"Ann": 0, "Ben": 17}
+    assert rounds_stored(live_app) == 1
