@@ -106,3 +106,27 @@ def hand_points(seat, rules) -> str:
     if hand is None:
         return "?"
     return str(hand_penalty(hand, rules.values))
+
+
+def game_data(state: GameState) -> dict:
+    """What the phone needs to work out rounds the server has not answered yet
+    (static/offline-replay.js): the set-up, the rule set's data and the state now."""
+    setup, rules = state.setup, state.rules
+    nxt = state.next
+    return {
+        "players": list(setup.players),
+        "first_dealer": setup.first_dealer,
+        "dealer_rule": setup.dealer_rule.value,
+        "progression": rules.progression.value,
+        "last_stage": rules.last_stage,
+        "values": {rank.value: value for rank, value in rules.values.items()},
+        "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
+                   for s in rules.stages],
+        "state": {
+            "totals": [p.total for p in state.players],
+            "completed": [p.completed for p in state.players],
+            "next": None if nxt is None else {
+                "number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player,
+            },
+        },
+    }

@@ -1,0 +1,74 @@
+// The rules, worked out on the phone for rounds the server has not answered yet (issue 17,
+// point 4). It reads only data the server gave it (presenters.game_data: the rule set's card
+// values, stages, progression, last stage and dealer rule, and the game's state when the page was
+// made), so it holds no rule set of its own. It mirrors scorekeeper/rules/replay.py's advance();
+// tests/browser/test_offline_replay.py checks the two agree over many games.
+(function () {
+  "use strict";
+
+  // A copy of the server's state to work on: totals and levels per seat, the next round.
+  function start(game) {
+    var s = game.state;
+    return {
+      totals: s.totals.slice(),
+      completed: s.completed.slice(),
+      next: s.next ? { number: s.next.number, dealer: s.next.dealer, first_player: s.next.first_player } : null
+    };
+  }
+
+  // The penalty of one hand: the sum of its cards' values; or the points counted by hand.
+  function penalty(game, round, name) {
+    if (name === round.went_out) { return 0; }
+    if (round.hands && Object.prototype.hasOwnProperty.call(round.hands, name)) {
+      return round.hands[name].reduce(function (sum, rank) {
+        var value = game.values[String(rank).toUpperCase()];
+        if (value === undefined) { throw new Error('"' + rank + '" is not a card'); }
+        return sum + value;
+      }, 0);
+    }
+    var points = round.points && round.points[name];
+    return points ? Number(points) : 0;
+  }
+
+  function dealerFor(game, number, wentOut) {
+    if (game.dealer_rule === "winner") { return wentOut; }
+    var players = game.players, first = players.indexOf(game.first_dealer);
+    return players[(first + number - 1) % players.length];
+  }
+
+  // The state after one more round: {went_out, hands: {name: [ranks]}, points: {name: n},
+  // achieved: [names]}. The round is not checked here: the round form already refuses what the
+  // server would, and the server's answer replaces these figures once it is sent.
+  function advance(game, state, round) {
+    if (!state.next) { throw new Error("the game has ended; no further round can be recorded"); }
+    var players = game.players, ladder = game.progression === "ladder";
+    var achieved = ladder ? (round.achieved || []).concat([round.went_out]) : [];
+    var reachedEnd = false;
+    var totals = players.map(function (name, seat) { return state.totals[seat] + penalty(game, round, name); });
+    var completed = players.map(function (name, seat) {
+      var c = state.completed[seat];
+      if (ladder && achieved.indexOf(name) >= 0) {
+        c += 1;
+        reachedEnd = reachedEnd || c >= game.last_stage;
+      }
+      return c;
+    });
+    var number = state.next.number;
+    if (!ladder) { reachedEnd = number >= game.last_stage; }
+    var next = null;
+    if (!reachedEnd) {
+      var dealer = dealerFor(game, number + 1, round.went_out);
+      next = { number: number + 1, dealer: dealer,
+               first_player: players[(players.indexOf(dealer) + 1) % players.length] };
+    }
+    return { totals: totals, completed: completed, next: next, round: number,
+             penalties: players.map(function (name) { return penalty(game, round, name); }) };
+  }
+
+  // The state after the rounds in order, from the server's state the page was made with.
+  function replay(game, rounds) {
+    return rounds.reduce(function (state, round) { return advance(game, state, round); }, start(game));
+  }
+
+  window.OfflineReplay = { start: start, advance: advance, replay: replay };
+})();

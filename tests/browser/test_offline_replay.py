@@ -1,0 +1,97 @@
+"""The phone's replay (static/offline-replay.js) agrees with the server's engine (issue 17, point 4).
+
+Random games of both rule sets, every dealer rule and a mix of cards and points, are worked out
+by scorekeeper.rules.replay and by the JavaScript in the page, from the start and from a state
+part-way through (as a phone that lost its signal mid-game does); totals, levels, the next
+round's number, dealer and first player and the end of the game must be the same after every round.
+"""
+
+import random
+
+import pytest
+from playwright.sync_api import Page
+
+from scorekeeper.presenters import game_data
+from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, Hand, RoundRecord, advance, replay, start
+
+NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay", "Gus", "Hal"]
+
+
+def random_game(rng: random.Random, max_rounds: int = 14):
+    """Like tests/test_rules.py's games() strategy, drawn from a seeded generator."""
+    rules = rng.choice([BALMORAL, CLASSIC])
+    players = NAMES[: rng.randint(rules.min_players, rules.max_players)]
+    setup = GameSetup.create(rules, players, first_dealer=rng.choice(players),
+                             dealer_rule=rng.choice(rules.dealer_rules))
+    state, records = start(setup), []
+    ranks = [r for r in rules.ranks if r.value != "JK"]  # a joker or two would soon be too many
+    while len(records) < rng.randint(1, max_rounds) and not state.finished:
+        went_out = rng.choice(players)
+        hands, points = {}, {}
+        for p in players:
+            if p == went_out:
+                continue
+            if rng.random() < 0.6:
+                hands[p] = Hand.of(rng.choices(ranks, k=rng.randint(0, 3)))
+            else:
+                points[p] = rng.choice([0, 2, 10, 37, 100])
+        achieved = rng.sample(players, rng.randint(0, min(3, len(players)))) if rules is BALMORAL else []
+        record = RoundRecord(went_out, hands, points, frozenset(achieved))
+        state = advance(state, record)
+        records.append(record)
+    return setup, records
+
+
+def as_json(record: RoundRecord) -> dict:
+    return {
+        "went_out": record.went_out,
+        "hands": {name: [r.value for r in hand.ranks] for name, hand in record.hands.items()},
+        "points": dict(record.points),
+        "achieved": sorted(record.achieved),
+    }
+
+
+def server_view(state) -> dict:
+    nxt = state.next
+    return {
+        "totals": [p.total for p in state.players],
+        "completed": [p.completed for p in state.players],
+        "next": None if nxt is None else {"number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player},
+    }
+
+
+PHONE = """([game, rounds]) => {
+  let state = OfflineReplay.start(game);
+  return rounds.map((r) => {
+    state = OfflineReplay.advance(game, state, r);
+    return {totals: state.totals, completed: state.completed, next: state.next};
+  });
+}"""
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_phone_works_out_rounds_as_the_server_does(server, page: Page, seed):
+    page.goto(server + "/")
+    page.wait_for_function("() => !!window.OfflineReplay")
+    rng = random.Random(seed)
+    checked = {"balmoral": 0, "classic": 0, "ended": 0}
+    for _ in range(40):
+        setup, records = random_game(rng)
+        split = rng.randint(0, len(records) - 1)  # the signal dropped after this many rounds
+        before = replay(setup, records[:split])
+        phone = page.evaluate(PHONE, [game_data(before), [as_json(r) for r in records[split:]]])
+        state = before
+        for record, figures in zip(records[split:], phone, strict=True):
+            state = advance(state, record)
+            assert figures == server_view(state), (setup, records)
+        checked[setup.rules.key] += 1
+        checked["ended"] += state.finished
+    assert checked["balmoral"] and checked["classic"] and checked["ended"]
+
+
+def test_the_page_gives_the_phone_the_rule_set_as_data():
+    data = game_data(start(GameSetup.create(CLASSIC, ["Ann", "Ben", "Cat"], first_dealer="Ben")))
+    assert data["values"]["JK"] == 15 and data["values"]["7"] == 7
+    assert data["progression"] == "deal" and data["last_stage"] == 7 and data["dealer_rule"] == "rotate"
+    assert data["state"] == {"totals": [0, 0, 0], "completed": [None, None, None],
+                             "next": {"number": 1, "dealer": "Ben", "first_player": "Cat"}}
