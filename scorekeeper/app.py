@@ -100,6 +100,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         card_values=presenters.card_values,
         hand_points=presenters.hand_points,
         card_label=presenters.card_label,
+        game_data=presenters.game_data,
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
