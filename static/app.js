@@ -319,14 +319,34 @@
       list.push(entry);
     }
     entry.fields = fields;
+    entry.round = roundOf(form);
     entry.holds = holds(form);
     entry.rev += 1;
     putOutbox(list);
   }
+  // The round as offline-replay.js reads it, for the phone's own figures while it waits.
+  function roundOf(form) {
+    var cards = table(form), round = { went_out: null, hands: {}, points: {}, achieved: [] };
+    rows(form).forEach(function (row) {
+      var name = nameOf(row).trim(), points = field(row, "points").value.trim();
+      var made = row.querySelector("input[name^=achieved-]");
+      if (isOut(row)) { round.went_out = name; } else if (points) { round.points[name] = Number(points); } else {
+        round.hands[name] = field(row, "hand").value.split(/[\s,;]+/).filter(Boolean)
+          .map(function (t) { return cards.aliases[t.toLowerCase()] || t; });
+      }
+      if (made && made.checked) { round.achieved.push(name); }
+    });
+    return round;
+  }
   function drop(id) { putOutbox(outbox().filter(function (e) { return e.id !== id; })); }
 
+  // A game's rounds are sent in order: the lowest number first, the next once it is answered.
   function flush() {
-    outbox().forEach(send);
+    var first = {};
+    outbox().forEach(function (e) {
+      if (!first[e.game] || Number(e.number) < Number(first[e.game].number)) { first[e.game] = e; }
+    });
+    Object.keys(first).forEach(function (game) { send(first[game]); });
   }
   function later() {
     clearTimeout(retry);
@@ -379,6 +399,7 @@
     drop(entry.id);
     if (status !== 422) { forget("scorekeeper-draft:" + entry.id); }
     backOnline();
+    setTimeout(flush, 0);  // the game's next round, if one waits
     var form = document.querySelector("form.round-form[data-outbox]");
     var mine = (form && entryId(form) === entry.id) || entry.game === thisGame() ||
       document.querySelector("[data-offline-page]");
@@ -419,6 +440,46 @@
       save.textContent = pending ? "Waiting to send\u2026" : save._words;
     });
     waitingList();
+    phoneFigures();
+  }
+
+  // The scoreboard, while this game's rounds wait: the phone works them out by the rule set's
+  // data the page holds (offline-replay.js), marked "not yet sent"; the server's answers
+  // replace these figures as each round is sent.
+  function phoneFigures() {
+    document.querySelectorAll(".phone-figures").forEach(function (n) { n.remove(); });
+    var board = document.querySelector("#board[data-replay]");
+    if (!board || !window.OfflineReplay) { return; }
+    var game = JSON.parse(board.getAttribute("data-replay")), id = board.getAttribute("data-game");
+    if (!game.state.next) { return; }
+    var mine = outbox().filter(function (e) { return e.game === id && e.round && Number(e.number) >= game.state.next.number; })
+      .sort(function (a, b) { return Number(a.number) - Number(b.number); });
+    if (!mine.length || Number(mine[0].number) !== game.state.next.number) { return; }
+    var box = el("section", "phone-figures outbox-note"), state;
+    box.setAttribute("aria-label", "Worked out on this phone");
+    try { state = window.OfflineReplay.replay(game, mine.map(function (e) { return e.round; })); } catch (e) {
+      box.appendChild(el("p", "", "Not yet sent: the scores are worked out when the rounds reach the server."));
+      board.parentNode.insertBefore(box, board);
+      return;
+    }
+    var last = mine[mine.length - 1];
+    box.appendChild(el("h2", "", "Not yet sent: after " + last.word.toLowerCase() + " " + last.number + ", worked out on this phone"));
+    var list = el("ol", "phone-totals");
+    game.players.map(function (name, seat) { return { name: name, total: state.totals[seat], level: state.completed[seat] }; })
+      .sort(function (a, b) { return a.total - b.total; })
+      .forEach(function (p) {
+        var item = el("li");
+        item.setAttribute("data-player", p.name);
+        item.appendChild(el("span", "pname", p.name));
+        item.appendChild(el("strong", "phone-total", " " + p.total));
+        if (p.level !== null) { item.appendChild(el("span", "small", " \u00b7 level " + Math.min(p.level + 1, game.last_stage))); }
+        list.appendChild(item);
+      });
+    box.appendChild(list);
+    box.appendChild(el("p", "small", state.next
+      ? "Next: " + last.word.toLowerCase() + " " + state.next.number + ", " + state.next.dealer + " deals."
+      : "The game ends with " + last.word.toLowerCase() + " " + last.number + "."));
+    board.parentNode.insertBefore(box, board);
   }
 
   // Save puts the round in the outbox and sends it from there (htmx does not send it too);

@@ -279,3 +279,49 @@ def test_a_card_changed_during_the_wait_offers_both_versions(page: Page, server,
     expect(page.locator("p.flash")).to_contain_text("Round 1 corrected")
     assert totals(page) == {"Ann": 0, "Ben": 17}
     assert rounds_stored(live_app) == 1
+
+
+# ------------------------------------------------------------------ finishing a game offline
+
+SECOND_WAITING = """() => {
+  // A second round waiting behind the first (this phone's own copy, numbered 2), put first in
+  // the list so that only sending in order stores both.
+  const list = JSON.parse(localStorage.getItem('scorekeeper-outbox'));
+  const one = list[0];
+  const two = {...one, id: one.id.replace(/#1$/, '#2'), number: '2', rev: 1, tab: null,
+               fields: one.fields.map(([k, v]) => [k, k === 'number' ? '2' : v])};
+  localStorage.setItem('scorekeeper-outbox', JSON.stringify([two, one]));
+}"""
+
+
+@pytest.mark.offline
+def test_waiting_rounds_are_worked_out_on_the_phone_then_sent_in_order(page: Page, server, context, live_app):
+    start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
+    controlled_by_the_service_worker(page)  # the scoreboard, kept whole by the service worker
+    board = page.url
+    page.get_by_role("link", name=re.compile("Record deal")).tap()
+    expect(page.get_by_role("heading", name=re.compile("Record deal"))).to_be_visible()
+    mark_out(page, "Ben")
+    tap_cards(page, "Ann", "K 9")
+    pick(page, "Cat")
+    tap_cards(page, "Cat", "A 7")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".outbox-note").first).to_contain_text("Deal 1: waiting to send")
+    page.evaluate(SECOND_WAITING)
+    page.goto(board)  # without signal: the kept scoreboard, with the phone's own figures
+    figures = page.locator(".phone-figures")
+    expect(figures).to_contain_text("Not yet sent: after deal 2, worked out on this phone")
+    expect(figures.locator("[data-player=Ann] .phone-total")).to_have_text("38")
+    expect(figures.locator("[data-player=Ben] .phone-total")).to_have_text("0")
+    expect(figures.locator("[data-player=Cat] .phone-total")).to_have_text("44")
+    expect(figures).to_contain_text("Next: deal 3, Cat deals.")
+    assert rounds_stored(live_app) == 0
+    context.set_offline(False)
+    # Both sent, in order, once each; the server's figures take the phone's place.
+    expect(page.locator("h1")).to_contain_text("Deal 3", timeout=20_000)
+    expect(figures).to_have_count(0)
+    assert totals(page) == {"Ann": 38, "Ben": 0, "Cat": 44}
+    page.wait_for_timeout(6000)
+    assert rounds_stored(live_app) == 2
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
