@@ -346,7 +346,12 @@
     outbox().forEach(function (e) {
       if (!first[e.game] || Number(e.number) < Number(first[e.game].number)) { first[e.game] = e; }
     });
-    Object.keys(first).forEach(function (game) { send(first[game]); });
+    // A phone that knows it has no network (navigator.onLine is false) does not try: the
+    // "online" event sends it. (A send that fails while the phone believes it is online is
+    // retried the same way, below.)
+    Object.keys(first).forEach(function (game) {
+      if (navigator.onLine === false) { notSent(first[game]); } else { send(first[game]); }
+    });
   }
   function later() {
     clearTimeout(retry);
@@ -384,11 +389,14 @@
       .catch(function () {
         delete sending[entry.id];
         release(entry);
-        lost = true;
-        say("Offline, retrying\u2026 " + entry.word.toLowerCase() + " " + entry.number +
-            " is kept on this phone and sent by itself when the signal returns.");
-        later();
+        notSent(entry);
       });
+  }
+  function notSent(entry) {
+    lost = true;
+    say("Offline, retrying\u2026 " + entry.word.toLowerCase() + " " + entry.number +
+        " is kept on this phone and sent by itself when the signal returns.");
+    later();
   }
   function answered(entry, response, html) {
     delete sending[entry.id];
