@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import CardError, GameState, Progression, RoundResult, hand_penalty, parse_rank
+from .rules import CardError, GameState, NextRound, Progression, RoundResult, hand_penalty, parse_rank
 
 
 def join_names(names) -> str:
@@ -122,11 +122,20 @@ def game_data(state: GameState) -> dict:
         "values": {rank.value: value for rank, value in rules.values.items()},
         "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
                    for s in rules.stages],
+        "round_word": rules.round_word,
+        "stage_word": rules.stage_word,
         "state": {
             "totals": [p.total for p in state.players],
             "completed": [p.completed for p in state.players],
-            "next": None if nxt is None else {
-                "number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player,
-            },
+            "next": None if nxt is None else next_round_data(nxt),
         },
+    }
+
+
+def next_round_data(nxt: NextRound) -> dict:
+    """The next round as game_data and the phone's replay give it (stages by number)."""
+    return {
+        "number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player,
+        "stages": [s.number for s in nxt.stages], "cards_dealt": nxt.cards_dealt,
+        "is_last": nxt.is_last, "finishers": list(nxt.finishers),
     }

@@ -409,6 +409,13 @@
     backOnline();
     setTimeout(flush, 0);  // the game's next round, if one waits
     var form = document.querySelector("form.round-form[data-outbox]");
+    if (form && gameOf(form.getAttribute("action")) === entry.game &&
+        Number(form.querySelector("input[name=number]").value) > Number(entry.number)) {
+      // The scorekeeper is already entering a later round: it stays on screen.
+      say(entry.word + " " + entry.number + " sent.");
+      showOutbox();
+      return;
+    }
     var mine = (form && entryId(form) === entry.id) || entry.game === thisGame() ||
       document.querySelector("[data-offline-page]");
     var main = document.querySelector("#main");
@@ -451,27 +458,38 @@
     phoneFigures();
   }
 
-  // The scoreboard, while this game's rounds wait: the phone works them out by the rule set's
-  // data the page holds (offline-replay.js), marked "not yet sent"; the server's answers
-  // replace these figures as each round is sent.
-  function phoneFigures() {
-    document.querySelectorAll(".phone-figures").forEach(function (n) { n.remove(); });
-    var board = document.querySelector("#board[data-replay]");
-    if (!board || !window.OfflineReplay) { return; }
-    var game = JSON.parse(board.getAttribute("data-replay")), id = board.getAttribute("data-game");
-    if (!game.state.next) { return; }
+  // The scoreboard and the round screen, while this game's rounds wait: the phone works them
+  // out by the rule set's data the page holds (offline-replay.js), marked "not yet sent"; the
+  // server's answers replace these figures as each round is sent. Without the server the
+  // scorekeeper records the next round here too (offline-form.js).
+  function phoneState(holder, id) {
+    if (!holder || !window.OfflineReplay) { return null; }
+    var game = JSON.parse(holder.getAttribute("data-replay"));
+    if (!game.state.next) { return null; }
     var mine = outbox().filter(function (e) { return e.game === id && e.round && Number(e.number) >= game.state.next.number; })
       .sort(function (a, b) { return Number(a.number) - Number(b.number); });
-    if (!mine.length || Number(mine[0].number) !== game.state.next.number) { return; }
-    var box = el("section", "phone-figures outbox-note"), state;
+    if (mine.length && Number(mine[0].number) !== game.state.next.number) { return null; }
+    var state = null;
+    try { state = window.OfflineReplay.replay(game, mine.map(function (e) { return e.round; })); } catch (e) { /* shown below */ }
+    return { game: game, mine: mine, state: state };
+  }
+  function phoneFigures() {
+    document.querySelectorAll(".phone-figures").forEach(function (n) { n.remove(); });
+    var board = document.querySelector("#board[data-replay]"), form = document.querySelector("form.round-form[data-replay]");
+    var holder = board || (form && waiting(form) ? form : null);
+    if (!holder) { return; }
+    var id = board ? board.getAttribute("data-game") : gameOf(form.getAttribute("action"));
+    var phone = phoneState(holder, id);
+    if (!phone || !phone.mine.length) { return; }
+    var box = el("section", "phone-figures"), state = phone.state, game = phone.game;
     box.setAttribute("aria-label", "Worked out on this phone");
-    try { state = window.OfflineReplay.replay(game, mine.map(function (e) { return e.round; })); } catch (e) {
+    holder.parentNode.insertBefore(box, holder);
+    if (!state) {
       box.appendChild(el("p", "", "Not yet sent: the scores are worked out when the rounds reach the server."));
-      board.parentNode.insertBefore(box, board);
       return;
     }
-    var last = mine[mine.length - 1];
-    box.appendChild(el("h2", "", "Not yet sent: after " + last.word.toLowerCase() + " " + last.number + ", worked out on this phone"));
+    var last = phone.mine[phone.mine.length - 1], word = last.word.toLowerCase();
+    box.appendChild(el("h2", "", "Not yet sent: after " + word + " " + last.number + ", worked out on this phone"));
     var list = el("ol", "phone-totals");
     game.players.map(function (name, seat) { return { name: name, total: state.totals[seat], level: state.completed[seat] }; })
       .sort(function (a, b) { return a.total - b.total; })
@@ -485,10 +503,75 @@
       });
     box.appendChild(list);
     box.appendChild(el("p", "small", state.next
-      ? "Next: " + last.word.toLowerCase() + " " + state.next.number + ", " + state.next.dealer + " deals."
-      : "The game ends with " + last.word.toLowerCase() + " " + last.number + "."));
-    board.parentNode.insertBefore(box, board);
+      ? "Next: " + word + " " + state.next.number + ", " + state.next.dealer + " deals."
+      : "The game ends with " + word + " " + last.number + "."));
+    if (state.next && (form || stashed(id))) {
+      var next = el("button", "button primary wide", "Record " + word + " " + state.next.number + " on this phone");
+      next.type = "button";
+      next.setAttribute("data-record-next", id);
+      box.appendChild(next);
+    }
   }
+
+  // ---- Recording without the server. The blank round screen of each game this phone keeps
+  // score for is kept on the phone (fetched once from the scoreboard), so that a table whose
+  // signal dropped can go on: the form is turned into the round the phone's replay says comes
+  // next, and what is saved goes into the outbox like any round.
+  var FORM = "scorekeeper-form";
+  function stashed(id) {
+    try {
+      var kept = JSON.parse(localStorage.getItem(FORM) || "null");
+      return kept && kept.game === id ? kept.html : null;
+    } catch (e) { return null; }
+  }
+  function stash(id, html) {
+    try { localStorage.setItem(FORM, JSON.stringify({ game: id, html: html })); } catch (e) { /* private mode */ }
+  }
+  function keepBlankForm() {
+    var board = document.querySelector("#board[data-replay]");
+    var link = board && board.querySelector("a[href$='/rounds/new']");
+    var id = board && board.getAttribute("data-game");
+    if (!link || stashed(id) || !window.DOMParser) { return; }
+    fetch(link.getAttribute("href"), { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : ""; })
+      .then(function (html) {
+        var form = html && new DOMParser().parseFromString(html, "text/html").querySelector("form.round-form[data-outbox]");
+        if (form) { stash(id, form.outerHTML); }
+      })
+      .catch(function () { /* no signal: tried again on the next scoreboard */ });
+  }
+  // The next round on this phone: in the round screen on show, or in the kept blank one.
+  function recordNext(id) {
+    var main = document.querySelector("#main");
+    var form = document.querySelector("form.round-form[data-replay]");
+    var board = document.querySelector("#board[data-replay]");
+    if (!form || gameOf(form.getAttribute("action")) !== id) {
+      var html = stashed(id);
+      if (!html || !board || !main) { return false; }
+      var data = board.getAttribute("data-replay");
+      main.innerHTML = html;
+      form = main.querySelector("form.round-form");
+      form.setAttribute("data-replay", data);
+      history.pushState({ offline: true }, "", form.getAttribute("action"));
+    }
+    var phone = phoneState(form, id);
+    if (!phone || !phone.state || !phone.state.next) { return false; }
+    window.OfflineForm.advance(form, phone.game, phone.state.next);
+    init(form.parentNode);
+    window.scrollTo(0, 0);
+    return true;
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-record-next]") : null;
+    if (button) { recordNext(button.getAttribute("data-record-next")); return; }
+    // "Record round 4" on a scoreboard without signal: the kept round screen instead.
+    var link = event.target.closest ? event.target.closest("#board a[href$='/rounds/new']") : null;
+    var board = link && link.closest("#board[data-replay]");
+    if (board && (navigator.onLine === false || kept) && recordNext(board.getAttribute("data-game"))) {
+      event.preventDefault();
+      event.stopPropagation();
+    }
+  }, true);
 
   // Save puts the round in the outbox and sends it from there (htmx does not send it too);
   // while it waits, Save cannot start another send.
@@ -642,13 +725,18 @@
   function keptPage() {
     var main = document.querySelector("#main");
     if (!kept || !main || main.querySelector(".needs-signal")) { return; }
-    var off = main.querySelectorAll("form:not(.round-form) button, a.button, .actions a, .round-table a");
+    var board = main.querySelector("#board[data-replay]");
+    var canRecord = board && stashed(board.getAttribute("data-game"));
+    var off = Array.prototype.filter.call(
+      main.querySelectorAll("form:not(.round-form) button, a.button, .actions a, .round-table a"),
+      function (item) { return !(canRecord && item.matches("#board a[href$='/rounds/new']")); });
     off.forEach(function (item) {
       if (item.tagName === "BUTTON") { item.disabled = true; } else { item.setAttribute("aria-disabled", "true"); }
       item.classList.add("is-offline");
     });
     if (off.length) {
-      var why = el("p", "needs-signal", "Recording, corrections, undo and sharing need the signal: " +
+      var why = el("p", "needs-signal", (canRecord ? "Rounds are recorded on this phone and sent later; corrections" :
+                    "Recording, corrections") + ", undo and sharing need the signal: " +
                     "they work again by themselves when this phone is back online.");
       main.insertBefore(why, main.firstChild);
     }
@@ -663,6 +751,8 @@
     var elt = event.detail.elt;
     var form = elt.closest ? elt.closest("form") : null;
     var saving = form && form.classList.contains("round-form") && !form.hasAttribute("data-outbox");
+    var record = elt.closest ? elt.closest("#board[data-replay] a[href$='/rounds/new']") : null;
+    if (record && recordNext(record.closest("#board").getAttribute("data-game"))) { offline(false); return; }
     offline(saving);
     if (saving) {
       saveDraft(form);
@@ -701,6 +791,7 @@
     fadeUndo(root);
     wake();
     showOutbox();
+    keepBlankForm();
   }
   document.addEventListener("DOMContentLoaded", function () {
     kept = Number(document.body.getAttribute("data-kept-at")) || null;

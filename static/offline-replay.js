@@ -12,7 +12,7 @@
     return {
       totals: s.totals.slice(),
       completed: s.completed.slice(),
-      next: s.next ? { number: s.next.number, dealer: s.next.dealer, first_player: s.next.first_player } : null
+      next: s.next ? JSON.parse(JSON.stringify(s.next)) : null
     };
   }
 
@@ -55,14 +55,26 @@
     });
     var number = state.next.number;
     if (!ladder) { reachedEnd = number >= game.last_stage; }
-    var next = null;
-    if (!reachedEnd) {
-      var dealer = dealerFor(game, number + 1, round.went_out);
-      next = { number: number + 1, dealer: dealer,
-               first_player: players[(players.indexOf(dealer) + 1) % players.length] };
-    }
-    return { totals: totals, completed: completed, next: next, round: number,
+    return { totals: totals, completed: completed, round: number,
+             next: reachedEnd ? null : nextRound(game, number + 1, dealerFor(game, number + 1, round.went_out), completed),
              penalties: players.map(function (name) { return penalty(game, round, name); }) };
+  }
+
+  // The round after: who deals and plays first, each seat's contract (its own level on a
+  // ladder, the deal's contract otherwise), the cards dealt, and what would end the game.
+  function nextRound(game, number, dealer, completed) {
+    var players = game.players, ladder = game.progression === "ladder", last = game.last_stage;
+    var stages = completed.map(function (c) {
+      return game.stages[(ladder ? Math.min(c + 1, last) : number) - 1];
+    });
+    return {
+      number: number, dealer: dealer,
+      first_player: players[(players.indexOf(dealer) + 1) % players.length],
+      stages: stages.map(function (s) { return s.number; }),
+      cards_dealt: Math.max.apply(null, stages.map(function (s) { return s.cards_dealt; })),
+      is_last: !ladder && number >= last,
+      finishers: ladder ? players.filter(function (name, seat) { return completed[seat] + 1 >= last; }) : []
+    };
   }
 
   // The state after the rounds in order, from the server's state the page was made with.
@@ -70,5 +82,5 @@
     return rounds.reduce(function (state, round) { return advance(game, state, round); }, start(game));
   }
 
-  window.OfflineReplay = { start: start, advance: advance, replay: replay };
+  window.OfflineReplay = { start: start, advance: advance, replay: replay, nextRound: nextRound };
 })();

@@ -15,6 +15,7 @@ def shell_urls() -> list[str]:
         url_for("static", filename="app.css"),
         url_for("static", filename="app.js"),
         url_for("static", filename="offline-replay.js"),
+        url_for("static", filename="offline-form.js"),
         url_for("static", filename=f"vendor/htmx-{version}.min.js"),
         url_for("static", filename="htmx-fallback.js"),
         url_for("static", filename="icons/icon-192.png"),

@@ -3,7 +3,8 @@
 Random games of both rule sets, every dealer rule and a mix of cards and points, are worked out
 by scorekeeper.rules.replay and by the JavaScript in the page, from the start and from a state
 part-way through (as a phone that lost its signal mid-game does); totals, levels, the next
-round's number, dealer and first player and the end of the game must be the same after every round.
+round's number, dealer, first player, contracts, cards dealt and what would end it, and the end
+of the game must be the same after every round.
 """
 
 import random
@@ -11,7 +12,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
-from scorekeeper.presenters import game_data
+from scorekeeper.presenters import game_data, next_round_data
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, Hand, RoundRecord, advance, replay, start
 
 NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay", "Gus", "Hal"]
@@ -56,7 +57,7 @@ def server_view(state) -> dict:
     return {
         "totals": [p.total for p in state.players],
         "completed": [p.completed for p in state.players],
-        "next": None if nxt is None else {"number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player},
+        "next": None if nxt is None else next_round_data(nxt),
     }
 
 
@@ -94,4 +95,5 @@ def test_the_page_gives_the_phone_the_rule_set_as_data():
     assert data["values"]["JK"] == 15 and data["values"]["7"] == 7
     assert data["progression"] == "deal" and data["last_stage"] == 7 and data["dealer_rule"] == "rotate"
     assert data["state"] == {"totals": [0, 0, 0], "completed": [None, None, None],
-                             "next": {"number": 1, "dealer": "Ben", "first_player": "Cat"}}
+                             "next": {"number": 1, "dealer": "Ben", "first_player": "Cat", "stages": [1, 1, 1],
+                                      "cards_dealt": 10, "is_last": False, "finishers": []}}

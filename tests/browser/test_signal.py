@@ -283,45 +283,106 @@ def test_a_card_changed_during_the_wait_offers_both_versions(page: Page, server,
 
 # ------------------------------------------------------------------ finishing a game offline
 
-SECOND_WAITING = """() => {
-  // A second round waiting behind the first (this phone's own copy, numbered 2), put first in
-  // the list so that only sending in order stores both.
-  const list = JSON.parse(localStorage.getItem('scorekeeper-outbox'));
-  const one = list[0];
-  const two = {...one, id: one.id.replace(/#1$/, '#2'), number: '2', rev: 1, tab: null,
-               fields: one.fields.map(([k, v]) => [k, k === 'number' ? '2' : v])};
-  localStorage.setItem('scorekeeper-outbox', JSON.stringify([two, one]));
-}"""
+VALUES = {"A": 15, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 9, "7": 7, "5": 5, "2": 2}
+
+#: Seven deals of contract rummy (classic): who went out, and the cards left in the other hands.
+SEVEN_DEALS = [
+    ("Ben", {"Ann": "K 9", "Cat": "A 7"}),
+    ("Ann", {"Ben": "Q", "Cat": "2 2"}),
+    ("Cat", {"Ann": "A", "Ben": "J 10 5"}),
+    ("Ben", {"Ann": "7", "Cat": "K K"}),
+    ("Ann", {"Ben": "9 9", "Cat": "A"}),
+    ("Cat", {"Ann": "5 2", "Ben": "Q J"}),
+    ("Ann", {"Ben": "A A", "Cat": "10"}),
+]
+
+
+def expected_totals(deals) -> dict[str, int]:
+    out = {"Ann": 0, "Ben": 0, "Cat": 0}
+    for _, hands in deals:
+        for name, cards in hands.items():
+            out[name] += sum(VALUES[c] for c in cards.split())
+    return out
+
+
+def enter(page: Page, went_out: str, hands: dict[str, str]) -> None:
+    mark_out(page, went_out)
+    for name, cards in hands.items():
+        tap_cards(page, name, cards)
+
+
+def phone_totals(page: Page) -> dict[str, int]:
+    figures = page.locator(".phone-figures")
+    return {name: int(figures.locator(f"[data-player={name}] .phone-total").inner_text()) for name in ("Ann", "Ben", "Cat")}
 
 
 @pytest.mark.offline
-def test_waiting_rounds_are_worked_out_on_the_phone_then_sent_in_order(page: Page, server, context, live_app):
+def test_a_whole_game_recorded_offline_is_sent_in_order(page: Page, server, context, live_app):
     start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
-    controlled_by_the_service_worker(page)  # the scoreboard, kept whole by the service worker
-    board = page.url
-    page.get_by_role("link", name=re.compile("Record deal")).tap()
-    expect(page.get_by_role("heading", name=re.compile("Record deal"))).to_be_visible()
-    mark_out(page, "Ben")
-    tap_cards(page, "Ann", "K 9")
-    pick(page, "Cat")
-    tap_cards(page, "Cat", "A 7")
-    context.set_offline(True)
-    page.get_by_role("button", name="Save deal 1").tap()
-    expect(page.locator(".outbox-note").first).to_contain_text("Deal 1: waiting to send")
-    page.evaluate(SECOND_WAITING)
-    page.goto(board)  # without signal: the kept scoreboard, with the phone's own figures
+    controlled_by_the_service_worker(page)
+    # The scoreboard keeps the blank round screen on the phone, for a table without signal.
+    page.wait_for_function("() => !!localStorage.getItem('scorekeeper-form')")
+    context.set_offline(True)  # the signal drops while the phone shows the scoreboard
+    page.get_by_role("link", name="Record deal 1").tap()
     figures = page.locator(".phone-figures")
-    expect(figures).to_contain_text("Not yet sent: after deal 2, worked out on this phone")
-    expect(figures.locator("[data-player=Ann] .phone-total")).to_have_text("38")
-    expect(figures.locator("[data-player=Ben] .phone-total")).to_have_text("0")
-    expect(figures.locator("[data-player=Cat] .phone-total")).to_have_text("44")
-    expect(figures).to_contain_text("Next: deal 3, Cat deals.")
+    for number, (went_out, hands) in enumerate(SEVEN_DEALS, start=1):
+        expect(page.get_by_role("heading", name=f"Record deal {number}")).to_be_visible()
+        expect(page.locator(".deal-line")).to_contain_text("10 cards each" if number <= 4 else "12 cards each")
+        enter(page, went_out, hands)
+        page.get_by_role("button", name=f"Save deal {number}").tap()
+        expect(page.get_by_role("button", name="Waiting to send…")).to_be_disabled()
+        expect(figures).to_contain_text(f"Not yet sent: after deal {number}, worked out on this phone")
+        assert phone_totals(page) == expected_totals(SEVEN_DEALS[:number])
+        if number < 7:
+            expect(figures).to_contain_text(f"Next: deal {number + 1}")
+            page.get_by_role("button", name=f"Record deal {number + 1} on this phone").tap()
+    expect(figures).to_contain_text("The game ends with deal 7.")
+    expect(page.locator(".outbox-note")).to_contain_text("Deal 7: waiting to send")
+    phone = phone_totals(page)
     assert rounds_stored(live_app) == 0
     context.set_offline(False)
-    # Both sent, in order, once each; the server's figures take the phone's place.
-    expect(page.locator("h1")).to_contain_text("Deal 3", timeout=20_000)
-    expect(figures).to_have_count(0)
-    assert totals(page) == {"Ann": 38, "Ben": 0, "Cat": 44}
+    # Every deal is sent, in order, once; the server's scoreboard takes the phone's place.
+    expect(page.locator("h1")).to_have_text("Game over", timeout=60_000)
+    assert totals(page) == phone == expected_totals(SEVEN_DEALS)
+    page.wait_for_timeout(6000)
+    assert rounds_stored(live_app) == 7
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
+
+
+@pytest.mark.offline
+def test_the_kept_scoreboard_shows_the_phones_figures_and_records_the_next_round(page: Page, server, context,
+                                                                                 live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
+    board = page.url
+    controlled_by_the_service_worker(page)  # the scoreboard, kept whole by the service worker
+    page.wait_for_function("() => !!localStorage.getItem('scorekeeper-form')")
+    begin_round(page)
+    enter(page, "Ben", {"Ann": "K 9", "Cat": "A 7"})
+    pick(page, "Cat")
+    row(page, "Cat").locator(".made-toggle").tap()
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    page.goto(board)  # without signal: the kept scoreboard, with the phone's own figures
+    expect(page.locator(".offline-note")).to_contain_text("Offline: the scoreboard as of")
+    figures = page.locator(".phone-figures")
+    expect(figures).to_contain_text("Not yet sent: after round 1, worked out on this phone")
+    assert phone_totals(page) == {"Ann": 19, "Ben": 0, "Cat": 22}
+    expect(figures.locator("[data-player=Cat]")).to_contain_text("level 2")
+    expect(figures).to_contain_text("Next: round 2, Ben deals.")  # the winner deals
+    # Recording works on: the kept round screen, at the phone's next round, each player's own level.
+    page.get_by_role("button", name="Record round 2 on this phone").tap()
+    expect(page.get_by_role("heading", name="Record round 2")).to_be_visible()
+    expect(row(page, "Cat").locator(".contract")).to_contain_text("Level 2")
+    expect(row(page, "Ann").locator(".contract")).to_contain_text("Level 1")
+    enter(page, "Ann", {"Ben": "Q", "Cat": "5"})
+    page.get_by_role("button", name="Save round 2").tap()
+    expect(figures).to_contain_text("after round 2")
+    assert phone_totals(page) == {"Ann": 19, "Ben": 10, "Cat": 27}
+    assert rounds_stored(live_app) == 0
+    context.set_offline(False)
+    expect(page.locator("h1")).to_have_text("Round 3", timeout=30_000)
+    assert totals(page) == {"Ann": 19, "Ben": 10, "Cat": 27}
     page.wait_for_timeout(6000)
     assert rounds_stored(live_app) == 2
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
