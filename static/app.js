@@ -280,7 +280,29 @@
   }
   function putOutbox(list) {
     try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode: kept in memory */ }
+    mirror(list);
     showOutbox();
+  }
+  // The service worker cannot read localStorage: for its background sync (sw.js) the outbox is
+  // mirrored into IndexedDB (outbox-db.js), and the worker is asked to send it when it can.
+  function mirror(list) {
+    if (!window.OutboxDB || !window.OutboxDB.works) { return; }
+    window.OutboxDB.write("list", list).then(function () {
+      if (!list.length || !navigator.serviceWorker) { return undefined; }
+      return navigator.serviceWorker.ready.then(function (reg) { return reg.sync && reg.sync.register("outbox"); });
+    }).catch(function () { /* no IndexedDB or no sync here: the pages send it */ });
+  }
+  // Rounds the worker sent while no page was open leave this page's outbox (and their drafts).
+  function takeSent() {
+    if (!window.OutboxDB || !window.OutboxDB.works) { return Promise.resolve(); }
+    return window.OutboxDB.read("sent").then(function (ids) {
+      if (!ids || !ids.length) { return undefined; }
+      putOutbox(outbox().filter(function (e) { return ids.indexOf(e.id) < 0; }));
+      ids.forEach(function (id) { forget("scorekeeper-draft:" + id); });
+      return window.OutboxDB.change("sent", function (sent) {
+        return (sent || []).filter(function (id) { return ids.indexOf(id) < 0; });
+      });
+    }).catch(function () { /* nothing to take */ });
   }
   function entryId(form) { return draftKey(form).slice("scorekeeper-draft:".length); }
   function waiting(form) {
@@ -587,6 +609,9 @@
     flush();
   }, true);
   window.addEventListener("online", flush);
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("message", function (event) { if (event.data === "send-outbox") { flush(); } });
+  }
   window.addEventListener("storage", function (event) { if (event.key === OUTBOX) { showOutbox(); } });
   setInterval(function () { if (outbox().length) { flush(); } }, 5000);
 
@@ -800,7 +825,7 @@
     waitingList();
     var sw = document.body.getAttribute("data-sw");
     if (sw && "serviceWorker" in navigator) { navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () {}); }
-    flush();
+    takeSent().then(flush);
     // The offline page tries again every few seconds (once nothing waits to be sent: a round
     // waiting is sent first, and its answer takes this page's place).
     if (document.querySelector("[data-offline-page]")) {

@@ -12,6 +12,7 @@ function mayKeep(url, response) {
   return response.ok && !control.includes("no-store") && !KEYED.test(url.pathname) && !url.search.includes("key=");
 }
 const SHELL = {{ shell|tojson }};
+importScripts({{ outbox_db|tojson }});
 const OFFLINE = {{ offline|tojson }};
 
 self.addEventListener("install", (event) => {
@@ -73,4 +74,54 @@ function marked(hit) {
     text.replace(/<body\b/i, '<body data-kept-at="' + at.replace(/[^0-9]/g, "") + '"'),
     { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } }
   ));
+}
+
+// Background sync, where the browser has it: the rounds waiting in the phone's outbox are sent
+// even when every page of the app is closed. With a page open, that page sends them (it shows
+// the answer), so the worker only asks it to.
+self.addEventListener("sync", (event) => {
+  if (event.tag === "outbox") {
+    event.waitUntil(sendWaiting());
+  }
+});
+
+function sendWaiting() {
+  return self.clients.matchAll({ type: "window" }).then((open) => {
+    if (open.length) {
+      open.forEach((client) => client.postMessage("send-outbox"));
+      return undefined;
+    }
+    return OutboxDB.read("list").then((list) => {
+      const games = {};
+      (list || []).forEach((entry) => { (games[entry.game] = games[entry.game] || []).push(entry); });
+      return Promise.all(Object.values(games).map(
+        (entries) => sendInOrder(entries.sort((a, b) => Number(a.number) - Number(b.number)))));
+    });
+  });
+}
+
+// A game's rounds one at a time, lowest number first. Only a plain "saved" (200) takes a round
+// out of the outbox: a round refused (422) or differing from the stored one (409) stays for a
+// page of the app to send again and show, and the game's later rounds wait behind it. Not
+// reaching the server fails the sync, which the browser tries again later.
+function sendInOrder(entries) {
+  return entries.reduce((before, entry) => before.then((go) => (go ? post(entry) : false)), Promise.resolve(true));
+}
+
+function post(entry) {
+  const body = new URLSearchParams();
+  let token = "";
+  entry.fields.forEach(([name, value]) => {
+    body.append(name, value);
+    if (name === "csrf_token") { token = value; }
+  });
+  return fetch(entry.action, {
+    method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": token },
+  }).then((response) => {
+    if (response.status === 409 || response.status === 422) { return false; }
+    if (response.status !== 200) { throw new Error(`not answered yet (${response.status})`); }
+    return OutboxDB.change("list", (list) => (list || []).filter((e) => e.id !== entry.id))
+      .then(() => OutboxDB.change("sent", (sent) => (sent || []).concat([entry.id])))
+      .then(() => true);
+  });
 }

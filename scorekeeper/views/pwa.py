@@ -16,6 +16,7 @@ def shell_urls() -> list[str]:
         url_for("static", filename="app.js"),
         url_for("static", filename="offline-replay.js"),
         url_for("static", filename="offline-form.js"),
+        url_for("static", filename="outbox-db.js"),
         url_for("static", filename=f"vendor/htmx-{version}.min.js"),
         url_for("static", filename="htmx-fallback.js"),
         url_for("static", filename="icons/icon-192.png"),
@@ -47,7 +48,8 @@ def manifest():
 
 @bp.get("/sw.js")
 def service_worker():
-    body = render_template("sw.js", shell=shell_urls(), offline=url_for("pwa.offline"))
+    body = render_template("sw.js", shell=shell_urls(), offline=url_for("pwa.offline"),
+                           outbox_db=url_for("static", filename="outbox-db.js"))
     response = make_response(body)
     response.mimetype = "text/javascript"
     response.headers["Cache-Control"] = "no-cache"

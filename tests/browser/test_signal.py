@@ -219,6 +219,54 @@ def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, serv
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
 
 
+def sync_registration(context, server: str) -> tuple:
+    """A DevTools session on a blank tab (no page of the app open) and the app's service worker."""
+    blank = context.new_page()
+    cdp = context.new_cdp_session(blank)
+    seen: list[dict] = []
+    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda event: seen.extend(event["registrations"]))
+    cdp.send("ServiceWorker.enable")
+    for _ in range(50):
+        ours = [r for r in seen if r["scopeURL"].startswith(server) and not r["isDeleted"]]
+        if ours:
+            return blank, cdp, ours[-1]["registrationId"]
+        blank.wait_for_timeout(100)
+    raise AssertionError(f"no service worker registered for {server}: {seen}")
+
+
+@pytest.mark.offline
+def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, server, context, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    board = page.url
+    controlled_by_the_service_worker(page)
+    begin_round(page)
+    mark_out(page, "Ben")
+    tap_cards(page, "Ann", "K 9")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    page.wait_for_function("() => OutboxDB.read('list').then((list) => !!(list && list.length === 1))")
+    page.close()  # the phone's browser closes the app, the round still waiting
+    context.set_offline(False)
+    blank, cdp, registration = sync_registration(context, server)
+    # What the browser does when the signal returns: the worker's background sync.
+    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
+                                                  "tag": "outbox", "lastChance": False})
+    for _ in range(100):
+        if rounds_stored(live_app) == 1:
+            break
+        blank.wait_for_timeout(100)
+    assert rounds_stored(live_app) == 1
+    # The app opened again: the round is on the scoreboard and nothing waits, nor is sent twice.
+    blank.goto(board)
+    expect(blank.locator("h1")).to_have_text("Round 2")
+    assert totals(blank) == {"Ann": 19, "Ben": 0}
+    expect(blank.locator(".outbox-note")).to_have_count(0)
+    assert blank.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
+    blank.wait_for_timeout(6000)
+    assert rounds_stored(live_app) == 1
+
+
 # ------------------------------------------------------------------ resending is safe and explained
 
 
