@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import brotli
+import rcssmin
+import rjsmin
 from flask import Flask, Request, Response, g, request
 from flask_compress import Compress
 
@@ -102,7 +104,7 @@ def _precompressed(app: Flask, response: Response, filename: str, version: str) 
     kept = app.extensions.setdefault("scorekeeper.static_compressed", {})
     body = kept.get((filename, version, encoding))
     if body is None:
-        raw = (Path(app.static_folder or "") / filename).read_bytes()
+        raw = _minified(filename, (Path(app.static_folder or "") / filename).read_bytes())
         if encoding == "br":
             body = brotli.compress(raw, quality=11)
         else:
@@ -118,6 +120,19 @@ def _precompressed(app: Flask, response: Response, filename: str, version: str) 
     if etag:
         response.set_etag(f"{etag}:{encoding}", weak=weak)
         response.make_conditional(request)  # the browser's copy of this encoding: 304
+
+
+def _minified(filename: str, raw: bytes) -> bytes:
+    """Our own CSS and JavaScript without their comments and spaces (rcssmin, rjsmin): the
+    files stay commented for whoever reads them, and a phone gets a third fewer bytes (the
+    benchmark's budget for our own files is 15 KB compressed). Vendored files come minified."""
+    if filename.startswith("vendor/"):
+        return raw
+    if filename.endswith(".js"):
+        return rjsmin.jsmin(raw)
+    if filename.endswith(".css"):
+        return rcssmin.cssmin(raw)
+    return raw
 
 
 # ================================================================ compressed kept pages

@@ -3,6 +3,7 @@
 import os
 import re
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -68,11 +69,30 @@ def live_app(tmp_path):
 
 @pytest.fixture
 def server(live_app):
+    # The page of a test is closed after the server stops (pytest ends fixtures in the reverse
+    # order), so it may still be polling: the server stops taking requests, lets the ones it is
+    # answering finish, then closes the database's connections. (A connection still in use when
+    # the pool is closed would be dropped unclosed: a ResourceWarning on PostgreSQL.)
+    answering = []
+    answer = live_app.wsgi_app
+
+    def counted(environ, start_response):
+        answering.append(None)
+        try:
+            return answer(environ, start_response)
+        finally:
+            answering.pop()
+
+    live_app.wsgi_app = counted
     srv = make_server("127.0.0.1", 0, live_app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{srv.server_port}"
     srv.shutdown()
+    srv.server_close()
+    deadline = time.monotonic() + 10
+    while answering and time.monotonic() < deadline:
+        time.sleep(0.02)
     with live_app.app_context():
         db.engine.dispose()
 
