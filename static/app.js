@@ -317,7 +317,8 @@
   }
   function describe(entry, full) {
     var here = !full && entry.game === thisGame();
-    return entry.word + " " + entry.number + (here ? "" : " of game " + entry.game) + ": waiting to send";
+    return (entry.correction ? "Correction of " + entry.word.toLowerCase() : entry.word) + " " + entry.number +
+      (here ? "" : " of game " + entry.game) + ": waiting to send";
   }
   // What the round holds, in a line: "Ann went out · Ben: Q 7 (17) · Cat: no cards".
   function holds(form) {
@@ -341,7 +342,10 @@
       list.push(entry);
     }
     entry.fields = fields;
-    entry.round = roundOf(form);
+    // A correction is sent like a new round (in order, once), but only new rounds are worked out
+    // on the phone: a correction changes the rounds after it, which the server works out again.
+    entry.correction = form.hasAttribute("data-correction");
+    entry.round = entry.correction ? null : roundOf(form);
     entry.holds = holds(form);
     entry.rev += 1;
     putOutbox(list);
@@ -775,18 +779,11 @@
   document.addEventListener("htmx:sendError", function (event) {
     var elt = event.detail.elt;
     var form = elt.closest ? elt.closest("form") : null;
-    var saving = form && form.classList.contains("round-form") && !form.hasAttribute("data-outbox");
+    // (A round or a correction being saved is not sent by htmx but from the outbox, which
+    // says so itself when it cannot reach the server.)
     var record = elt.closest ? elt.closest("#board[data-replay] a[href$='/rounds/new']") : null;
-    if (record && recordNext(record.closest("#board").getAttribute("data-game"))) { offline(false); return; }
-    offline(saving);
-    if (saving) {
-      saveDraft(form);
-      var submitter = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent &&
-        event.detail.requestConfig.triggeringEvent.submitter;
-      setTimeout(function () {
-        if (document.body.contains(form)) { form.requestSubmit(submitter || form.querySelector("button[name=save]")); }
-      }, 3000);
-    }
+    if (record && recordNext(record.closest("#board").getAttribute("data-game"))) { offline(); return; }
+    offline(form && form.classList.contains("round-form"));
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     if (event.detail.xhr && event.detail.xhr.status) { backOnline(); }

@@ -143,3 +143,20 @@ def test_the_correction_is_accepted_once_the_later_rounds_are_deleted(web, app):
     assert "Game over" in seen
     assert "Ann wins with 5." in seen
     assert "completed 7 of 7 levels" in seen
+
+
+def test_a_correction_sent_again_after_its_answer_was_lost_is_corrected_not_a_conflict(web, app, played):
+    version = int(input_value(web.get(f"/games/{played}/rounds/1/edit"), "version"))
+    fields = dict(went_out=1, hands={0: "A", 2: "10 10 Q 2"}, points={3: "5"}, achieved=[2], version=version)
+    first = edit_round(web, played, 1, **fields)
+    assert first.status_code == 200 and "Round 1 corrected" in text(first)
+    # The same correction again, from the same version: the phone's own, already done.
+    again = edit_round(web, played, 1, **fields)
+    assert again.status_code == 200
+    assert "Round 1 corrected" in text(again) and "changed on another phone" not in text(again)
+    assert totals(again) == totals(first)
+    # A different correction from that old version is still a conflict.
+    other = edit_round(web, played, 1, **{**fields, "hands": {0: "K", 2: "10 10 Q 2"}})
+    assert other.status_code == 409
+    assert "changed on another phone" in text(other)
+    assert rounds_stored(app, played) == 2

@@ -80,6 +80,10 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
             saved = store.replace_round(loaded.id, editing, record, _version())
             flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
     except store.Conflict as exc:
+        if editing is not None and _holds(exc.loaded, editing, record):
+            # This phone's own correction sent again (its answer was lost): already done.
+            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+            return _scoreboard(exc.loaded)
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
@@ -88,6 +92,15 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         draft.place(setup, exc.problems)
         return _form(loaded, draft, editing is not None, 422)
     return _scoreboard(saved)
+
+
+def _holds(loaded: store.LoadedGame, number: int, record) -> bool:
+    """Whether the game's stored round ``number`` is ``record`` (as the game file writes it)."""
+    state = loaded.state
+    if number > len(state.rounds):
+        return False
+    setup = state.setup
+    return round_document(setup, state.rounds[number - 1].record) == round_document(setup, record)
 
 
 def _recorded_already(current: store.LoadedGame, number: int, record):
@@ -102,7 +115,7 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     if stored is None:
         flash(f"{word} {number} is already recorded; here is the current scoreboard.", "warn")
         return _scoreboard(current, 409)
-    if round_document(setup, stored) == round_document(setup, record):
+    if _holds(current, number, record):
         flash(f"{word} {number} saved.", "ok")
         return _scoreboard(current)
     flash(f"{word} {number} is already recorded, and differs from what this phone sent: "
@@ -198,6 +211,10 @@ def undo_round(game_id: int):
     try:
         saved = store.delete_round(game_id, last.number, _version())
     except store.Conflict as exc:
+        if editing is not None and _holds(exc.loaded, editing, record):
+            # This phone's own correction sent again (its answer was lost): already done.
+            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+            return _scoreboard(exc.loaded)
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     # The removed round travels in the message, exactly as recorded, for "Restore".

@@ -267,6 +267,29 @@ def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, 
     assert rounds_stored(live_app) == 1
 
 
+@pytest.mark.offline
+def test_a_correction_saved_without_signal_waits_and_is_sent_once(page: Page, server, context, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    record(page, "Ann", {"Ben": "7"})
+    page.get_by_role("link", name="Correct round 1").tap()
+    expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
+    posts = []
+    page.on("request", lambda r: r.method == "POST" and r.url.endswith("/rounds/1/edit") and posts.append(r.url))
+    context.set_offline(True)
+    pick(page, "Ben")
+    page.get_by_role("button", name="Add K to Ben", exact=True).tap()
+    page.get_by_role("button", name="Save correction").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Correction of round 1: waiting to send")
+    expect(page.locator(".outbox-note")).to_contain_text("Ben: 7 K (17)")
+    expect(page.get_by_role("button", name="Waiting to send…")).to_be_disabled()
+    context.set_offline(False)
+    expect(page.locator("p.flash")).to_contain_text("Round 1 corrected", timeout=15_000)
+    assert totals(page) == {"Ann": 0, "Ben": 17}
+    page.wait_for_timeout(6000)
+    assert len(posts) == 1
+    assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
+
+
 # ------------------------------------------------------------------ resending is safe and explained
 
 
