@@ -537,7 +537,26 @@
       next.setAttribute("data-record-next", id);
       box.appendChild(next);
     }
+    // A mistake in a round not yet sent: take it back out of the outbox (its draft stays, so
+    // the round screen opens with what was entered).
+    if (!sending[last.id]) {
+      var undo = el("button", "button wide", "Undo " + word + " " + last.number + " (not yet sent)");
+      undo.type = "button";
+      undo.setAttribute("data-undo-waiting", last.id);
+      box.appendChild(undo);
+    }
   }
+  document.addEventListener("click", function (event) {
+    var undo = event.target.closest ? event.target.closest("[data-undo-waiting]") : null;
+    if (!undo) { return; }
+    var id = undo.getAttribute("data-undo-waiting");
+    var entry = outbox().filter(function (e) { return e.id === id; })[0];
+    if (!entry || sending[id]) { return; }
+    drop(id);
+    var form = document.querySelector("form.round-form[data-replay]");
+    if (form && gameOf(form.getAttribute("action")) === entry.game) { recordNext(entry.game); }
+    say(entry.word + " " + entry.number + " taken back: it was not sent.");
+  });
 
   // ---- Recording without the server. The blank round screen of each game this phone keeps
   // score for is kept on the phone (fetched once from the scoreboard), so that a table whose

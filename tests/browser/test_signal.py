@@ -290,6 +290,31 @@ def test_a_correction_saved_without_signal_waits_and_is_sent_once(page: Page, se
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
 
 
+@pytest.mark.offline
+def test_a_round_not_yet_sent_can_be_taken_back_and_fixed(page: Page, server, context, live_app):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    begin_round(page)
+    mark_out(page, "Ben")
+    tap_cards(page, "Ann", "K 9")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
+    page.get_by_role("button", name="Undo round 1 (not yet sent)").tap()
+    # Out of the outbox, back on the round screen as it was entered, ready to fix.
+    expect(page.locator(".outbox-note")).to_have_count(0)
+    expect(page.locator(".offline-note")).to_contain_text("Round 1 taken back: it was not sent.")
+    expect(row(page, "Ann").locator("[data-chips] .chip")).to_have_text(["K", "9"])
+    expect(row(page, "Ben").locator("input[name=went_out]")).to_be_checked()
+    pick(page, "Ann")
+    page.get_by_role("button", name="Take the last card off Ann's hand").tap()
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Ann: K (10)")
+    context.set_offline(False)
+    expect(page.locator("h1")).to_have_text("Round 2", timeout=15_000)
+    assert totals(page) == {"Ann": 10, "Ben": 0}
+    assert rounds_stored(live_app) == 1
+
+
 # ------------------------------------------------------------------ resending is safe and explained
 
 
