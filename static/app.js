@@ -562,26 +562,30 @@
   // score for is kept on the phone (fetched once from the scoreboard), so that a table whose
   // signal dropped can go on: the form is turned into the round the phone's replay says comes
   // next, and what is saved goes into the outbox like any round.
-  var FORM = "scorekeeper-form";
+  // The copy is of this version of the app (app.js's address carries its content's hash): a
+  // round screen kept by an older version is fetched again.
+  var FORM = "scorekeeper-form", BUILD = (document.currentScript && document.currentScript.src) || "";
+  var stashedFor = null;
   function stashed(id) {
     try {
-      var kept = JSON.parse(localStorage.getItem(FORM) || "null");
-      return kept && kept.game === id ? kept.html : null;
+      var copy = JSON.parse(localStorage.getItem(FORM) || "null");
+      return copy && copy.game === id && copy.build === BUILD ? copy.html : null;
     } catch (e) { return null; }
   }
   function stash(id, html) {
-    try { localStorage.setItem(FORM, JSON.stringify({ game: id, html: html })); } catch (e) { /* private mode */ }
+    try { localStorage.setItem(FORM, JSON.stringify({ game: id, build: BUILD, html: html })); } catch (e) { /* private mode */ }
   }
   function keepBlankForm() {
     var board = document.querySelector("#board[data-replay]");
     var link = board && board.querySelector("a[href$='/rounds/new']");
     var id = board && board.getAttribute("data-game");
-    if (!link || stashed(id) || !window.DOMParser) { return; }
+    if (!link || stashedFor === id || !window.DOMParser) { return; }
+    if (stashed(id)) { stashedFor = id; return; }
     fetch(link.getAttribute("href"), { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : ""; })
       .then(function (html) {
         var form = html && new DOMParser().parseFromString(html, "text/html").querySelector("form.round-form[data-outbox]");
-        if (form) { stash(id, form.outerHTML); }
+        if (form) { stash(id, form.outerHTML); stashedFor = id; }
       })
       .catch(function () { /* no signal: tried again on the next scoreboard */ });
   }
@@ -761,9 +765,15 @@
     if (kept) {
       kept = null;
       document.body.removeAttribute("data-kept-at");
-      if (!document.querySelector("#board") || !window.htmx) { location.reload(); return; }
-      // The kept page is old: the live one takes its place, and its buttons work again.
-      window.htmx.ajax("GET", location.pathname + location.search, { target: "#main", swap: "innerHTML" });
+      if (document.querySelector("form.round-form")) {
+        // A round being entered stays on screen; the outbox sends what waits by itself.
+      } else if (!document.querySelector("#board") || !window.htmx) {
+        location.reload();
+        return;
+      } else {
+        // The kept page is old: the live one takes its place, and its buttons work again.
+        window.htmx.ajax("GET", location.pathname + location.search, { target: "#main", swap: "innerHTML" });
+      }
     }
     say("Live again");
     banner._hide = setTimeout(function () { say(""); }, 4000);
