@@ -28,8 +28,10 @@ from typing import Any, Protocol
 
 from flask import Flask, current_app
 from sqlalchemy import ColumnElement, select
+from sqlalchemy.orm import raiseload
 
 from .models import Game, HandEntry, Player, Round, Seat, db
+from .summaries import Summary, summary_of
 from .rules import DealerRule, GameSetup, GameState, Hand, RoundRecord, RulesError, get_rules, parse_hand, replay
 
 #: How many games' states one process keeps (a state is about 12 KB).
@@ -70,6 +72,41 @@ class Replay:
     def ids(self) -> dict[str, int]:
         """Each seated name's player id."""
         return {seat.name: seat.player_id for seat in self.seats}
+
+
+@dataclass(frozen=True)
+class LoadedGame:
+    """A stored game with its state as the engine works it out: the one type for a game
+    read from the database (a scoreboard, a story, a file, a change checked by the store).
+
+    ``game`` is the row (loaded without its relationships where many are read at once, so a
+    template cannot issue a query per game). ``state`` is None when the engine refuses the
+    rounds (a game stored under other rules), and ``problem`` says why;
+    :func:`scorekeeper.store.load` never gives such a game to a change.
+    """
+
+    game: Any
+    #: Who sits where (player ids and names), in seat order.
+    seats: tuple[SeatFact, ...]
+    state: GameState | None
+    problem: str | None = None
+
+    @property
+    def id(self) -> int:
+        return self.game.id
+
+    @property
+    def deleted(self) -> bool:
+        return self.game.deleted_at is not None
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.finished
+
+    @property
+    def summary(self) -> Summary:
+        """What the lists show of it (the same as its stored summary)."""
+        return summary_of(self.game, self.seats, self.state, self.problem)
 
 
 def key(game: GameRow) -> tuple:
@@ -242,23 +279,24 @@ def _chunks(values: Sequence[int]) -> Iterable[Sequence[int]]:
         yield values[i:i + CHUNK]
 
 
-def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None
-              ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
+def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None,
+              session: Any = None) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
     """The seats and rounds (with hands) of the given games, or of every game ``where``
     selects: three queries (a few more for thousands of ids given one by one)."""
+    session = session or db.session()
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
     by_round: dict[int, RoundFacts] = {}
     selections = [select(Game.id).where(where)] if where is not None else list(_chunks(list(game_ids or ())))
     for chosen in selections:
-        for game_id, player_id, name in db.session.execute(
+        for game_id, player_id, name in session.execute(
             select(Seat.game_id, Seat.player_id, Player.name)
             .join(Player, Player.id == Seat.player_id)
             .where(Seat.game_id.in_(chosen))
             .order_by(Seat.game_id, Seat.position)
         ):
             seats.setdefault(game_id, []).append(SeatRow(player_id, name))
-        for round_id, game_id, went_out_id in db.session.execute(
+        for round_id, game_id, went_out_id in session.execute(
             select(Round.id, Round.game_id, Round.went_out_id)
             .where(Round.game_id.in_(chosen))
             .order_by(Round.game_id, Round.number)
@@ -266,7 +304,7 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
             facts = RoundFacts(went_out_id)
             rounds.setdefault(game_id, []).append(facts)
             by_round[round_id] = facts
-        for round_id, player_id, cards, points, achieved in db.session.execute(
+        for round_id, player_id, cards, points, achieved in session.execute(
             select(HandEntry.round_id, HandEntry.player_id, HandEntry.cards, HandEntry.points, HandEntry.achieved)
             .join(Round, Round.id == HandEntry.round_id)
             .where(Round.game_id.in_(chosen))
@@ -317,6 +355,28 @@ def replays(games: Sequence[GameRow], where: ColumnElement[bool] | None = None, 
     return found
 
 
+def loaded(game: Any, worked: Replay) -> LoadedGame:
+    return LoadedGame(game, worked.seats, worked.state, worked.problem)
+
+
+def load_games(where: ColumnElement[bool], order_by: Sequence = ()) -> list[LoadedGame]:
+    """Every game ``where`` selects, with its state: one query for the games, and three more
+    (seats, rounds, hands) for those not worked out already, whatever their number. For the
+    few that need every round (a backup, an import's comparison); lists read summaries."""
+    stmt = select(Game).options(raiseload("*")).where(where).order_by(*order_by)
+    games = list(db.session.scalars(stmt))
+    if not games:
+        return []
+    worked = replays(games, where=where)
+    return [loaded(game, worked[game.id]) for game in games]
+
+
+def load_game(game_id: int) -> LoadedGame | None:
+    """One game, whether or not the engine can work it out (its story shows why not)."""
+    games = load_games(Game.id == game_id)
+    return games[0] if games else None
+
+
 def remember(game_key: tuple, worked: Replay) -> None:
     """Keep a state worked out while storing a change (it is the state of the new version)."""
     memory().games.put(game_key, worked)
@@ -332,6 +392,10 @@ def forget() -> None:
 
 __all__ = [
     "GameFacts",
+    "LoadedGame",
+    "load_game",
+    "load_games",
+    "loaded",
     "HandFacts",
     "LRU",
     "Replay",

@@ -8,13 +8,13 @@ functions; none of them writes a rule of its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import summaries
 from .access import issue_key
 from .database import read_one, read_row, writing
 from .gamefile import GameFile
@@ -22,6 +22,7 @@ from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
 from .replays import (
     GameFacts,
     HandFacts,
+    LoadedGame,
     Replay,
     RoundFacts,
     SeatFact,
@@ -43,6 +44,7 @@ from .rules import (
     name_key,
     parse_hand,
     replay,
+    start,
 )
 
 
@@ -78,18 +80,6 @@ class Conflict(Exception):
 def _check_version(loaded: LoadedGame, expected: int | None) -> None:
     if expected is not None and expected != loaded.game.version:
         raise Conflict(expected, loaded)
-
-
-@dataclass(frozen=True)
-class LoadedGame:
-    game: Game
-    state: GameState
-    #: Who sits where (player ids and names), in seat order.
-    seats: tuple[SeatFact, ...] = ()
-
-    @property
-    def id(self) -> int:
-        return self.game.id
 
 
 # ----------------------------------------------------------------- players
@@ -180,10 +170,6 @@ def roster() -> list[Player]:
 # ------------------------------------------------------------------- games
 
 
-def records_of(game: Game) -> list[RoundRecord]:
-    return [record_of(game, rnd) for rnd in game.rounds]
-
-
 class BrokenGame(ValueError):
     """A stored game whose rounds the rules engine refuses (a game stored under other rules)."""
 
@@ -191,7 +177,7 @@ class BrokenGame(ValueError):
 def _loaded(game: Game, worked: Replay) -> LoadedGame:
     if worked.state is None:
         raise BrokenGame(f"game {game.id}: {worked.problem}")
-    return LoadedGame(game, worked.state, worked.seats)
+    return LoadedGame(game, worked.seats, worked.state)
 
 
 def load(game_id: int) -> LoadedGame:
@@ -202,20 +188,6 @@ def load(game_id: int) -> LoadedGame:
     if game is None:
         raise NotFound(f"no game {game_id}")
     return _loaded(game, replays([game])[game.id])
-
-
-def load_many(game_ids: Sequence[int]) -> list[LoadedGame]:
-    if not game_ids:
-        return []
-    games = db.session.scalars(select(Game).where(Game.id.in_(game_ids))).all()
-    by_id = {g.id: g for g in games}
-    worked = replays(games)
-    return [_loaded(by_id[i], worked[i]) for i in game_ids if i in by_id]
-
-
-def recent_game_ids(limit: int = 50, offset: int = 0) -> list[int]:
-    stmt = select(Game.id).order_by(Game.started_at.desc(), Game.id.desc()).limit(limit).offset(offset)
-    return list(db.session.scalars(stmt))
 
 
 def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
@@ -271,6 +243,7 @@ def create_game(setup: GameSetup) -> tuple[Game, str]:
     """A new game and its secret edit key."""
     game = _add_game(setup)
     key = issue_key(game)
+    summaries.write(game.id, [seat.player_id for seat in game.seats], start(setup))
     db.session.commit()
     return game, key
 
@@ -328,8 +301,10 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
         seats: list[dict] = []
         rounds: list[dict] = []
         hands: dict[tuple[int, int], list[dict]] = {}
+        summed: list[summaries.Rows] = []
         for game, gf in zip(games, files, strict=True):
             ids = {name: roster[name_key(name)].id for name in gf.setup.players}
+            summed.append(summaries.rows_of(game.id, [ids[name] for name in gf.setup.players], gf.state))
             seats += [{"game_id": game.id, "position": i, "player_id": ids[name]}
                       for i, name in enumerate(gf.setup.players)]
             for number, record in enumerate(gf.rounds, start=1):
@@ -346,6 +321,7 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
         for i in range(0, len(entries), _BULK):
             # render_nulls: cards or points is None; all rows in one statement, not one per shape.
             db.session.execute(insert(HandEntry).execution_options(render_nulls=True), entries[i:i + _BULK])
+        summaries.store(summed)
         ids = [game.id for game in games]
         db.session.commit()
     except Exception:
@@ -387,12 +363,13 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
         ).scalar_one()
         db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
                            [{**row, "round_id": round_id} for row in rows])
+        summaries.write(game.id, [s.player_id for s in loaded.seats], worked.state)
         _commit_keeping()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyRecorded(number, load(game_id).state) from None
     remember(stored_as, worked)
-    return LoadedGame(game, worked.state, loaded.seats)
+    return LoadedGame(game, loaded.seats, worked.state)
 
 
 def _commit_keeping() -> None:
@@ -447,8 +424,9 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     old.recorded_at = utcnow()
     game.version += 1
     _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     db.session.commit()
-    return LoadedGame(game, new_state, loaded.seats)
+    return LoadedGame(game, loaded.seats, new_state)
 
 
 @writing()
@@ -469,8 +447,52 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
         db.session.flush()
     game.version += 1
     _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     db.session.commit()
-    return LoadedGame(game, new_state, loaded.seats)
+    return LoadedGame(game, loaded.seats, new_state)
+
+
+# ----------------------------------------------------------- the bin
+
+
+@writing()
+def delete_game(game_id: int) -> Game:
+    """Put a game in the bin: out of the history and the statistics, kept everywhere else."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        game.deleted_at = utcnow()
+        db.session.commit()
+    return game
+
+
+@writing()
+def restore_game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is not None:
+        game.deleted_at = None
+        db.session.commit()
+    return game
+
+
+class NotInBin(Exception):
+    pass
+
+
+@writing()
+def purge_game(game_id: int) -> None:
+    """Remove a deleted game for good (only from the bin: a kept game is refused). Its seats,
+    rounds, hands and summary go with it (ON DELETE CASCADE)."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        raise NotInBin(f"game {game_id} is not in the bin")
+    db.session.delete(game)
+    db.session.commit()
 
 
 def all_game_ids() -> list[int]:
@@ -479,6 +501,11 @@ def all_game_ids() -> list[int]:
 
 def get_player(player_id: int) -> Player | None:
     return db.session.get(Player, player_id)
+
+
+def get_game(game_id: int) -> Game | None:
+    """A game's row alone (no rounds, no state)."""
+    return db.session.get(Game, game_id)
 
 
 _VERSION = select(Game.version).where(Game.id == bindparam("game_id"))

@@ -12,7 +12,6 @@ from flask_wtf.file import FileField, FileRequired
 from .. import access, history, replays, store, transfer
 from ..club import club_only
 from ..limits import max_body
-from ..cli import document_of
 from ..replays import memory
 from ..gamefile import GameFileError
 from .common import render
@@ -51,14 +50,14 @@ def game_file(game_id: int):
             loaded = store.load(game_id)  # read again, with its rounds, in one snapshot
         except store.NotFound:
             abort(404)
-        body = transfer.as_json(document_of(loaded))
+        body = transfer.as_json(transfer.document_of(loaded))
         kept.put(replays.key(loaded.game), body)
     return _download(body, f"scorekeeper-game-{game_id}.json", "application/json")
 
 
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
-    stored = history.load_game(game_id)
+    stored = replays.load_game(game_id)
     if stored is None or stored.state is None:
         abort(404)
     return _download(transfer.game_csv(stored.state), f"scorekeeper-game-{game_id}.csv", "text/csv")

@@ -6,7 +6,7 @@ import re
 
 from flask import Blueprint, abort, flash, make_response, request, url_for
 
-from .. import access, links, replays, store
+from .. import access, history, links, replays, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
@@ -20,9 +20,9 @@ MAX_SEATS = 8
 
 @bp.get("/")
 def index():
-    loaded = store.load_many(store.recent_game_ids(limit=100))
-    playing = [g for g in loaded if not g.state.finished]
-    finished = [g for g in loaded if g.state.finished]
+    recent = history.recent_games(limit=100)
+    playing = [g for g in recent if g.worked_out and not g.finished]
+    finished = [g for g in recent if g.finished]
     return render("index.html", playing=playing, finished=finished)
 
 

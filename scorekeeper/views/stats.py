@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request
 
-from .. import history
-from ..models import Player, db
+from .. import history, statistics, store
 from .common import kept_page, page_key, render
 from .history import no_huge_ids, positive_int
 
@@ -35,9 +34,9 @@ def player(player_id: int):
         if vs == player_id:
             vs_problem = "Choose someone else to compare with."
         elif vs is not None:
-            h2h = history.head_to_head(stats, vs)
+            h2h = statistics.head_to_head(stats, vs)
             if h2h is None:
-                other = db.session.get(Player, vs)
+                other = store.get_player(vs)
                 if other is None:
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
