@@ -111,6 +111,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.register(app)
     return app
 
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "").lower() in {"1", "true", "yes"}

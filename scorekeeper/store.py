@@ -33,6 +33,7 @@ from .replays import (
     setup_of,  # noqa: F401 (store.setup_of, as before)
 )
 from .rules import (
+    GAME_OVER,
     GameSetup,
     GameState,
     Problem,
@@ -389,7 +390,7 @@ def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
         return replay(setup, records)
     except RoundError as exc:
         first = exc.first
-        if first.message.startswith("the game ended after round"):
+        if first.code == GAME_OVER:
             ended = first.round - 1 if first.round else len(records)
             raise RoundError(
                 [

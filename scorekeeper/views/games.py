@@ -313,7 +313,13 @@ def play_again(game_id: int):
         abort(403)
     old = loaded.state.setup
     dealer = old.players[(old.seat_of(old.first_dealer) + 1) % len(old.players)]
-    setup = GameSetup(old.rules, old.players, dealer, old.dealer_rule, old.decks, old.jokers)
+    try:
+        # The same checks as any new game (names, seats, decks), not a copy taken on trust.
+        setup = GameSetup.create(old.rules, old.players, first_dealer=dealer, dealer_rule=old.dealer_rule,
+                                 decks=old.decks, jokers=old.jokers)
+    except SetupError as exc:
+        flash(f"This table cannot start a new game: {exc.first}.", "error")
+        return go(url_for("games.scoreboard", game_id=game_id))
     game, key = store.create_game(setup)
     access.remember(game.id, key)
     flash(f"New game with the same players: {dealer} deals first.", "ok")
