@@ -1,7 +1,9 @@
-"""The stored facts: players, games, seats, rounds and the hands entered.
+"""The stored facts: players, games, seats, rounds and the hands entered; and each game's summary.
 
-Totals, levels, dealers and winners are never stored: the rules engine derives
-them from these rows every time (see :mod:`scorekeeper.store`).
+The facts are the only truth. Totals, levels, dealers and winners are what the rules engine
+derives from them; the one place they are stored is a game's summary (``game_summary``,
+``seat_summary``), written with the facts in the same transaction and rebuilt from them by
+``flask games rebuild`` (see :mod:`scorekeeper.summaries`).
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ class Game(db.Model):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: When the round that ended the game was recorded (None while in progress).
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    #: A change counter: every stored change adds one. Phones send the version they saw,
-    #: watchers poll it, and it is the ETag of the game. (Not a score: nothing derives from it.)
+    #: A change counter: every stored change to the game (its rounds, a rename of a player seated
+    #: at it, a delete or restore) adds one. Phones send the version they saw, watchers poll it,
+    #: and its pages' ETags are made from it. (Not a score: nothing derives from it.)
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: SHA-256 of the game's secret edit key; whoever holds the key may change the game.
     edit_key_hash: Mapped[str | None] = mapped_column(String(64))

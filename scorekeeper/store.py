@@ -16,22 +16,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import summaries
 from .access import issue_key
-from .database import read_one, read_row, writing
+from .database import writing
 from .gamefile import GameFile
 from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
-from .replays import (
-    GameFacts,
-    HandFacts,
-    LoadedGame,
-    Replay,
-    RoundFacts,
-    SeatFact,
-    SeatRow,
-    record_of,
-    remember,
-    replays,
-    setup_of,  # noqa: F401 (store.setup_of, as before)
-)
+from .replays import LoadedGame, worked_out
 from .rules import (
     GAME_OVER,
     GameSetup,
@@ -175,20 +163,19 @@ class BrokenGame(ValueError):
     """A stored game whose rounds the rules engine refuses (a game stored under other rules)."""
 
 
-def _loaded(game: Game, worked: Replay) -> LoadedGame:
-    if worked.state is None:
-        raise BrokenGame(f"game {game.id}: {worked.problem}")
-    return LoadedGame(game, worked.seats, worked.state)
+def _checked(loaded: LoadedGame) -> LoadedGame:
+    if loaded.state is None:
+        raise BrokenGame(f"game {loaded.id}: {loaded.problem}")
+    return loaded
 
 
 def load(game_id: int) -> LoadedGame:
-    """A game and its state, worked out from its rounds (or kept from the last time this
-    version of the game was worked out: :mod:`scorekeeper.replays`); one query when kept,
-    four when not."""
+    """A game and its state, worked out from its rounds: four queries (the game; its seats,
+    rounds and hands)."""
     game = db.session.scalar(select(Game).where(Game.id == game_id))
     if game is None:
         raise NotFound(f"no game {game_id}")
-    return _loaded(game, replays([game])[game.id])
+    return _checked(worked_out([game])[0])
 
 
 def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
@@ -350,27 +337,20 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     new_state = advance(state, record)
     game = loaded.game
     went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, state.setup)
-    # The new version's state as a replay of the rows about to be stored makes it (the round
-    # read back, one more round on the state kept), so that the next load needs no replay.
-    shape = GameFacts(game, [SeatRow(s.player_id, s.name) for s in loaded.seats])
-    stored = RoundFacts(went_out_id, [HandFacts(**row) for row in rows])
-    worked = Replay(loaded.seats, advance(state, record_of(shape, stored)))
     game.version += 1
     _mark_finished(game, new_state)
-    stored_as = (game.id, game.version, game.edit_key_hash)
     try:
         round_id = db.session.execute(
             insert(Round).returning(Round.id), {"game_id": game.id, "number": number, "went_out_id": went_out_id}
         ).scalar_one()
         db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
                            [{**row, "round_id": round_id} for row in rows])
-        summaries.write(game.id, [s.player_id for s in loaded.seats], worked.state)
+        summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
         _commit_keeping()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyRecorded(number, load(game_id).state) from None
-    remember(stored_as, worked)
-    return LoadedGame(game, loaded.seats, worked.state)
+    return LoadedGame(game, loaded.seats, new_state)
 
 
 def _commit_keeping() -> None:
@@ -464,6 +444,7 @@ def delete_game(game_id: int) -> Game:
         raise NotFound(f"no game {game_id}")
     if game.deleted_at is None:
         game.deleted_at = utcnow()
+        game.version += 1  # its page says so: a change to the game (its ETag, its watchers)
         db.session.commit()
     return game
 
@@ -475,6 +456,7 @@ def restore_game(game_id: int) -> Game:
         raise NotFound(f"no game {game_id}")
     if game.deleted_at is not None:
         game.deleted_at = None
+        game.version += 1
         db.session.commit()
     return game
 
@@ -521,29 +503,16 @@ class Peeked(NamedTuple):
 
 
 _PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where(Game.id == bindparam("game_id"))
-_PEEK_SQLITE = "SELECT id, version, edit_key_hash, deleted_at FROM game WHERE id = ?"
 
 
 def peek(game_id: int) -> Peeked | None:
-    """The game's id, version, edit key hash and whether it is deleted, read outside the
-    request's session in one statement: enough to find a page kept for this version of the
-    game (then nothing else is read). Anything worked out must be read again in the session
-    (:func:`load`), whose snapshot may be newer."""
-    engine = db.engine
-    if engine.dialect.name == "sqlite":
-        # Every scoreboard a phone opens asks this first: one indexed read, on a connection of
-        # the pool but without SQLAlchemy's statement machinery.
-        pooled = engine.raw_connection()
-        try:
-            row = pooled.driver_connection.execute(_PEEK_SQLITE, (game_id,)).fetchone()
-        finally:
-            pooled.close()
-    else:
-        row = read_row(_PEEK, {"game_id": game_id})
+    """The game's id, version, edit key hash and deletion, in one query by primary key: what
+    its ETag is made of, so that a page the phone already holds is answered 304 after this alone."""
+    row = db.session.execute(_PEEK, {"game_id": game_id}).first()
     return None if row is None else Peeked(*row)
 
 
 def game_version(game_id: int) -> int | None:
-    """The game's change counter, in one small query (for watchers' polls, every two seconds
-    from every phone at every table: the cheapest answer the app gives)."""
-    return read_one(_VERSION, {"game_id": game_id})
+    """The game's change counter, in one query by primary key (a watcher's poll, every two
+    seconds from every phone at every table)."""
+    return db.session.scalar(_VERSION, {"game_id": game_id})
