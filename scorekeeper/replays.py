@@ -2,7 +2,7 @@
 
 Nothing here is kept: a game's state is what the engine makes of its rows (the set-up, the
 seats, the rounds and hands) each time they are read. The rows of any number of games are
-read in three queries (seats, rounds, hands), turned into the engine's input by
+read in two queries (seats; rounds with their hands), turned into the engine's input by
 :func:`setup_of` and :func:`record_of`, and replayed (:func:`work_out`). Pages that list many
 games read their stored summaries instead (:mod:`scorekeeper.summaries`).
 """
@@ -176,7 +176,7 @@ def _chunks(values: Sequence[int]) -> Iterable[Sequence[int]]:
 def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None,
               session: Any = None) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
     """The seats and rounds (with hands) of the given games, or of every game ``where``
-    selects: three queries (a few more for thousands of ids given one by one)."""
+    selects: two queries (a few more for thousands of ids given one by one)."""
     session = session or db.session()
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
@@ -190,21 +190,22 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
             .order_by(Seat.game_id, Seat.position)
         ):
             seats.setdefault(game_id, []).append(SeatRow(player_id, name))
-        for round_id, game_id, went_out_id in session.execute(
-            select(Round.id, Round.game_id, Round.went_out_id)
+        # The rounds and their hands in one statement: on PostgreSQL (READ COMMITTED) each
+        # statement sees the database as it is when it starts, so a round recorded between two
+        # statements would show up in the second only.
+        for round_id, game_id, went_out_id, player_id, cards, points, achieved in session.execute(
+            select(Round.id, Round.game_id, Round.went_out_id, HandEntry.player_id, HandEntry.cards,
+                   HandEntry.points, HandEntry.achieved)
+            .outerjoin(HandEntry, HandEntry.round_id == Round.id)
             .where(Round.game_id.in_(chosen))
-            .order_by(Round.game_id, Round.number)
+            .order_by(Round.game_id, Round.number, HandEntry.id)
         ):
-            facts = RoundFacts(went_out_id)
-            rounds.setdefault(game_id, []).append(facts)
-            by_round[round_id] = facts
-        for round_id, player_id, cards, points, achieved in session.execute(
-            select(HandEntry.round_id, HandEntry.player_id, HandEntry.cards, HandEntry.points, HandEntry.achieved)
-            .join(Round, Round.id == HandEntry.round_id)
-            .where(Round.game_id.in_(chosen))
-            .order_by(HandEntry.round_id, HandEntry.id)
-        ):
-            by_round[round_id].hands.append(HandFacts(player_id, cards, points, bool(achieved)))
+            facts = by_round.get(round_id)
+            if facts is None:
+                facts = by_round[round_id] = RoundFacts(went_out_id)
+                rounds.setdefault(game_id, []).append(facts)
+            if player_id is not None:
+                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved)))
     return seats, rounds
 
 
@@ -221,7 +222,7 @@ def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) 
 
 
 def worked_out(games: Sequence[Any], where: ColumnElement[bool] | None = None) -> list[LoadedGame]:
-    """Each game with its state, from its rows: three queries, whatever the number of games
+    """Each game with its state, from its rows: two queries, whatever the number of games
     (``where``, when it selects the same games, reads their rows by it rather than by ids)."""
     if not games:
         return []
@@ -233,7 +234,7 @@ def worked_out(games: Sequence[Any], where: ColumnElement[bool] | None = None) -
 
 
 def load_games(where: ColumnElement[bool], order_by: Sequence = ()) -> list[LoadedGame]:
-    """Every game ``where`` selects, with its state: four queries (the games, then their seats,
+    """Every game ``where`` selects, with its state: three queries (the games, their seats, their
     rounds and hands), whatever their number. For the few readers that need every round (a
     backup, an import's comparison, a story); lists read summaries."""
     stmt = select(Game).options(raiseload("*")).where(where).order_by(*order_by)

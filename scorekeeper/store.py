@@ -170,8 +170,8 @@ def _checked(loaded: LoadedGame) -> LoadedGame:
 
 
 def load(game_id: int) -> LoadedGame:
-    """A game and its state, worked out from its rounds: four queries (the game; its seats,
-    rounds and hands)."""
+    """A game and its state, worked out from its rounds: three queries (the game; its seats;
+    its rounds with their hands)."""
     game = db.session.scalar(select(Game).where(Game.id == game_id))
     if game is None:
         raise NotFound(f"no game {game_id}")
