@@ -1,11 +1,10 @@
-"""How long an import holds the writers' lock: a backup of GAMES games, imported into an
+"""How long an import holds SQLite's write lock: a backup of GAMES games, imported into an
 empty database and then again (every game already there), through the upload page.
 
     .venv/bin/python bench/import_lock.py [GAMES]
 
 Prints the backup's size, each request's time and the longest time any write held the lock
-(timed around :class:`scorekeeper.database._Writers`, the turn every writer of the SQLite
-file takes before SQLite's own lock).
+(timed from a write transaction's BEGIN IMMEDIATE, which takes it, to its end).
 """
 
 from __future__ import annotations
@@ -15,8 +14,9 @@ import io
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
+
+from sqlalchemy import event
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,16 +42,16 @@ def make(folder: Path, name: str):
 
 def main(games: int) -> None:
     held: list[float] = []
-    original = database._Writers.turn
+    opened: dict[int, float] = {}
 
-    @contextmanager
-    def timed(self, engine):
-        with original(self, engine):
-            began = time.perf_counter()
-            try:
-                yield
-            finally:
-                held.append(time.perf_counter() - began)
+    def on_begin(conn) -> None:  # after database's own listener has sent BEGIN IMMEDIATE
+        if database._writing.get():
+            opened[id(conn)] = time.perf_counter()
+
+    def on_end(conn) -> None:
+        start = opened.pop(id(conn), None)
+        if start is not None:
+            held.append(time.perf_counter() - start)
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -61,7 +61,11 @@ def main(games: int) -> None:
             body = transfer.as_json(transfer.backup()).encode()
         print(f"backup of {games} games: {len(body) / 1e6:.2f} MB")
         target = make(folder, "target.sqlite")
-        database._Writers.turn = timed
+        with target.app_context():
+            engine = db.engine
+        event.listen(engine, "begin", on_begin)
+        event.listen(engine, "commit", on_end)
+        event.listen(engine, "rollback", on_end)
         client = target.test_client()
         with client.session_transaction() as sess:
             sess["club_key"] = KEY  # the keeper's browser (scorekeeper.club)

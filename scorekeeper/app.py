@@ -69,10 +69,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(instance)
 
-    from . import assets, club, database, limits, replays, security
+    from . import assets, club, database, limits, security
 
     database.init_app(app)
-    replays.init_app(app)
     security.init_app(app)
     assets.init_app(app)
     # Before the views (and their CSRF check, which reads the form): how often, who may, how much.
@@ -112,6 +111,3 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.register(app)
     return app
 
-
-def env_flag(name: str) -> bool:
-    return os.environ.get(name, "").lower() in {"1", "true", "yes"}

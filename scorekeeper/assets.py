@@ -14,14 +14,10 @@ from pathlib import Path
 import brotli
 import rcssmin
 import rjsmin
-from flask import Flask, Request, Response, g, request
+from flask import Flask, Response, request
 from flask_compress import Compress
 
-from .replays import memory
-
 YEAR = 365 * 24 * 3600
-#: Compressed kept pages per process (about 3 KB each).
-PACKED_KEPT = 1024
 
 
 @lru_cache(maxsize=256)
@@ -53,6 +49,21 @@ def _look(app: Flask, filename: str) -> str | None:
     return _digest(str(path), stat.st_mtime_ns)
 
 
+def release(app: Flask) -> str:
+    """A short digest of the templates and static files this server renders pages with: part
+    of a page's ETag, so that a browser never keeps a page across an upgrade that changed how
+    it looks. Every server running the same release works out the same one (once, at start)."""
+    known = app.extensions.get("scorekeeper.release")
+    if known is None:
+        digest = hashlib.sha256()
+        for folder in (app.template_folder, app.static_folder):
+            root = Path(app.root_path, folder or "")
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+        known = app.extensions["scorekeeper.release"] = digest.hexdigest()[:8]
+    return known
+
+
 def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIMETYPES", [
         "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
@@ -62,11 +73,10 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     # Brotli's fastest quality: a page of 8 KB compresses in 30 µs instead of 80-100 µs
     # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
-    # and every board a watcher receives is compressed afresh; the CPU is the scarce part.
+    # is compressed afresh; the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
-    app.config.setdefault("COMPRESS_CACHE_BACKEND", PackedPages)
-    app.config.setdefault("COMPRESS_CACHE_KEY", packed_key)
     app.extensions["scorekeeper.compress"] = Compress(app)
+    release(app)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:
@@ -133,31 +143,3 @@ def _minified(filename: str, raw: bytes) -> bytes:
     if filename.endswith(".css"):
         return rcssmin.cssmin(raw)
     return raw
-
-
-# ================================================================ compressed kept pages
-
-
-def keep_packed(key: str) -> None:
-    """Say that this response's body is a kept page, the same whenever ``key`` is (the page's
-    key and this browser's form token): Flask-Compress then compresses it once, not every time."""
-    g.packed_page_key = key
-
-
-def packed_key(_request: Request) -> str:
-    """Flask-Compress's cache key (it adds the encoding): empty for anything not kept."""
-    return g.get("packed_page_key", "")
-
-
-class PackedPages:
-    """Flask-Compress's cache, holding only the bodies of kept pages (views.common.kept_page):
-    the scoreboard every phone at the table reloads, the history, the players' pages. Every
-    other response (its key is empty: "br;") is compressed afresh. The bodies are kept with
-    the app's other derived figures (``replays.memory``: ``replays.forget`` clears them too)."""
-
-    def get(self, key: str) -> bytes | None:
-        return None if key.endswith(";") else memory().cache("packed pages", PACKED_KEPT).get(key)
-
-    def set(self, key: str, value: bytes) -> None:
-        if not key.endswith(";"):
-            memory().cache("packed pages", PACKED_KEPT).put(key, value)

@@ -12,19 +12,16 @@ from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
 from . import access, club, links, store
-from .gamefile import GameFileError, backup_document, game_document
+from .gamefile import GameFileError, backup_document
 from .models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
 
 
 def export_game(game_id: int) -> dict:
+    from .transfer import document_of
+
     return document_of(store.load(game_id))
-
-
-def document_of(loaded: store.LoadedGame) -> dict:
-    """A stored game's file, with its result."""
-    return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
 
 
 def export_all() -> dict:
@@ -70,6 +67,29 @@ def export_command(game_id: int | None, everything: bool) -> None:
             click.echo(str(exc), err=True)
             sys.exit(1)
     click.echo(json.dumps(doc, ensure_ascii=False, indent=2))
+
+
+@games_cli.command("rebuild")
+@click.option("--check", is_flag=True, help="Only report the summaries that differ; change nothing.")
+def rebuild_command(check: bool) -> None:
+    """Work every game's summary out again from its recorded rounds, and report each stored one
+    that differed (it is replaced, unless --check). Exits 1 when any differed."""
+    from .database import writing
+    from .models import db
+    from .summaries import rebuild
+
+    with writing():
+        differences = rebuild(fix=not check)
+        if check:
+            db.session.rollback()
+        else:
+            db.session.commit()
+    for line in differences:
+        click.echo(line, err=True)
+    verb = "differ" if check else "were rebuilt"
+    click.echo(f"{len(differences)} summaries {verb}; every other one is as its rounds make it.")
+    if differences:
+        sys.exit(1)
 
 
 @games_cli.command("edit-link")

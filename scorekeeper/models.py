@@ -1,7 +1,9 @@
-"""The stored facts: players, games, seats, rounds and the hands entered.
+"""The stored facts: players, games, seats, rounds and the hands entered; and each game's summary.
 
-Totals, levels, dealers and winners are never stored: the rules engine derives
-them from these rows every time (see :mod:`scorekeeper.store`).
+The facts are the only truth. Totals, levels, dealers and winners are what the rules engine
+derives from them; the one place they are stored is a game's summary (``game_summary``,
+``seat_summary``), written with the facts in the same transaction and rebuilt from them by
+``flask games rebuild`` (see :mod:`scorekeeper.summaries`).
 """
 
 from __future__ import annotations
@@ -76,8 +78,9 @@ class Game(db.Model):
     started_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     #: When the round that ended the game was recorded (None while in progress).
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
-    #: A change counter: every stored change adds one. Phones send the version they saw,
-    #: watchers poll it, and it is the ETag of the game. (Not a score: nothing derives from it.)
+    #: A change counter: every stored change to the game (its rounds, a rename of a player seated
+    #: at it, a delete or restore) adds one. Phones send the version they saw, watchers poll it,
+    #: and its pages' ETags are made from it. (Not a score: nothing derives from it.)
     version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     #: SHA-256 of the game's secret edit key; whoever holds the key may change the game.
     edit_key_hash: Mapped[str | None] = mapped_column(String(64))
@@ -165,4 +168,57 @@ class HandEntry(db.Model):
     __table_args__ = (
         UniqueConstraint("round_id", "player_id", name="uq_hand_round_player"),
         CheckConstraint("cards IS NULL OR points IS NULL", name="cards_or_points"),
+    )
+
+
+# ================================================================ summaries (derived, not facts)
+
+
+class GameSummary(db.Model):
+    """What the rules engine makes of one game's facts, boiled down for lists and statistics.
+
+    Derived, never a fact: written by :mod:`scorekeeper.summaries` in the same transaction as
+    every change to the game's rounds (from the engine's replay of that one game), and
+    ``flask games rebuild`` works every one out again from the facts. Names are not here (a
+    seat names its player by id, and the roster has the name), nor is the bin (``Game.deleted_at``).
+    """
+
+    __tablename__ = "game_summary"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    #: False when the engine refuses the game's rounds (a game stored under other rules).
+    worked_out: Mapped[bool] = mapped_column(Boolean)
+    problem: Mapped[str | None] = mapped_column(String(400))
+    finished: Mapped[bool] = mapped_column(Boolean)
+    rounds: Mapped[int] = mapped_column(Integer)
+    #: The number of the round to play next and its dealer's seat (None once finished).
+    next_round: Mapped[int | None] = mapped_column(Integer)
+    next_dealer: Mapped[int | None] = mapped_column(Integer)
+
+
+class SeatSummary(db.Model):
+    """One seat of a :class:`GameSummary`: the player's figures in that game."""
+
+    __tablename__ = "seat_summary"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    total: Mapped[int] = mapped_column(Integer)
+    #: By total, 1 the lowest (1, 1, 3 on a tie).
+    place: Mapped[int] = mapped_column(Integer)
+    #: Finished games only: on the lowest total (a shared win when several are).
+    won: Mapped[bool] = mapped_column(Boolean)
+    times_out: Mapped[int] = mapped_column(Integer)
+    #: The contract (level or deal) the player plays next, or played last in a finished game.
+    stage: Mapped[int] = mapped_column(Integer)
+    #: Ladder games: "level:rounds" for each level made, in order ("1:2 2:1"); else "".
+    climbs: Mapped[str] = mapped_column(String(200))
+    #: Ladder games that finished with the player still climbing: that level and the rounds on it.
+    stuck_level: Mapped[int | None] = mapped_column(Integer)
+    stuck_rounds: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (
+        # A player's games (their statistics page, head to head).
+        Index("ix_seat_summary_player_id_game_id", "player_id", "game_id"),
     )

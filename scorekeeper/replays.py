@@ -1,43 +1,28 @@
-"""Games worked out once per version, and kept in memory.
+"""Stored games read back and worked out by the rules engine: the one way from rows to state.
 
-Nothing here is stored: a game's state is what the rules engine makes of its rows (the
-set-up, the seats, the rounds and hands), and it changes only when they do. Every change
-to a game's rounds, and every rename of a player seated at it, adds one to
-``Game.version``, and a new game gets a new random edit key (on SQLite a purged game's id
-may be given again). So ``(id, version, edit key hash)`` names one set of rows, and the
-state worked out from them is kept under that name until the process ends or the entry is
-pushed out by newer ones (least recently used first).
-
-Each worker process keeps its own (per app): a scoreboard, a history page or a game file
-costs one query for the game rows and no replay when the game has not changed since it
-was last shown. The rows of the games not in memory are read in three queries (seats,
-rounds, hands) whatever their number, turned into the engine's input by :func:`setup_of`
-and :func:`record_of`, and replayed.
+Nothing here is kept: a game's state is what the engine makes of its rows (the set-up, the
+seats, the rounds and hands) each time they are read. The rows of any number of games are
+read in two queries (seats; rounds with their hands), turned into the engine's input by
+:func:`setup_of` and :func:`record_of`, and replayed (:func:`work_out`). Pages that list many
+games read their stored summaries instead (:mod:`scorekeeper.summaries`).
 """
 
 from __future__ import annotations
 
-import gc
-import threading
-from collections import OrderedDict
-from collections.abc import Hashable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from flask import Flask, current_app
 from sqlalchemy import ColumnElement, select
+from sqlalchemy.orm import raiseload
 
 from .models import Game, HandEntry, Player, Round, Seat, db
+from .summaries import Summary, summary_of
 from .rules import DealerRule, GameSetup, GameState, Hand, RoundRecord, RulesError, get_rules, parse_hand, replay
 
-#: How many games' states one process keeps (a state is about 12 KB).
-GAMES_KEPT = 2_000
 #: How many ``IN (...)`` values one query carries when reading the rows of given games.
 CHUNK = 500
-#: From how many games to replay at once the cyclic garbage collector is paused (bulk_work).
-BULK = 50
 
 
 class GameRow(Protocol):
@@ -60,72 +45,38 @@ class SeatFact:
 
 
 @dataclass(frozen=True)
-class Replay:
-    """A game's seats and its state as the engine works it out (None: it cannot be, and why)."""
+class LoadedGame:
+    """A stored game with its state as the engine works it out: the one type for a game
+    read from the database (a scoreboard, a story, a file, a change checked by the store).
 
+    ``game`` is the row (loaded without its relationships where many are read at once, so a
+    template cannot issue a query per game). ``state`` is None when the engine refuses the
+    rounds (a game stored under other rules), and ``problem`` says why;
+    :func:`scorekeeper.store.load` never gives such a game to a change.
+    """
+
+    game: Any
+    #: Who sits where (player ids and names), in seat order.
     seats: tuple[SeatFact, ...]
     state: GameState | None
     problem: str | None = None
 
-    def ids(self) -> dict[str, int]:
-        """Each seated name's player id."""
-        return {seat.name: seat.player_id for seat in self.seats}
+    @property
+    def id(self) -> int:
+        return self.game.id
 
+    @property
+    def deleted(self) -> bool:
+        return self.game.deleted_at is not None
 
-def key(game: GameRow) -> tuple:
-    return (game.id, game.version, game.edit_key_hash)
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.finished
 
-
-class LRU:
-    """A bounded mapping that forgets the least recently used entry first (thread-safe)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, k: Hashable) -> Any:
-        with self._lock:
-            value = self._data.get(k)
-            if value is not None:
-                self._data.move_to_end(k)
-            return value
-
-    def put(self, k: Hashable, value: Any) -> None:
-        with self._lock:
-            self._data[k] = value
-            self._data.move_to_end(k)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-
-@dataclass
-class Memory:
-    """One app's derived figures, kept in this process."""
-
-    games: LRU = field(default_factory=lambda: LRU(GAMES_KEPT))
-    #: Other modules' caches of derived figures (the statistics keep theirs here).
-    extra: dict[str, LRU] = field(default_factory=dict)
-
-    def cache(self, name: str, size: int) -> LRU:
-        if name not in self.extra:
-            self.extra[name] = LRU(size)
-        return self.extra[name]
-
-
-def init_app(app: Flask) -> None:
-    app.extensions["scorekeeper.memory"] = Memory()
-
-
-def memory() -> Memory:
-    return current_app.extensions["scorekeeper.memory"]
+    @property
+    def summary(self) -> Summary:
+        """What the lists show of it (the same as its stored summary)."""
+        return summary_of(self.game, self.seats, self.state, self.problem)
 
 
 # ================================================================ rows into engine input
@@ -217,136 +168,97 @@ class RoundFacts:
     hands: list[HandFacts] = field(default_factory=list)
 
 
-@contextmanager
-def bulk_work(games: int) -> Iterator[None]:
-    """Pause the cyclic garbage collector while many games are read and replayed.
-
-    A replay makes thousands of small objects that live on (they are kept), and each few
-    hundred of them set off a collection that walks the growing heap again: a third of the
-    time of replaying a long history. Replays make no reference cycles (their objects are
-    freed by reference counting as usual), so nothing piles up while it is paused; it is
-    resumed, as it was, when the work is done.
-    """
-    pause = games >= BULK and gc.isenabled()
-    if pause:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if pause:
-            gc.enable()
-
-
 def _chunks(values: Sequence[int]) -> Iterable[Sequence[int]]:
     for i in range(0, len(values), CHUNK):
         yield values[i:i + CHUNK]
 
 
-def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None
-              ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
+def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None,
+              session: Any = None) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
     """The seats and rounds (with hands) of the given games, or of every game ``where``
-    selects: three queries (a few more for thousands of ids given one by one)."""
+    selects: two queries (a few more for thousands of ids given one by one)."""
+    session = session or db.session()
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
     by_round: dict[int, RoundFacts] = {}
     selections = [select(Game.id).where(where)] if where is not None else list(_chunks(list(game_ids or ())))
     for chosen in selections:
-        for game_id, player_id, name in db.session.execute(
+        for game_id, player_id, name in session.execute(
             select(Seat.game_id, Seat.player_id, Player.name)
             .join(Player, Player.id == Seat.player_id)
             .where(Seat.game_id.in_(chosen))
             .order_by(Seat.game_id, Seat.position)
         ):
             seats.setdefault(game_id, []).append(SeatRow(player_id, name))
-        for round_id, game_id, went_out_id in db.session.execute(
-            select(Round.id, Round.game_id, Round.went_out_id)
+        # The rounds and their hands in one statement: on PostgreSQL (READ COMMITTED) each
+        # statement sees the database as it is when it starts, so a round recorded between two
+        # statements would show up in the second only.
+        for round_id, game_id, went_out_id, player_id, cards, points, achieved in session.execute(
+            select(Round.id, Round.game_id, Round.went_out_id, HandEntry.player_id, HandEntry.cards,
+                   HandEntry.points, HandEntry.achieved)
+            .outerjoin(HandEntry, HandEntry.round_id == Round.id)
             .where(Round.game_id.in_(chosen))
-            .order_by(Round.game_id, Round.number)
+            .order_by(Round.game_id, Round.number, HandEntry.id)
         ):
-            facts = RoundFacts(went_out_id)
-            rounds.setdefault(game_id, []).append(facts)
-            by_round[round_id] = facts
-        for round_id, player_id, cards, points, achieved in db.session.execute(
-            select(HandEntry.round_id, HandEntry.player_id, HandEntry.cards, HandEntry.points, HandEntry.achieved)
-            .join(Round, Round.id == HandEntry.round_id)
-            .where(Round.game_id.in_(chosen))
-            .order_by(HandEntry.round_id, HandEntry.id)
-        ):
-            by_round[round_id].hands.append(HandFacts(player_id, cards, points, bool(achieved)))
+            facts = by_round.get(round_id)
+            if facts is None:
+                facts = by_round[round_id] = RoundFacts(went_out_id)
+                rounds.setdefault(game_id, []).append(facts)
+            if player_id is not None:
+                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved)))
     return seats, rounds
 
 
-def work_out(game: GameRow, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) -> Replay:
-    """Replay one game from its rows."""
+def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) -> LoadedGame:
+    """Replay one game from its rows (``game``: its row, an ORM ``Game`` or a row of columns)."""
     facts = tuple(SeatFact(s.player_id, s.player.name) for s in seats)
     shape = GameFacts(game, seats)
     try:
         setup = setup_of(shape)
         state = replay(setup, [record_of(shape, rnd) for rnd in rounds])
     except (RulesError, ValueError, KeyError, IndexError) as exc:
-        return Replay(facts, None, f"its rounds cannot be worked out ({exc})")
-    return Replay(facts, state)
+        return LoadedGame(game, facts, None, f"its rounds cannot be worked out ({exc})")
+    return LoadedGame(game, facts, state)
 
 
-def replays(games: Sequence[GameRow], where: ColumnElement[bool] | None = None, keep: bool = True) -> dict[int, Replay]:
-    """Every game's replay, from memory, or from its rows (then kept, unless ``keep`` is False).
-
-    ``where``, when it selects the same games, reads the missing rows by it rather than by
-    their ids (a fixed number of queries however many are missing).
-    """
-    kept = memory().games
-    found: dict[int, Replay] = {}
-    missing: list[GameRow] = []
-    for game in games:
-        known = kept.get(key(game))
-        if known is None:
-            missing.append(game)
-        else:
-            found[game.id] = known
-    if missing:
-        with bulk_work(len(missing)):
-            if where is not None and len(missing) > CHUNK:
-                seats, rounds = read_rows(where=where)
-            else:
-                seats, rounds = read_rows([g.id for g in missing])
-            for game in missing:
-                worked = work_out(game, seats.get(game.id, []), rounds.get(game.id, []))
-                if keep:
-                    kept.put(key(game), worked)
-                found[game.id] = worked
-    return found
+def worked_out(games: Sequence[Any], where: ColumnElement[bool] | None = None) -> list[LoadedGame]:
+    """Each game with its state, from its rows: two queries, whatever the number of games
+    (``where``, when it selects the same games, reads their rows by it rather than by ids)."""
+    if not games:
+        return []
+    if where is not None and len(games) > CHUNK:
+        seats, rounds = read_rows(where=where)
+    else:
+        seats, rounds = read_rows([g.id for g in games])
+    return [work_out(game, seats.get(game.id, []), rounds.get(game.id, [])) for game in games]
 
 
-def remember(game_key: tuple, worked: Replay) -> None:
-    """Keep a state worked out while storing a change (it is the state of the new version)."""
-    memory().games.put(game_key, worked)
+def load_games(where: ColumnElement[bool], order_by: Sequence = ()) -> list[LoadedGame]:
+    """Every game ``where`` selects, with its state: three queries (the games, their seats, their
+    rounds and hands), whatever their number. For the few readers that need every round (a
+    backup, an import's comparison, a story); lists read summaries."""
+    stmt = select(Game).options(raiseload("*")).where(where).order_by(*order_by)
+    return worked_out(list(db.session.scalars(stmt)), where)
 
 
-def forget() -> None:
-    """Forget everything this process worked out (tests; a restore replaces the database)."""
-    m = memory()
-    m.games.clear()
-    for cache in m.extra.values():
-        cache.clear()
+def load_game(game_id: int) -> LoadedGame | None:
+    """One game, whether or not the engine can work it out (its story shows why not)."""
+    games = load_games(Game.id == game_id)
+    return games[0] if games else None
 
 
 __all__ = [
     "GameFacts",
     "HandFacts",
-    "LRU",
-    "Replay",
-    "bulk_work",
+    "LoadedGame",
     "RoundFacts",
     "SeatFact",
     "SeatRow",
-    "forget",
-    "init_app",
-    "key",
-    "memory",
+    "load_game",
+    "load_games",
     "read_rows",
     "record_of",
-    "remember",
-    "replays",
     "setup_of",
     "work_out",
+    "worked_out",
 ]

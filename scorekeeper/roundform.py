@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .rules import (
+    MISSING,
     CardError,
     GameSetup,
     GameState,
@@ -212,7 +213,7 @@ class RoundDraft:
             p for p in check_round(before, record)
             # Said once above: nobody went out, or the seat's own entry cannot be read. With
             # nobody out, an empty hand may be the one who went out: no error for it yet.
-            if not (went_out is None and (p.field == "went_out" or p.code == "missing"))
+            if not (went_out is None and (p.field == "went_out" or p.code == MISSING))
             and p.player not in unread
         ]
         self.place(setup, tuple(problems))
@@ -255,7 +256,7 @@ class RoundDraft:
         for problem in problems:
             if problem.player is not None and problem.player in setup.players:
                 message = problem.message
-                if problem.code == "missing":  # said in the words of this screen's keys
+                if problem.code == MISSING:  # said in the words of this screen's keys
                     message = "no cards entered yet"
                 self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
             else:

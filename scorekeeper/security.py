@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 import os
 import stat
-import time
 from pathlib import Path
 
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
-from itsdangerous import BadSignature
-
-from .replays import LRU
 
 
 class InsecureFile(RuntimeError):
@@ -106,8 +101,6 @@ def security_headers(app: Flask) -> tuple[tuple[str, str], ...]:
 
 
 HSTS = ("Strict-Transport-Security", "max-age=31536000")
-#: Sessions (decoded cookies) kept per process.
-SESSIONS_KEPT = 2048
 
 
 def add_security_headers(response: Response) -> Response:
@@ -133,37 +126,6 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
-
-    def open_session(self, app: Flask, request):
-        # A phone sends the same signed cookie with every page and every poll until its
-        # session changes: its signature is checked (HMAC), and the cookie decoded, once per
-        # process; each request still gets a session of its own to change.
-        value = request.cookies.get(self.get_cookie_name(app))
-        if not value:
-            return super().open_session(app, request)
-        kept = app.extensions.setdefault("scorekeeper.sessions", LRU(SESSIONS_KEPT))
-        max_age = int(app.permanent_session_lifetime.total_seconds())
-        known = kept.get(value)
-        if known is None or time.time() - known[1] > max_age:
-            serializer = self.get_signing_serializer(app)
-            if serializer is None:
-                return None
-            try:
-                data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
-            except BadSignature:
-                return self.session_class()
-            known = (data, signed.timestamp())
-            kept.put(value, known)
-        return self.session_class(copy.deepcopy(known[0]))
-
-    def get_signing_serializer(self, app: Flask):
-        # Made once per secret key rather than once per request (Flask's default).
-        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        made = app.extensions.get("scorekeeper.session_serializer")
-        if made is None or made[0] != keys:
-            made = (keys, super().get_signing_serializer(app))
-            app.extensions["scorekeeper.session_serializer"] = made
-        return made[1]
 
 
 def init_app(app: Flask) -> None:

@@ -8,30 +8,20 @@ functions; none of them writes a rule of its own.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import NamedTuple
 from datetime import datetime
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from . import summaries
 from .access import issue_key
-from .database import read_one, read_row, writing
+from .database import writing
 from .gamefile import GameFile
 from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
-from .replays import (
-    GameFacts,
-    HandFacts,
-    Replay,
-    RoundFacts,
-    SeatFact,
-    SeatRow,
-    record_of,
-    remember,
-    replays,
-    setup_of,  # noqa: F401 (store.setup_of, as before)
-)
+from .replays import LoadedGame, worked_out
 from .rules import (
+    GAME_OVER,
     GameSetup,
     GameState,
     Problem,
@@ -43,6 +33,7 @@ from .rules import (
     name_key,
     parse_hand,
     replay,
+    start,
 )
 
 
@@ -78,18 +69,6 @@ class Conflict(Exception):
 def _check_version(loaded: LoadedGame, expected: int | None) -> None:
     if expected is not None and expected != loaded.game.version:
         raise Conflict(expected, loaded)
-
-
-@dataclass(frozen=True)
-class LoadedGame:
-    game: Game
-    state: GameState
-    #: Who sits where (player ids and names), in seat order.
-    seats: tuple[SeatFact, ...] = ()
-
-    @property
-    def id(self) -> int:
-        return self.game.id
 
 
 # ----------------------------------------------------------------- players
@@ -180,42 +159,23 @@ def roster() -> list[Player]:
 # ------------------------------------------------------------------- games
 
 
-def records_of(game: Game) -> list[RoundRecord]:
-    return [record_of(game, rnd) for rnd in game.rounds]
-
-
 class BrokenGame(ValueError):
     """A stored game whose rounds the rules engine refuses (a game stored under other rules)."""
 
 
-def _loaded(game: Game, worked: Replay) -> LoadedGame:
-    if worked.state is None:
-        raise BrokenGame(f"game {game.id}: {worked.problem}")
-    return LoadedGame(game, worked.state, worked.seats)
+def _checked(loaded: LoadedGame) -> LoadedGame:
+    if loaded.state is None:
+        raise BrokenGame(f"game {loaded.id}: {loaded.problem}")
+    return loaded
 
 
 def load(game_id: int) -> LoadedGame:
-    """A game and its state, worked out from its rounds (or kept from the last time this
-    version of the game was worked out: :mod:`scorekeeper.replays`); one query when kept,
-    four when not."""
+    """A game and its state, worked out from its rounds: three queries (the game; its seats;
+    its rounds with their hands)."""
     game = db.session.scalar(select(Game).where(Game.id == game_id))
     if game is None:
         raise NotFound(f"no game {game_id}")
-    return _loaded(game, replays([game])[game.id])
-
-
-def load_many(game_ids: Sequence[int]) -> list[LoadedGame]:
-    if not game_ids:
-        return []
-    games = db.session.scalars(select(Game).where(Game.id.in_(game_ids))).all()
-    by_id = {g.id: g for g in games}
-    worked = replays(games)
-    return [_loaded(by_id[i], worked[i]) for i in game_ids if i in by_id]
-
-
-def recent_game_ids(limit: int = 50, offset: int = 0) -> list[int]:
-    stmt = select(Game.id).order_by(Game.started_at.desc(), Game.id.desc()).limit(limit).offset(offset)
-    return list(db.session.scalars(stmt))
+    return _checked(worked_out([game])[0])
 
 
 def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
@@ -271,6 +231,7 @@ def create_game(setup: GameSetup) -> tuple[Game, str]:
     """A new game and its secret edit key."""
     game = _add_game(setup)
     key = issue_key(game)
+    summaries.write(game.id, [seat.player_id for seat in game.seats], start(setup))
     db.session.commit()
     return game, key
 
@@ -328,8 +289,10 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
         seats: list[dict] = []
         rounds: list[dict] = []
         hands: dict[tuple[int, int], list[dict]] = {}
+        summed: list[summaries.Rows] = []
         for game, gf in zip(games, files, strict=True):
             ids = {name: roster[name_key(name)].id for name in gf.setup.players}
+            summed.append(summaries.rows_of(game.id, [ids[name] for name in gf.setup.players], gf.state))
             seats += [{"game_id": game.id, "position": i, "player_id": ids[name]}
                       for i, name in enumerate(gf.setup.players)]
             for number, record in enumerate(gf.rounds, start=1):
@@ -346,6 +309,7 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
         for i in range(0, len(entries), _BULK):
             # render_nulls: cards or points is None; all rows in one statement, not one per shape.
             db.session.execute(insert(HandEntry).execution_options(render_nulls=True), entries[i:i + _BULK])
+        summaries.store(summed)
         ids = [game.id for game in games]
         db.session.commit()
     except Exception:
@@ -373,26 +337,20 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     new_state = advance(state, record)
     game = loaded.game
     went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, state.setup)
-    # The new version's state as a replay of the rows about to be stored makes it (the round
-    # read back, one more round on the state kept), so that the next load needs no replay.
-    shape = GameFacts(game, [SeatRow(s.player_id, s.name) for s in loaded.seats])
-    stored = RoundFacts(went_out_id, [HandFacts(**row) for row in rows])
-    worked = Replay(loaded.seats, advance(state, record_of(shape, stored)))
     game.version += 1
     _mark_finished(game, new_state)
-    stored_as = (game.id, game.version, game.edit_key_hash)
     try:
         round_id = db.session.execute(
             insert(Round).returning(Round.id), {"game_id": game.id, "number": number, "went_out_id": went_out_id}
         ).scalar_one()
         db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
                            [{**row, "round_id": round_id} for row in rows])
+        summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
         _commit_keeping()
     except IntegrityError:
         db.session.rollback()
         raise AlreadyRecorded(number, load(game_id).state) from None
-    remember(stored_as, worked)
-    return LoadedGame(game, worked.state, loaded.seats)
+    return LoadedGame(game, loaded.seats, new_state)
 
 
 def _commit_keeping() -> None:
@@ -412,7 +370,7 @@ def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
         return replay(setup, records)
     except RoundError as exc:
         first = exc.first
-        if first.message.startswith("the game ended after round"):
+        if first.code == GAME_OVER:
             ended = first.round - 1 if first.round else len(records)
             raise RoundError(
                 [
@@ -447,8 +405,9 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     old.recorded_at = utcnow()
     game.version += 1
     _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     db.session.commit()
-    return LoadedGame(game, new_state, loaded.seats)
+    return LoadedGame(game, loaded.seats, new_state)
 
 
 @writing()
@@ -469,8 +428,54 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
         db.session.flush()
     game.version += 1
     _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     db.session.commit()
-    return LoadedGame(game, new_state, loaded.seats)
+    return LoadedGame(game, loaded.seats, new_state)
+
+
+# ----------------------------------------------------------- the bin
+
+
+@writing()
+def delete_game(game_id: int) -> Game:
+    """Put a game in the bin: out of the history and the statistics, kept everywhere else."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        game.deleted_at = utcnow()
+        game.version += 1  # its page says so: a change to the game (its ETag, its watchers)
+        db.session.commit()
+    return game
+
+
+@writing()
+def restore_game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is not None:
+        game.deleted_at = None
+        game.version += 1
+        db.session.commit()
+    return game
+
+
+class NotInBin(Exception):
+    pass
+
+
+@writing()
+def purge_game(game_id: int) -> None:
+    """Remove a deleted game for good (only from the bin: a kept game is refused). Its seats,
+    rounds, hands and summary go with it (ON DELETE CASCADE)."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        raise NotInBin(f"game {game_id} is not in the bin")
+    db.session.delete(game)
+    db.session.commit()
 
 
 def all_game_ids() -> list[int]:
@@ -479,6 +484,11 @@ def all_game_ids() -> list[int]:
 
 def get_player(player_id: int) -> Player | None:
     return db.session.get(Player, player_id)
+
+
+def get_game(game_id: int) -> Game | None:
+    """A game's row alone (no rounds, no state)."""
+    return db.session.get(Game, game_id)
 
 
 _VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
@@ -493,29 +503,16 @@ class Peeked(NamedTuple):
 
 
 _PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where(Game.id == bindparam("game_id"))
-_PEEK_SQLITE = "SELECT id, version, edit_key_hash, deleted_at FROM game WHERE id = ?"
 
 
 def peek(game_id: int) -> Peeked | None:
-    """The game's id, version, edit key hash and whether it is deleted, read outside the
-    request's session in one statement: enough to find a page kept for this version of the
-    game (then nothing else is read). Anything worked out must be read again in the session
-    (:func:`load`), whose snapshot may be newer."""
-    engine = db.engine
-    if engine.dialect.name == "sqlite":
-        # Every scoreboard a phone opens asks this first: one indexed read, on a connection of
-        # the pool but without SQLAlchemy's statement machinery.
-        pooled = engine.raw_connection()
-        try:
-            row = pooled.driver_connection.execute(_PEEK_SQLITE, (game_id,)).fetchone()
-        finally:
-            pooled.close()
-    else:
-        row = read_row(_PEEK, {"game_id": game_id})
+    """The game's id, version, edit key hash and deletion, in one query by primary key: what
+    its ETag is made of, so that a page the phone already holds is answered 304 after this alone."""
+    row = db.session.execute(_PEEK, {"game_id": game_id}).first()
     return None if row is None else Peeked(*row)
 
 
 def game_version(game_id: int) -> int | None:
-    """The game's change counter, in one small query (for watchers' polls, every two seconds
-    from every phone at every table: the cheapest answer the app gives)."""
-    return read_one(_VERSION, {"game_id": game_id})
+    """The game's change counter, in one query by primary key (a watcher's poll, every two
+    seconds from every phone at every table)."""
+    return db.session.scalar(_VERSION, {"game_id": game_id})

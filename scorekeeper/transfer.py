@@ -29,8 +29,8 @@ from sqlalchemy import func, select, update
 from . import store
 from .database import writing
 from .gamefile import GameFile, GameFileError, backup_document, game_document, read_document
-from .history import StoredGame, load_games
 from .models import Game, db
+from .replays import LoadedGame, load_games
 from .presenters import round_cells
 from .rules import GameState, Progression
 
@@ -55,7 +55,7 @@ def fingerprint(gf: GameFile) -> str:
     return state_fingerprint(gf.state, gf.started_at, gf.finished_at)
 
 
-def stored_fingerprint(stored: StoredGame) -> str | None:
+def stored_fingerprint(stored: LoadedGame) -> str | None:
     if stored.state is None:
         return None
     return state_fingerprint(stored.state, stored.game.started_at, stored.game.finished_at)
@@ -206,6 +206,11 @@ def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, in
 # ================================================================ exporting
 
 
+def document_of(loaded: LoadedGame) -> dict:
+    """A stored game's file, with its result (``flask games export ID``)."""
+    return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
+
+
 def backup() -> dict[str, Any]:
     """A backup of every game, deleted ones too: exactly :func:`scorekeeper.cli.export_all`,
     read in a fixed number of queries instead of a few per game."""
@@ -213,7 +218,7 @@ def backup() -> dict[str, Any]:
     for stored in load_games(Game.id.is_not(None), order_by=(Game.id,)):
         if stored.state is None:
             raise ValueError(f"game {stored.id}: {stored.problem}")
-        docs.append(game_document(stored.state, stored.game.started_at, stored.game.finished_at))
+        docs.append(document_of(stored))
     return backup_document(docs)
 
 

@@ -22,7 +22,7 @@ from factories import (
 from history_games import ANN_BEN_CAT, G1, G2, G3, game, out, random_docs
 from sqlalchemy import select
 
-from scorekeeper import create_app, history, transfer
+from scorekeeper import create_app, store, transfer
 from scorekeeper.club import digest
 from scorekeeper.gamefile import backup_document, game_document, read_document
 from scorekeeper.models import Game, db
@@ -42,7 +42,7 @@ def test_the_game_file_download_is_exactly_the_command_line_export(web, app, run
 
 def test_the_backup_download_is_the_command_line_backup(web, app, runner, four):
     with app.app_context():
-        history.delete_game(four[1])
+        store.delete_game(four[1])
     response = web.get("/backup.json")
     printed = runner.invoke(args=["games", "export", "--all"])
     assert response.get_data(as_text=True) == printed.output
@@ -162,7 +162,7 @@ def test_a_game_twice_in_one_file_is_stored_once(web, app):
 def test_importing_a_deleted_game_brings_it_back(web, app):
     upload(web, G1)
     with app.app_context():
-        history.delete_game(1)
+        store.delete_game(1)
     response = upload(web, G1)
     assert "which had been deleted: it is back in the history" in text(response)
     assert games_stored(app) == 1

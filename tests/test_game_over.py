@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy import update
+
+from scorekeeper.models import Game, db
 from factories import (
     ANN_AND_BEN_TIE,
     ANN_WINS,
@@ -143,6 +146,19 @@ def test_play_again_starts_a_new_game_with_the_deal_moved_on(web, app):
     assert "Ben deals" in seen and "Cat plays first" in seen
     assert totals(page) == {"Ann": 0, "Ben": 0, "Cat": 0}
     assert games_stored(app) == 2
+
+
+def test_play_again_goes_through_the_checks_of_any_new_game(web, app):
+    # A game stored with a set-up a new game may not have (here: more decks than the rules
+    # allow, as an old version or a hand edit could leave it): playing again is refused, saying why.
+    game_id = classic_game(web, ANN_WINS)
+    with app.app_context():
+        db.session.execute(update(Game).where(Game.id == game_id).values(decks=99, version=Game.version + 1))
+        db.session.commit()
+    response = web.post(f"/games/{game_id}/again")
+    assert response.status_code == 303 and response.headers["Location"] == f"/games/{game_id}"
+    assert "This table cannot start a new game: Decks must be a whole number" in text(web.get(f"/games/{game_id}"))
+    assert games_stored(app) == 1
 
 
 def test_play_again_wraps_the_deal_round_the_table(web):

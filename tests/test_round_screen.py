@@ -9,7 +9,7 @@ import html
 import json
 import re
 
-from scorekeeper import store
+from scorekeeper import history, store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
 from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text
 
@@ -224,7 +224,7 @@ def test_undo_of_a_changed_game_is_refused(web, app):
 
 def game_count(app) -> int:
     with app.app_context():
-        return len(store.recent_game_ids(limit=100))
+        return history.history_total()
 
 
 def test_a_watcher_sees_no_button_that_changes_the_game_and_is_refused(app, web):

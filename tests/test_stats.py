@@ -12,7 +12,7 @@ from factories import (
 from history_games import G3, random_docs
 from sqlalchemy import select
 
-from scorekeeper import history, store, transfer
+from scorekeeper import history, statistics, store, transfer
 from scorekeeper.cli import export_all
 from scorekeeper.gamefile import backup_document, read_document
 from scorekeeper.models import Player, db
@@ -69,11 +69,11 @@ def test_a_player_who_never_played_balmoral_has_no_ladder(app):
 
 def test_head_to_head_counts_who_finished_ahead_and_who_won(app, four):
     ann = stats_of(app, "Ann")
-    ben = history.head_to_head(ann, player_id(app, "Ben"))
+    ben = statistics.head_to_head(ann, player_id(app, "Ben"))
     # Game 1: 52 v 0 behind; game 3: 22 v 46 ahead; game 4: 5 v 38 ahead; game 2 unfinished.
     assert (ben.games, ben.finished, ben.ahead, ben.behind, ben.level) == (4, 3, 2, 1, 0)
     assert (ben.player_won, ben.opponent_won) == (2, 1)
-    cat = history.head_to_head(ann, player_id(app, "Cat"))
+    cat = statistics.head_to_head(ann, player_id(app, "Cat"))
     # Game 1: 52 v 40 behind; game 3: 22 v 37 ahead; game 4: 5 v 5 level (both won).
     assert (cat.games, cat.finished, cat.ahead, cat.behind, cat.level) == (3, 3, 1, 1, 1)
     assert (cat.player_won, cat.opponent_won) == (2, 1)
@@ -83,19 +83,19 @@ def test_head_to_head_counts_who_finished_ahead_and_who_won(app, four):
 
 def test_recent_games_are_newest_first_with_the_outcome_from_the_players_seat(app, four):
     ann = stats_of(app, "Ann")
-    assert [pg.stored.id for pg in ann.recent] == list(reversed(four))
+    assert [pg.summary.id for pg in ann.recent] == list(reversed(four))
     assert [pg.outcome for pg in ann.recent] == ["shared the win", "won", "in progress", "3rd of 3"]
     assert [pg.total for pg in ann.recent] == [5, 22, 4, 52]
 
 
 def test_deleted_games_leave_the_statistics(app, four):
     with app.app_context():
-        history.delete_game(four[2])  # game 3, classic, Ann won
+        store.delete_game(four[2])  # game 3, classic, Ann won
     ann = stats_of(app, "Ann")
     assert ann.by_rules["classic"].played == 1
     assert ann.overall.won == 1
     with app.app_context():
-        history.restore_game(four[2])
+        store.restore_game(four[2])
     assert stats_of(app, "Ann").overall.won == 2
 
 

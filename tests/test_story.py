@@ -13,7 +13,7 @@ from factories import (
 )
 from history_games import ANN_BEN_CAT, game, out
 
-from scorekeeper import history, transfer
+from scorekeeper import replays, transfer
 from scorekeeper.charts import levels_chart, nice_ticks, totals_chart
 from scorekeeper.gamefile import read_document
 
@@ -70,7 +70,7 @@ def test_the_charts_draw_one_line_per_player_in_their_seat_colour(web, four):
 
 def test_the_running_totals_line_climbs_with_the_totals(app, four):
     with app.app_context():
-        state = history.load_game(four[0]).state
+        state = replays.load_game(four[0]).state
     svg = ET.fromstring(str(totals_chart(state)))
     ann = polylines(svg)[0].get("points").split()
     ys = [float(p.split(",")[1]) for p in ann]
@@ -86,14 +86,14 @@ def test_a_classic_game_has_no_level_chart(web, app, four):
     assert 'id="totals-chart"' in response.get_data(as_text=True)
     assert 'id="levels-chart"' not in response.get_data(as_text=True)
     with app.app_context():
-        assert levels_chart(history.load_game(four[2]).state) is None
+        assert levels_chart(replays.load_game(four[2]).state) is None
 
 
 def test_names_in_a_chart_are_text_not_markup(app):
     doc = game("balmoral", ["<b>Al</b>", "Bo & Co"], [out("Bo & Co", {"<b>Al</b>": "K"})], "2026-01-01T10:00:00Z")
     with app.app_context():
         [o] = transfer.import_files(read_document(doc))
-        svg = str(totals_chart(history.load_game(o.game_id).state))
+        svg = str(totals_chart(replays.load_game(o.game_id).state))
     assert "<b>" not in svg and "&lt;b&gt;Al&lt;/b&gt;" in svg
     ET.fromstring(svg)  # well formed
 

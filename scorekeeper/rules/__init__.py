@@ -6,6 +6,8 @@ scored here, and :func:`replay` turns a game's recorded rounds into its standing
 
 from .cards import STANDARD_VALUES, CardError, Hand, Rank, hand_penalty, parse_hand, parse_rank
 from .replay import (
+    GAME_OVER,
+    MISSING,
     GameSetup,
     GameState,
     NextRound,
@@ -26,6 +28,8 @@ from .replay import (
 from .rulesets import BALMORAL, CLASSIC, RULESETS, DealerRule, Progression, RuleSet, Stage, get_rules
 
 __all__ = [
+    "GAME_OVER",
+    "MISSING",
     "BALMORAL",
     "CLASSIC",
     "RULESETS",

@@ -52,19 +52,6 @@ class Rank(Enum):
         """How the rank is shown on a keypad button."""
         return "Joker" if self is Rank.JOKER else self.value
 
-    @property
-    def spoken(self) -> str:
-        """A name for screen readers and messages."""
-        return _SPOKEN[self]
-
-
-_SPOKEN = {
-    Rank.JOKER: "joker",
-    Rank.ACE: "ace",
-    Rank.KING: "king",
-    Rank.QUEEN: "queen",
-    Rank.JACK: "jack",
-}
 
 #: The ranks in canonical order: highest penalty first, joker before ace.
 RANK_ORDER: tuple[Rank, ...] = tuple(Rank)

@@ -34,6 +34,11 @@ _LADDER = Progression.LADDER
 _WINNER = DealerRule.WINNER
 
 
+#: :attr:`Problem.code` values.
+MISSING = "missing"
+GAME_OVER = "game over"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One reason a game or a round is refused, with what it concerns."""
@@ -43,7 +48,8 @@ class Problem:
     player: str | None = None
     card: str | None = None
     field: str | None = None
-    #: A word for callers to match on instead of the message ("missing": no entry at all).
+    #: A word for callers to match on instead of the message: MISSING (no entry at all for a
+    #: player), GAME_OVER (a round after the one that ended the game).
     code: str | None = None
 
     def __str__(self) -> str:
@@ -395,10 +401,6 @@ class GameState:
                 return p
         raise KeyError(name)
 
-    @property
-    def ended_after(self) -> int | None:
-        return self.rounds[-1].number if self.finished and self.rounds else None
-
 
 def _stage_for(setup: GameSetup, number: int, completed: int | None) -> Stage:
     rules = setup.rules
@@ -443,6 +445,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 f"the game ended after round {state.rounds[-1].number}; "
                 "no further round can be recorded",
                 round=number,
+                code=GAME_OVER,
             ),
         )
     problems: list[Problem] = []
@@ -478,7 +481,7 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 refuse("went out, so their points must be 0", player=name, fld="points")
             continue
         if hand is None and name not in resolved_points:
-            refuse("no cards or points entered", player=name, fld="hands", code="missing")
+            refuse("no cards or points entered", player=name, fld="hands", code=MISSING)
             continue
         if hand is not None:
             if rules.hand_limit is not None and len(hand) > rules.hand_limit:
@@ -617,6 +620,8 @@ def replay(setup: GameSetup, rounds: Iterable[RoundRecord]) -> GameState:
 
 
 __all__ = [
+    "GAME_OVER",
+    "MISSING",
     "CardError",
     "GameSetup",
     "GameState",

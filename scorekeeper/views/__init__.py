@@ -26,5 +26,3 @@ def register_views(app: Flask) -> None:
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.
     app.url_value_preprocessor(history.no_huge_ids)
-    # The most frequent request of all, answered before Flask when the game has not changed.
-    app.wsgi_app = games.UnchangedPolls(app, app.wsgi_app)

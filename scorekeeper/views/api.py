@@ -90,10 +90,14 @@ def _document(loaded: store.LoadedGame) -> dict:
     return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
 
 
+def _etag(game_id: int, version: int) -> str:
+    return f"api-g{game_id}-v{version}"
+
+
 def _with_etag(payload: Any, loaded: store.LoadedGame, status: int = 200) -> Response:
     response = jsonify(payload)
     response.status_code = status
-    response.set_etag(f"api-g{loaded.id}-v{loaded.game.version}")
+    response.set_etag(_etag(loaded.id, loaded.game.version))
     return response
 
 
@@ -167,6 +171,12 @@ def create_game():
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int):
+    row = store.peek(game_id)
+    if row is not None and _etag(game_id, row.version) in request.if_none_match:
+        # The client holds this version: 304 after one query by primary key, nothing replayed.
+        response = Response(status=304)
+        response.set_etag(_etag(game_id, row.version))
+        return response
     loaded = _game(game_id)
     response = _with_etag(_document(loaded), loaded)
     return response.make_conditional(request)

@@ -12,8 +12,6 @@ from flask_wtf.file import FileField, FileRequired
 from .. import access, history, replays, store, transfer
 from ..club import club_only
 from ..limits import max_body
-from ..cli import document_of
-from ..replays import memory
 from ..gamefile import GameFileError
 from .common import render
 from .history import no_huge_ids
@@ -42,23 +40,18 @@ def _download(body: str, filename: str, mimetype: str):
 
 @bp.get("/games/<int:game_id>.json")
 def game_file(game_id: int):
-    """The game file, exactly as ``flask games export ID`` prints it (kept per game version)."""
-    kept = memory().cache("game files", 256)
-    row = store.peek(game_id)
-    body = kept.get(replays.key(row)) if row is not None else None
-    if body is None:
-        try:
-            loaded = store.load(game_id)  # read again, with its rounds, in one snapshot
-        except store.NotFound:
-            abort(404)
-        body = transfer.as_json(document_of(loaded))
-        kept.put(replays.key(loaded.game), body)
+    """The game file, exactly as ``flask games export ID`` prints it."""
+    try:
+        loaded = store.load(game_id)
+    except store.NotFound:
+        abort(404)
+    body = transfer.as_json(transfer.document_of(loaded))
     return _download(body, f"scorekeeper-game-{game_id}.json", "application/json")
 
 
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
-    stored = history.load_game(game_id)
+    stored = replays.load_game(game_id)
     if stored is None or stored.state is None:
         abort(404)
     return _download(transfer.game_csv(stored.state), f"scorekeeper-game-{game_id}.csv", "text/csv")

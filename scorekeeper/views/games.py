@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-import re
+import hashlib
 
-from flask import Blueprint, abort, flash, make_response, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
 
-from .. import access, links, replays, store
+from .. import access, assets, history, links, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import go, is_htmx, key_page, kept_page, no_store, render
+from .common import go, is_htmx, key_page, no_store, render
 
 bp = Blueprint("games", __name__)
 
@@ -20,9 +20,9 @@ MAX_SEATS = 8
 
 @bp.get("/")
 def index():
-    loaded = store.load_many(store.recent_game_ids(limit=100))
-    playing = [g for g in loaded if not g.state.finished]
-    finished = [g for g in loaded if g.state.finished]
+    recent = history.recent_games(limit=100)
+    playing = [g for g in recent if g.worked_out and not g.finished]
+    finished = [g for g in recent if g.finished]
     return render("index.html", playing=playing, finished=finished)
 
 
@@ -144,28 +144,44 @@ def etag_of(game_id: int, version: int, watching: bool, editable: bool, fragment
     return f"g{game_id}-v{version}-{'w' if watching else 's'}{'e' if editable else 'r'}{'-f' if fragment else ''}"
 
 
+def board_etag(game, watching: bool, editable: bool) -> str:
+    """Everything a board shows, as its ETag: the game's version (every change to the game,
+    deletes and renames too, adds one), who looks (watching, editing), page or fragment; the
+    release of the templates (an upgrade shows the page anew); and this browser's form token,
+    which the page carries (a browser whose session was replaced gets the page anew, not a
+    form it can no longer post). Every server works out the same one from the database."""
+    token = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
+    token_digest = hashlib.sha256(token.encode()).hexdigest()[:8] if isinstance(token, str) and token else "none"
+    return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
+            f".{assets.release(current_app)}.{token_digest}")
+
+
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
-    """The board of one version of one game: kept (rendered) until the game changes."""
+    """The board of one version of one game; 304 when the phone holds this one already (after
+    one query by primary key: nothing replayed, nothing rendered)."""
     game = store.peek(game_id)
     if game is None:
         abort(404)
     editable = not watching and access.can_edit(game)
-    response = kept_page(_board_key(game, editable, watching, template, status))
-    if response is None:
-        loaded = _load(game_id)  # read again, with its rounds, in one snapshot
-        game = loaded.game
-        editable = not watching and access.can_edit(game)
-        response = render(template, status, keep=_board_key(game, editable, watching, template, status),
-                          loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
-    response.set_etag(etag_of(game_id, game.version, watching, editable, fragment=is_htmx()))
+    # A page that shows a message (flashed after a change) is always sent whole.
+    if status == 200 and not session.get("_flashes") and board_etag(game, watching, editable) in request.if_none_match:
+        return _not_modified(board_etag(game, watching, editable))
+    loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
+    game = loaded.game
+    editable = not watching and access.can_edit(game)
+    response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
+                      watching=watching)
+    if status == 200:
+        response.set_etag(board_etag(game, watching, editable))
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
-def _board_key(game, editable: bool, watching: bool, template: str, status: int) -> tuple | None:
-    if status != 200:
-        return None
-    return (template, replays.key(game), game.deleted_at is not None, editable, watching)
+def _not_modified(etag: str) -> Response:
+    response = Response(status=304)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/games/<int:game_id>")
@@ -181,11 +197,9 @@ def watch(game_id: int):
 
 @bp.get("/games/<int:game_id>/live")
 def live(game_id: int):
-    """A watcher's poll: 204 after one small query when nothing changed, else the board.
-
-    The unchanged poll is answered by :class:`UnchangedPolls` before it gets here; this
-    answers the others (the board when the game changed, 404, an odd address)."""
-    version = request.environ.get(UnchangedPolls.FOUND, {}).get(game_id) or store.game_version(game_id)
+    """A watcher's poll (``?v=`` the version it shows): 204 after one query by primary key when
+    nothing changed, else the board."""
+    version = store.game_version(game_id)
     if version is None:
         abort(404)
     watching = request.args.get("watch") == "1"
@@ -194,52 +208,6 @@ def live(game_id: int):
         response.headers["Cache-Control"] = "no-cache"
         return response
     return board_response(game_id, watching, template="_board_live.html")
-
-
-class UnchangedPolls:
-    """WSGI middleware: a watcher's poll for a game that has not changed, answered before Flask.
-
-    Every phone watching a game asks every two seconds whether it changed; almost always it
-    has not. That answer (204, no content) needs one small query and nothing else of a
-    request's machinery (session, form token, routing, compression, page headers), so it is
-    given here, in the same query as :func:`live` makes. Anything else (a changed game, no
-    such game, an address this does not read plainly) goes on to Flask unchanged.
-    """
-
-    PATH = re.compile(r"/games/([1-9][0-9]{0,9})/live")
-    #: Where a version read here is left for :func:`live` (a changed game: the board).
-    FOUND = "scorekeeper.versions"
-    HEADERS = [("Cache-Control", "no-cache"), ("Vary", "HX-Request, Accept-Encoding")]
-
-    def __init__(self, app, wsgi_app) -> None:
-        self.app = app
-        self.wsgi_app = wsgi_app
-
-    def __call__(self, environ, start_response):
-        if environ.get("REQUEST_METHOD") == "GET":
-            match = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
-            seen = self._seen(environ.get("QUERY_STRING", "")) if match else None
-            if seen is not None and int(match.group(1)) <= MAX_ID:
-                game_id = int(match.group(1))
-                with self.app.app_context():
-                    version = store.game_version(game_id)
-                if version is not None and version == seen:
-                    start_response("204 No Content", list(self.HEADERS))
-                    return []
-                environ[self.FOUND] = {game_id: version}
-        return self.wsgi_app(environ, start_response)
-
-    @staticmethod
-    def _seen(query: str) -> int | None:
-        """The version the phone has seen (``v=`` in plain digits, given once), else None."""
-        found = None
-        for pair in query.split("&"):
-            name, _, value = pair.partition("=")
-            if name == "v":
-                if found is not None or not (value.isascii() and value.isdigit()) or len(value) > 9:
-                    return None
-                found = int(value)
-        return found
 
 
 @bp.get("/games/<int:game_id>/share")
@@ -316,7 +284,13 @@ def play_again(game_id: int):
         abort(403)
     old = loaded.state.setup
     dealer = old.players[(old.seat_of(old.first_dealer) + 1) % len(old.players)]
-    setup = GameSetup(old.rules, old.players, dealer, old.dealer_rule, old.decks, old.jokers)
+    try:
+        # The same checks as any new game (names, seats, decks), not a copy taken on trust.
+        setup = GameSetup.create(old.rules, old.players, first_dealer=dealer, dealer_rule=old.dealer_rule,
+                                 decks=old.decks, jokers=old.jokers)
+    except SetupError as exc:
+        flash(f"This table cannot start a new game: {exc.first}.", "error")
+        return go(url_for("games.scoreboard", game_id=game_id))
     game, key = store.create_game(setup)
     access.remember(game.id, key)
     flash(f"New game with the same players: {dealer} deals first.", "ok")

@@ -6,12 +6,12 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
 
-from .. import access, charts, club, history, store
+from .. import access, charts, club, history, replays, store
 from ..club import NotKeeper, club_only
 from ..forms import ConfirmForm
-from ..models import MAX_ID, Game, Player, db
+from ..models import MAX_ID, Game, Player
 from ..rules import RULESETS
-from .common import go, kept_page, page_key, render
+from .common import go, render
 
 bp = Blueprint("history", __name__)
 
@@ -60,7 +60,7 @@ def _filters(deleted: bool = False) -> tuple[history.HistoryFilter, list[str], P
         except ValueError:
             problems.append(f'"{raw_player[:20]}" is not a player number.')
         else:
-            player = db.session.get(Player, player_id)
+            player = store.get_player(player_id)
             if player is None:
                 problems.append(f"There is no player number {player_id}.")
     rules = request.args.get("rules") or None
@@ -78,14 +78,8 @@ def _page_number() -> int:
 
 
 def _history(deleted: bool):
-    # Kept while the database has not changed: a page of history is the same for everyone but
-    # the keeper's buttons. A page that offers to undo a delete is one phone's, not kept.
-    key = None if "deleted" in request.args else page_key(club.is_keeper())
-    page = kept_page(key)
-    if page is not None:
-        return page
     filters, problems, player = _filters(deleted)
-    roster = history.filter_roster()
+    roster = store.roster()
     if problems:
         return render("history.html", 404, page=None, filters=filters, problems=problems, player=player,
                       roster=roster, rulesets=RULESETS, in_bin=deleted, bin_count=None, undo=None)
@@ -99,9 +93,9 @@ def _history(deleted: bool):
         except ValueError:
             undo_id = None
         if undo_id is not None:
-            game = db.session.get(Game, undo_id)
+            game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
-    return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
+    return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
                   rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
 
@@ -115,8 +109,8 @@ def deleted():
     return _history(deleted=True)
 
 
-def _stored(game_id: int) -> history.StoredGame:
-    stored = history.load_game(game_id)
+def _stored(game_id: int) -> replays.LoadedGame:
+    stored = replays.load_game(game_id)
     if stored is None:
         abort(404)
     return stored
@@ -149,13 +143,13 @@ def restore(game_id: int):
     delete it, so may take that back)."""
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    game = db.session.get(Game, game_id)
+    game = store.get_game(game_id)
     if game is None:
         abort(404)
     if not may_restore(game):
         raise NotKeeper("restore a deleted game (or the phone that keeps its score)")
     try:
-        history.restore_game(game_id)
+        store.restore_game(game_id)
     except store.NotFound:
         abort(404)
     flash(f"Game {game_id} is back in the history.", "ok")
@@ -176,7 +170,7 @@ def purge(game_id: int):
     return _confirm_removal(stored, purge=True)
 
 
-def _confirm_removal(stored: history.StoredGame, purge: bool):
+def _confirm_removal(stored: replays.LoadedGame, purge: bool):
     """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
     whoever holds the game's edit key."""
     form = ConfirmForm()
@@ -187,10 +181,10 @@ def _confirm_removal(stored: history.StoredGame, purge: bool):
         if not may_change:
             abort(403)  # only a delete gets here: a purge is the keeper's (club_only above)
         if not purge:
-            history.delete_game(stored.id)
+            store.delete_game(stored.id)
             # The history then says so, with an Undo button (see history.html).
             return go(url_for("history.index", deleted=stored.id))
-        history.purge_game(stored.id)
+        store.purge_game(stored.id)
         flash(f"Game {stored.id} is gone for good.", "ok")
         return go(url_for("history.deleted"))
     return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,

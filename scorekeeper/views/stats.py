@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request
 
-from .. import history
-from ..models import Player, db
-from .common import kept_page, page_key, render
+from .. import history, statistics, store
+from .common import render
 from .history import no_huge_ids, positive_int
 
 bp = Blueprint("stats", __name__)
@@ -15,11 +14,6 @@ bp.url_value_preprocessor(no_huge_ids)
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
-    # Kept while the database has not changed (the figures themselves are kept longer).
-    key = page_key()
-    page = kept_page(key)
-    if page is not None:
-        return page
     stats = history.player_stats(player_id)
     if stats is None:
         abort(404)
@@ -35,11 +29,11 @@ def player(player_id: int):
         if vs == player_id:
             vs_problem = "Choose someone else to compare with."
         elif vs is not None:
-            h2h = history.head_to_head(stats, vs)
+            h2h = statistics.head_to_head(stats, vs)
             if h2h is None:
-                other = db.session.get(Player, vs)
+                other = store.get_player(vs)
                 if other is None:
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
                     vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
-    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem)
+    return render("player.html", status, stats=stats, h2h=h2h, vs_problem=vs_problem)

@@ -10,7 +10,7 @@ from werkzeug.serving import make_server
 
 from conftest import close, make_app
 from history_games import random_docs
-from scorekeeper import history, transfer
+from scorekeeper import store, transfer
 from scorekeeper.gamefile import read_document
 from scorekeeper.models import db
 
@@ -33,7 +33,7 @@ def club_app(tmp_path, monkeypatch):
         [deleted] = transfer.import_files(read_document({"format": "scorekeeper-game/1", "rules": "classic",
                                                          "players": ["Cat", "Dev", "Eve"], "rounds": [],
                                                          "first_dealer": "Cat"}))
-        history.delete_game(deleted.game_id)
+        store.delete_game(deleted.game_id)
         db.session.remove()
     app.config["seeded"] = (finished.game_id, deleted.game_id)
     yield app

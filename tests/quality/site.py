@@ -48,7 +48,7 @@ def seed(app: Flask) -> Seeded:
     """Store the games whose pages are checked: every kind of state the templates show."""
     from history_games import random_docs  # tests/ is on sys.path (the suite's conftest)
 
-    from scorekeeper import history, store, transfer
+    from scorekeeper import replays, store, transfer
     from scorekeeper.cli import export_game
     from scorekeeper.gamefile import backup_document, read_document
     from scorekeeper.models import Game, db
@@ -63,7 +63,7 @@ def seed(app: Flask) -> Seeded:
         outcomes = transfer.import_files(read_document(backup_document(docs)), keys=keys)
         for outcome, key in zip(outcomes, keys, strict=True):
             s.keys[outcome.game_id] = key
-            stored = history.load_game(outcome.game_id)
+            stored = replays.load_game(outcome.game_id)
             if stored.state.rules.key == "balmoral" and not s.balmoral_over:
                 s.balmoral_over = outcome.game_id
             elif stored.state.rules.key == "classic" and not s.classic_over:
@@ -96,7 +96,7 @@ def seed(app: Flask) -> Seeded:
         game, key = store.create_game(GameSetup.create(CLASSIC, ["Dev", "Eve", "Fin"]))
         s.deleted, s.keys[game.id] = game.id, key
         store.record_round(game.id, 1, RoundRecord.create("Eve", {"Dev": "Q", "Fin": "4 4"}))
-        history.delete_game(s.deleted)
+        store.delete_game(s.deleted)
 
         s.player = store.find_player("Ann").id
         s.opponent = store.find_player("Cat").id
