@@ -211,10 +211,6 @@ def undo_round(game_id: int):
     try:
         saved = store.delete_round(game_id, last.number, _version())
     except store.Conflict as exc:
-        if editing is not None and _holds(exc.loaded, editing, record):
-            # This phone's own correction sent again (its answer was lost): already done.
-            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
-            return _scoreboard(exc.loaded)
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     # The removed round travels in the message, exactly as recorded, for "Restore".
