@@ -1,8 +1,9 @@
-"""The game store: the one place that turns stored facts into engine input and back.
+"""The game store: every change to the stored facts, each in one transaction.
 
-Every change goes through here in one transaction, and is checked by the rules
-engine before anything is written. Views and the command line call these
-functions; none of them writes a rule of its own.
+Each change is checked by the rules engine before anything is written, and writes the
+game's summary (:mod:`scorekeeper.summaries`) with the facts it comes from. Views and the
+command line call these functions; none of them writes a rule of its own. Reading a game
+back into the engine is :mod:`scorekeeper.replays`.
 """
 
 from __future__ import annotations

@@ -136,7 +136,7 @@ def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
 
     The costly part (each game's fingerprint, and the stored games compared with them) is
-    read before the write, without the writers' lock; the write then only looks again at
+    read before the write, without SQLite's write lock; the write then only looks again at
     what may have changed meanwhile (games stored since, by their fingerprint or id; games
     deleted, restored or purged since) and stores, in one short transaction.
     """
