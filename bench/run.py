@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -254,8 +255,9 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-    request = urllib.request.Request(url, headers=headers or {})
+def fetch(url: str, headers: dict[str, str] | None = None, data: bytes | None = None
+          ) -> tuple[int, dict[str, str], bytes]:
+    request = urllib.request.Request(url, headers=headers or {}, data=data, method="POST" if data else "GET")
     opener = urllib.request.build_opener(NoRedirect)
     try:
         with opener.open(request, timeout=30) as response:
@@ -265,14 +267,21 @@ def fetch(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[st
 
 
 def phone_cookie(app: Server, db: Database) -> str:
-    """The session cookie of the phone keeping score: it opened the game's edit link, and its
-    browser followed the redirect to the scoreboard (which shows, and so clears, the message
-    "This phone can now keep score")."""
-    status, headers, _ = fetch(f"{app.base}/games/{db.board_game}/join?key={db.board_key}", PHONE)
-    cookie = headers.get("Set-Cookie", "")
-    if status not in (302, 303) or not cookie.startswith("session="):
+    """The session cookie of the phone keeping score: it opened the game's edit link (whose page
+    posts the key, with the page's form token), and its browser followed the redirect to the
+    scoreboard (which shows, and so clears, the message "This phone can now keep score")."""
+    join = f"{app.base}/games/{db.board_game}/join"
+    status, headers, body = fetch(join, PHONE)
+    cookie = headers.get("Set-Cookie", "").split(";", 1)[0]
+    token = re.search(r'name="csrf_token" value="([^"]+)"', _decoded(body, headers))
+    if status != 200 or not cookie.startswith("session=") or token is None:
+        raise RuntimeError(f"the edit link's page gave no session or form (HTTP {status})")
+    form = urllib.parse.urlencode({"csrf_token": token.group(1), "key": db.board_key}).encode()
+    status, headers, _ = fetch(join, {**PHONE, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
+                                      "Referer": join}, form)
+    cookie = headers.get("Set-Cookie", cookie).split(";", 1)[0]
+    if status not in (302, 303):
         raise RuntimeError(f"the edit link did not give a session (HTTP {status})")
-    cookie = cookie.split(";", 1)[0]
     status, headers, body = fetch(f"{app.base}/games/{db.board_game}", {**PHONE, "Cookie": cookie})
     if status != 200 or "keep score" not in _decoded(body, headers):
         raise RuntimeError(f"the scoreboard after the edit link: HTTP {status}")
