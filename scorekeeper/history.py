@@ -504,7 +504,7 @@ NEWEST_FIRST = (Game.started_at.desc(), Game.id.desc())
 
 
 def player_games(player_id: int) -> list[StoredGame]:
-    """Every kept game the player sat in, newest first, in four queries at most."""
+    """Every kept game the player sat in, newest first, in three queries at most."""
     return load_games(_kept_games_of(player_id), order_by=NEWEST_FIRST)
 
 

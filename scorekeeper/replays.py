@@ -10,8 +10,8 @@ pushed out by newer ones (least recently used first).
 
 Each worker process keeps its own (per app): a scoreboard, a history page or a game file
 costs one query for the game rows and no replay when the game has not changed since it
-was last shown. The rows of the games not in memory are read in three queries (seats,
-rounds, hands) whatever their number, turned into the engine's input by :func:`setup_of`
+was last shown. The rows of the games not in memory are read in two queries (seats;
+rounds with their hands) whatever their number, turned into the engine's input by :func:`setup_of`
 and :func:`record_of`, and replayed.
 """
 
@@ -245,7 +245,7 @@ def _chunks(values: Sequence[int]) -> Iterable[Sequence[int]]:
 def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] | None = None
               ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
     """The seats and rounds (with hands) of the given games, or of every game ``where``
-    selects: three queries (a few more for thousands of ids given one by one)."""
+    selects: two queries (a few more for thousands of ids given one by one)."""
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
     by_round: dict[int, RoundFacts] = {}
@@ -258,21 +258,22 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
             .order_by(Seat.game_id, Seat.position)
         ):
             seats.setdefault(game_id, []).append(SeatRow(player_id, name))
-        for round_id, game_id, went_out_id in db.session.execute(
-            select(Round.id, Round.game_id, Round.went_out_id)
+        # The rounds and their hands in one statement: on PostgreSQL (READ COMMITTED) each
+        # statement sees the database as it is when it starts, so with two statements a round
+        # recorded in between would show up as hands of an unknown round.
+        for round_id, game_id, went_out_id, player_id, cards, points, achieved in db.session.execute(
+            select(Round.id, Round.game_id, Round.went_out_id, HandEntry.player_id, HandEntry.cards,
+                   HandEntry.points, HandEntry.achieved)
+            .outerjoin(HandEntry, HandEntry.round_id == Round.id)
             .where(Round.game_id.in_(chosen))
-            .order_by(Round.game_id, Round.number)
+            .order_by(Round.game_id, Round.number, HandEntry.id)
         ):
-            facts = RoundFacts(went_out_id)
-            rounds.setdefault(game_id, []).append(facts)
-            by_round[round_id] = facts
-        for round_id, player_id, cards, points, achieved in db.session.execute(
-            select(HandEntry.round_id, HandEntry.player_id, HandEntry.cards, HandEntry.points, HandEntry.achieved)
-            .join(Round, Round.id == HandEntry.round_id)
-            .where(Round.game_id.in_(chosen))
-            .order_by(HandEntry.round_id, HandEntry.id)
-        ):
-            by_round[round_id].hands.append(HandFacts(player_id, cards, points, bool(achieved)))
+            facts = by_round.get(round_id)
+            if facts is None:
+                facts = by_round[round_id] = RoundFacts(went_out_id)
+                rounds.setdefault(game_id, []).append(facts)
+            if player_id is not None:
+                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved)))
     return seats, rounds
 
 
