@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
+    DDL,
     Boolean,
     CheckConstraint,
     DateTime,
@@ -21,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     String,
     UniqueConstraint,
+    event,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -222,3 +224,22 @@ class SeatSummary(db.Model):
         # A player's games (their statistics page, head to head).
         Index("ix_seat_summary_player_id_game_id", "player_id", "game_id"),
     )
+
+
+class ClubVersion(db.Model):
+    """One row: a number that every committed change to the club's records moves on by one.
+
+    Derived pages that show many games (the history, a player's page) are kept rendered in
+    each app process under this number (:mod:`scorekeeper.kept`); as every process reads the
+    same row, a page kept by one server is never shown after another server changed what it
+    shows. :mod:`scorekeeper.database` moves it on in the transaction of the change itself.
+    """
+
+    __tablename__ = "club_version"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+# The one row, in a database made from the models (the tests); migrations insert it themselves.
+event.listen(ClubVersion.__table__, "after_create", DDL("INSERT INTO club_version (id, version) VALUES (1, 0)"))

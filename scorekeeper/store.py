@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import summaries
 from .access import issue_key
-from .database import writing
+from .database import read_one, read_row, writing
 from .gamefile import GameFile
 from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
 from .replays import LoadedGame, worked_out
@@ -509,11 +509,11 @@ _PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where
 def peek(game_id: int) -> Peeked | None:
     """The game's id, version, edit key hash and deletion, in one query by primary key: what
     its ETag is made of, so that a page the phone already holds is answered 304 after this alone."""
-    row = db.session.execute(_PEEK, {"game_id": game_id}).first()
+    row = read_row(_PEEK, {"game_id": game_id})
     return None if row is None else Peeked(*row)
 
 
 def game_version(game_id: int) -> int | None:
     """The game's change counter, in one query by primary key (a watcher's poll, every two
     seconds from every phone at every table)."""
-    return db.session.scalar(_VERSION, {"game_id": game_id})
+    return read_one(_VERSION, {"game_id": game_id})

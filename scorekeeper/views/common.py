@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Hashable
 
-from flask import Response, make_response, redirect, render_template, request
+from flask import Response, make_response, redirect, render_template, request, session
+from flask_wtf.csrf import generate_csrf
+
+from .. import kept
+from ..database import club_version
 
 
 def is_htmx() -> bool:
@@ -15,13 +20,43 @@ def is_htmx() -> bool:
             and headers.get("HX-History-Restore-Request") != "true")
 
 
-def render(template: str, status: int = 200, push_url: str | None = None, **context) -> Response:
-    """The whole page for a normal request, the ``#main`` fragment for htmx."""
+def render(template: str, status: int = 200, push_url: str | None = None, keep: Hashable | None = None,
+           **context) -> Response:
+    """The whole page for a normal request, the ``#main`` fragment for htmx.
+
+    With ``keep``, a page rendered with status 200 and no flashed message is also kept
+    rendered under that key (:mod:`scorekeeper.kept`), for :func:`kept_page` to serve again.
+    """
     layout = "fragment.html" if is_htmx() else "base.html"
-    response = make_response(render_template(template, layout=layout, **context), status)
+    html = render_template(template, layout=layout, **context)
+    if keep is not None and status == 200 and not session.get("_flashes"):
+        kept.keep((layout, keep), html, generate_csrf())
+    response = make_response(html, status)
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
     return response
+
+
+def kept_page(key: Hashable | None) -> Response | None:
+    """The page :func:`render` kept under ``key``, for this browser; None if there is none.
+
+    The key must stand for everything the page shows: the caller builds it from the version
+    numbers read from the database (a game's, or the club's: :func:`page_key`); None means
+    "do not keep".
+    """
+    if key is None or session.get("_flashes"):
+        return None
+    layout = "fragment.html" if is_htmx() else "base.html"
+    html = kept.kept((layout, key), generate_csrf())
+    return None if html is None else make_response(html, 200)
+
+
+def page_key(*parts: Hashable) -> tuple | None:
+    """A key for a page of many games: the club's version now, the address and its query."""
+    version = club_version()
+    if version is None:
+        return None
+    return (request.path, tuple(sorted(request.args.items(multi=True))), version, *parts)
 
 
 def go(url: str) -> Response:

@@ -6,12 +6,12 @@ import hashlib
 
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
 
-from .. import access, assets, history, links, store
+from .. import access, assets, club, history, links, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
 from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
-from .common import go, is_htmx, key_page, no_store, render
+from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
 
@@ -20,10 +20,14 @@ MAX_SEATS = 8
 
 @bp.get("/")
 def index():
+    key = page_key(club.is_keeper())  # kept until the club changes
+    page = kept_page(key)
+    if page is not None:
+        return page
     recent = history.recent_games(limit=100)
     playing = [g for g in recent if g.worked_out and not g.finished]
     finished = [g for g in recent if g.finished]
-    return render("index.html", playing=playing, finished=finished)
+    return render("index.html", keep=key, playing=playing, finished=finished)
 
 
 def _seats_from_form(form) -> tuple[list[str], int, bool]:
@@ -166,15 +170,25 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     # A page that shows a message (flashed after a change) is always sent whole.
     if status == 200 and not session.get("_flashes") and board_etag(game, watching, editable) in request.if_none_match:
         return _not_modified(board_etag(game, watching, editable))
-    loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
-    game = loaded.game
-    editable = not watching and access.can_edit(game)
-    response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
-                      watching=watching)
+    response = kept_page(_board_key(game, editable, watching, template, status))
+    if response is None:
+        loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
+        game = loaded.game
+        editable = not watching and access.can_edit(game)
+        response = render(template, status, keep=_board_key(game, editable, watching, template, status),
+                          loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
     if status == 200:
         response.set_etag(board_etag(game, watching, editable))
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def _board_key(game, editable: bool, watching: bool, template: str, status: int) -> tuple | None:
+    """What a kept board is kept under: the game's version and edit key (a purged game's id
+    may be given again on SQLite, never with the same random key), and who looks."""
+    if status != 200:
+        return None
+    return (template, game.id, game.version, game.edit_key_hash, game.deleted_at is not None, editable, watching)
 
 
 def _not_modified(etag: str) -> Response:

@@ -11,7 +11,7 @@ from ..club import NotKeeper, club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID, Game, Player
 from ..rules import RULESETS
-from .common import go, render
+from .common import go, kept_page, page_key, render
 
 bp = Blueprint("history", __name__)
 
@@ -78,6 +78,12 @@ def _page_number() -> int:
 
 
 def _history(deleted: bool):
+    # Kept until the club changes: a page of history is the same for everyone but the keeper's
+    # buttons. A page that offers to undo a delete is one phone's, not kept.
+    key = None if "deleted" in request.args else page_key(club.is_keeper())
+    page = kept_page(key)
+    if page is not None:
+        return page
     filters, problems, player = _filters(deleted)
     roster = store.roster()
     if problems:
@@ -95,7 +101,7 @@ def _history(deleted: bool):
         if undo_id is not None:
             game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
-    return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
+    return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
                   rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, abort, request
 
 from .. import history, statistics, store
-from .common import render
+from .common import kept_page, page_key, render
 from .history import no_huge_ids, positive_int
 
 bp = Blueprint("stats", __name__)
@@ -14,6 +14,10 @@ bp.url_value_preprocessor(no_huge_ids)
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
+    key = page_key()  # kept until the club changes: the page is the same for everyone
+    page = kept_page(key)
+    if page is not None:
+        return page
     stats = history.player_stats(player_id)
     if stats is None:
         abort(404)
@@ -36,4 +40,4 @@ def player(player_id: int):
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
                     vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
-    return render("player.html", status, stats=stats, h2h=h2h, vs_problem=vs_problem)
+    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem)
