@@ -17,6 +17,8 @@ import rjsmin
 from flask import Flask, Response, request
 from flask_compress import Compress
 
+from . import kept
+
 YEAR = 365 * 24 * 3600
 
 
@@ -75,6 +77,9 @@ def init_app(app: Flask) -> None:
     # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
     # is compressed afresh; the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
+    # Kept pages (scorekeeper.kept) are compressed once for each browser, not every time.
+    app.config.setdefault("COMPRESS_CACHE_BACKEND", kept.PackedPages)
+    app.config.setdefault("COMPRESS_CACHE_KEY", kept.packed_key)
     app.extensions["scorekeeper.compress"] = Compress(app)
     release(app)
 

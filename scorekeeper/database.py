@@ -55,10 +55,15 @@ def read_row(statement: Select, params: dict[str, Any]) -> tuple | None:
     use it for integers and strings.
     """
     sql, order = _compiled(statement)
-    connection = db.engine.raw_connection()
+    values = tuple(params[name] for name in order) if order is not None else params
+    engine = db.engine
+    connection = engine.raw_connection()
     try:
         cursor = connection.cursor()
-        cursor.execute(sql, tuple(params[name] for name in order) if order is not None else params)
+        if engine.dispatch.before_cursor_execute:
+            # Whoever listens for the statements sent (the tests that count queries) sees this one too.
+            engine.dispatch.before_cursor_execute(None, cursor, sql, values, None, False)
+        cursor.execute(sql, values)
         row = cursor.fetchone()
         cursor.close()
     finally:

@@ -21,6 +21,9 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
+from typing import Any
+
+from flask import current_app, g
 
 #: Pages kept per process (a few KB to 40 KB each).
 PAGES_KEPT = 256
@@ -37,17 +40,17 @@ class Kept:
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[Hashable, str] = OrderedDict()
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> str | None:
+    def get(self, key: Hashable) -> Any:
         with self._lock:
             value = self._items.get(key)
             if value is not None:
                 self._items.move_to_end(key)
             return value
 
-    def put(self, key: Hashable, value: str) -> None:
+    def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
@@ -62,15 +65,46 @@ class Kept:
         return len(self._items)
 
 
-pages = Kept(PAGES_KEPT)
+def of_app(name: str, size: int) -> Kept:
+    """The app's own map of that name: each app (each database) keeps its own, in this process."""
+    maps = current_app.extensions.setdefault("scorekeeper.kept", {})
+    found = maps.get(name)
+    if found is None:
+        found = maps.setdefault(name, Kept(size))
+    return found
 
 
 def keep(key: Hashable, html: str, token: str) -> None:
     """Keep a rendered page under ``key``, with the browser's ``token`` cut out."""
-    pages.put(key, html.replace(token, TOKEN_HOLE) if token else html)
+    of_app("pages", PAGES_KEPT).put(key, html.replace(token, TOKEN_HOLE) if token else html)
 
 
 def kept(key: Hashable, token: str) -> str | None:
     """The page kept under ``key``, with this browser's ``token`` put in; None if none is kept."""
-    html = pages.get(key)
+    html = of_app("pages", PAGES_KEPT).get(key)
     return None if html is None else html.replace(TOKEN_HOLE, token)
+
+
+# ================================================================ kept pages, compressed
+
+def compress_once(key: Hashable) -> None:
+    """Say that this response is a kept page, the same whenever ``key`` is (the page's key and
+    this browser's form token): Flask-Compress then compresses it once, not for every answer."""
+    g.kept_page = repr(key)
+
+
+def packed_key(_request) -> str:
+    """Flask-Compress's cache key (it puts the encoding before it): empty for anything not kept."""
+    return g.get("kept_page", "")
+
+
+class PackedPages:
+    """Flask-Compress's cache backend: the bodies of kept pages only. Every other response
+    (its key is the encoding alone, "br;") is compressed afresh."""
+
+    def get(self, key: str) -> bytes | None:
+        return None if key.endswith(";") else of_app("packed", 2 * PAGES_KEPT).get(key)
+
+    def set(self, key: str, value: bytes) -> None:
+        if not key.endswith(";"):
+            of_app("packed", 2 * PAGES_KEPT).put(key, value)

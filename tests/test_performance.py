@@ -176,9 +176,10 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
         for gid, gf in zip(ids, files, strict=True):
             assert game_document(store.load(gid).state) == game_document(gf.state)
     # A row per game and per new player (their ids are needed), and a handful for all the
-    # seats, rounds and hands (it was a statement per row: thousands here).
+    # seats, rounds and hands (it was a statement per row: thousands here), and the club's version.
     players = {name for gf in files for name in gf.setup.players}
-    assert len(statements) <= len(files) + len(players) + 20, len(statements)
+    assert len(statements) <= len(files) + len(players) + 21, len(statements)
+    assert sum("UPDATE club_version" in s for s in statements) == 1
     close(app)
 
 

@@ -19,6 +19,8 @@ from scorekeeper.rules import name_key
 from scorekeeper.summaries import rebuild
 
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
+#: The migration that made and filled the games' summaries.
+SUMMARIES = "5e1c7a9d3b20"
 
 GAMES = [
     {
@@ -94,8 +96,11 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
             exported = export_game(game_id)
             assert exported["result"] == expected["result"]
             assert exported["rounds"] == expected["rounds"]
-        # The upgrade filled every game's summary, as a rebuild from the facts makes it.
-        assert rebuild(fix=False) == []
+        # The upgrade filled every game's summary, as a rebuild from the facts makes it. (From a
+        # revision that had summaries already, the plain inserts above stored none: the app would
+        # have written them with the games, and no later migration fills them again.)
+        if REVISIONS.index(revision) < REVISIONS.index(SUMMARIES):
+            assert rebuild(fix=False) == []
     close(app)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Hashable
 
-from flask import Response, make_response, redirect, render_template, request, session
+from flask import Response, current_app, g, make_response, redirect, render_template, request, session
 from flask_wtf.csrf import generate_csrf
 
 from .. import kept
@@ -28,9 +28,12 @@ def render(template: str, status: int = 200, push_url: str | None = None, keep: 
     rendered under that key (:mod:`scorekeeper.kept`), for :func:`kept_page` to serve again.
     """
     layout = "fragment.html" if is_htmx() else "base.html"
+    keeping = keep is not None and status == 200 and not session.get("_flashes")
+    token = form_token() if keeping else None
     html = render_template(template, layout=layout, **context)
-    if keep is not None and status == 200 and not session.get("_flashes"):
-        kept.keep((layout, keep), html, generate_csrf())
+    if keeping:
+        kept.keep((layout, keep), html, token)
+        kept.compress_once((layout, keep, token))
     response = make_response(html, status)
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
@@ -47,8 +50,33 @@ def kept_page(key: Hashable | None) -> Response | None:
     if key is None or session.get("_flashes"):
         return None
     layout = "fragment.html" if is_htmx() else "base.html"
-    html = kept.kept((layout, key), generate_csrf())
-    return None if html is None else make_response(html, 200)
+    token = form_token()
+    html = kept.kept((layout, key), token)
+    if html is None:
+        return None
+    kept.compress_once((layout, key, token))
+    return make_response(html, 200)
+
+
+def form_token() -> str:
+    """This browser's form token, as Flask-WTF's ``csrf_token()`` gives it to the templates.
+
+    Flask-WTF signs the session's token afresh for every page (an HMAC, a tenth of a kept
+    page's cost); with no time limit on tokens (``WTF_CSRF_TIME_LIMIT = None``) any one
+    signature stays valid, so each session token is signed once per process.
+    """
+    name = current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token")
+    raw = session.get(name)
+    signatures = kept.of_app("form tokens", 2048)
+    signed = signatures.get(raw) if isinstance(raw, str) else None
+    if signed is None or current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600) is not None:
+        signed = generate_csrf()
+        if current_app.config.get("WTF_CSRF_TIME_LIMIT", 3600) is None:
+            signatures.put(session[name], signed)
+    else:
+        setattr(g, name, signed)  # what generate_csrf() (and so csrf_token()) gives in this request
+    return signed
+
 
 
 def page_key(*parts: Hashable) -> tuple | None:
