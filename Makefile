@@ -87,8 +87,11 @@ quality: $(STAMP) browser $(NODE_STAMP)
 test-postgres: $(STAMP) browser
 	bash scripts/with-postgres.sh $(BIN)/python -m pytest -m "not quality"
 
-# Requests per second and latency against a bare-Flask floor, on a small and a large history;
-# page sizes; taps per round (docs/performance.md). Installs wrk from Debian when missing.
+# Requests per second and latency against a bare-Flask floor, on a small and a large history,
+# on SQLite and then on PostgreSQL; page sizes; taps per round (docs/performance.md). Installs
+# wrk from Debian when missing. PostgreSQL: a throw-away server that bench/run.py starts with
+# scripts/with-postgres.sh (as test-postgres does; on port 5498, PGPORT_BENCH, so that both can
+# run at once), or the one TEST_DATABASE_URL names. Without one it says so and benches SQLite alone.
 bench: $(STAMP) browser
 	$(BIN)/python bench/run.py --workers $(WORKERS)
 

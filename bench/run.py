@@ -1,16 +1,23 @@
-"""`make bench`: how fast Scorekeeper answers, against a floor, on a small and a large history.
+"""`make bench`: how fast Scorekeeper answers, against a floor, on a small and a large history,
+on SQLite and on PostgreSQL.
 
-For each of two databases (a small history and a large one, seeded through the app's own
-store), this script serves Scorekeeper with gunicorn exactly as `make run` does, and beside
+For each database system, and on it for each of two databases (a small history and a large
+one, seeded through the app's own store), this script serves Scorekeeper with gunicorn exactly as `make run` does, and beside
 it, with the same server settings, a bare Flask app (bench/floor.py) whose one route renders
 a small template after one primary-key query on the same database: the floor that no page of
 ours can beat. It drives each endpoint with wrk on loopback (a warm-up, then a bounded
 measurement) and prints requests per second and p50/p95/p99 latency, each as a ratio to the
 floor; then the growth from the small to the large history, the transferred sizes of the
 scoreboard and the round screen, the taps needed to record a round, and every target with
-PASS or FAIL. Nothing is asserted: the figures are the point (docs/performance.md).
+PASS or FAIL, for each database system. Nothing is asserted: the figures are the point
+(docs/performance.md).
 
-    .venv/bin/python bench/run.py [--workers 2] [--duration 6] [--quick]
+PostgreSQL: the server that --postgres-url or TEST_DATABASE_URL names (the benchmark makes
+its own databases on it), or else a throw-away one that scripts/with-postgres.sh starts on
+loopback, as `make test-postgres` does. If none can be had, the run says so and goes on with
+SQLite alone.
+
+    .venv/bin/python bench/run.py [--workers 2] [--duration 6] [--quick] [--databases sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -33,6 +40,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -60,6 +69,7 @@ PAGE_P95 = 2.0          # a page's p95 within 2x the floor's
 PAGE_RPS = 0.5          # and at least half the floor's throughput
 POLL = 1.2              # an unchanged poll within 1.2x the floor
 GROWTH = 1.2            # no page more than 1.2x slower on the large history
+FIRST = 2.0             # a fresh worker's first answer within 2x a warm one (issue 13)
 OWN_ASSETS_KB = 15.0    # our own CSS and JavaScript, compressed
 PAGE_KB = 60.0          # a whole page with htmx, compressed
 
@@ -94,13 +104,13 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def app_env(database: Path, instance: Path) -> dict[str, str]:
+def app_env(db: Database) -> dict[str, str]:
     env = dict(os.environ)
     env.update(
-        FLASK_SQLALCHEMY_DATABASE_URI=f"sqlite:///{database}",
+        FLASK_SQLALCHEMY_DATABASE_URI=db.url,
         FLASK_SECRET_KEY=SECRET,
-        SCOREKEEPER_INSTANCE=str(instance),
-        FLOOR_DATABASE=str(database),
+        SCOREKEEPER_INSTANCE=str(db.instance),
+        FLOOR_DATABASE=db.system.floor_target(db.url),
         # wrk sends thousands of requests a second from one address, far past the per-address
         # limits a table never meets (scorekeeper/limits.py): the benchmark measures the app.
         FLASK_RATELIMIT_ENABLED="false",
@@ -108,15 +118,177 @@ def app_env(database: Path, instance: Path) -> dict[str, str]:
     return env
 
 
+# ============================================================ database systems
+
+
+class SQLite:
+    """Databases as files in the run's folder, each beside its instance folder."""
+
+    name = "SQLite"
+    key = "sqlite"
+
+    def create(self, instance: Path) -> str:
+        return f"sqlite:///{instance / 'bench.sqlite'}"
+
+    def floor_target(self, url: str) -> str:
+        return url.removeprefix("sqlite:///")
+
+    def size_mb(self, url: str) -> float:
+        return Path(self.floor_target(url)).stat().st_size / 1e6
+
+    def drop(self, url: str) -> None:
+        pass  # the file goes with the run's folder
+
+    def write_floor(self, directory: Path, seconds: float) -> Figures:
+        """A bare loop of one-row SQLite commits with the app's settings (WAL, synchronous=FULL:
+        every commit waits for the disk), one at a time as SQLite takes them."""
+        conn = sqlite3.connect(directory / "write-floor.sqlite", isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, x TEXT)")
+
+        def commit() -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("INSERT INTO t (x) VALUES (?)", ("K Q 7 5 3",))
+            conn.execute("COMMIT")
+
+        try:
+            return commit_loop("write floor (bare SQLite commit)", commit, seconds)
+        finally:
+            conn.close()
+
+
+class PostgreSQL:
+    """Databases made with CREATE DATABASE on one server, named after the history they hold."""
+
+    name = "PostgreSQL"
+    key = "postgresql"
+    PREFIX = "scorekeeper_bench_"
+
+    def __init__(self, server_url: str) -> None:
+        from sqlalchemy.engine import make_url
+
+        #: The server's URL as SQLAlchemy takes it (postgresql+psycopg://...), any database on it.
+        self.server = make_url(server_url).set(drivername="postgresql+psycopg")
+
+    def _url(self, name: str) -> str:
+        return self.server.set(database=name).render_as_string(hide_password=False)
+
+    def floor_target(self, url: str) -> str:
+        """The URL as psycopg takes it: the floor reads with psycopg itself, not SQLAlchemy."""
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    def _admin(self):
+        """A connection to the server for CREATE and DROP DATABASE (which refuse a transaction)."""
+        import psycopg
+
+        return psycopg.connect(self.floor_target(self.server.render_as_string(hide_password=False)),
+                               autocommit=True)
+
+    def _new_database(self, name: str) -> str:
+        # Dropped first: a run with --keep, on a server that outlived it, left one behind.
+        with self._admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return self._url(name)
+
+    def create(self, instance: Path) -> str:
+        return self._new_database(self.PREFIX + instance.name)
+
+    def size_mb(self, url: str) -> float:
+        import psycopg
+
+        with psycopg.connect(self.floor_target(url)) as conn:
+            return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 1e6
+
+    def drop(self, url: str) -> None:
+        from sqlalchemy.engine import make_url
+
+        with self._admin() as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
+
+    def write_floor(self, directory: Path, seconds: float) -> Figures:
+        """A bare loop of one-row commits with psycopg, in a database of its own on the same
+        server, one at a time. The server's own durability settings apply (the throw-away one
+        runs with fsync=off: the note says so)."""
+        import psycopg
+
+        url = self._new_database(self.PREFIX + "write_floor")
+        conn = psycopg.connect(self.floor_target(url))
+        try:
+            conn.execute("CREATE TABLE t (id serial PRIMARY KEY, x text)")
+            conn.commit()
+            fsync = conn.execute("SHOW fsync").fetchone()[0]
+            conn.commit()
+
+            def commit() -> None:
+                conn.execute("INSERT INTO t (x) VALUES (%s)", ("K Q 7 5 3",))
+                conn.commit()
+
+            figures = commit_loop("write floor (bare PostgreSQL commit)", commit, seconds)
+        finally:
+            conn.close()
+            self.drop(url)
+        if fsync != "on":
+            figures.note = f"the server runs with fsync={fsync}: a commit does not wait for the disk"
+        return figures
+
+
+def commit_loop(name: str, commit, seconds: float) -> Figures:
+    """The floor of a durable write: ``commit`` (one row, one transaction) over and over for
+    ``seconds``. No round can be recorded faster than a commit."""
+    latencies = []
+    stop = time.monotonic() + seconds
+    while time.monotonic() < stop:
+        started = time.perf_counter()
+        commit()
+        latencies.append((time.perf_counter() - started) * 1000)
+    latencies.sort()
+
+    def pct(p: float) -> float:
+        return latencies[min(len(latencies) - 1, int(len(latencies) * p / 100))]
+
+    return Figures(name, len(latencies) / seconds, pct(50), pct(95), pct(99), len(latencies), 0, kind="write floor")
+
+
+def start_postgres(port: int) -> tuple[str | None, subprocess.Popen | None]:
+    """A throw-away PostgreSQL server on loopback, started by scripts/with-postgres.sh as
+    `make test-postgres` starts it: (its URL, the process holding it), or (None, None).
+
+    The script stops the server when its command ends; the command here is a Python that
+    prints the URL and then waits for its standard input to close, so the server lives until
+    :func:`stop_postgres` (or until this process dies, which closes the pipe too)."""
+    hold = "import os, sys; print(os.environ['TEST_DATABASE_URL'], flush=True); sys.stdin.read()"
+    holder = subprocess.Popen(["bash", str(ROOT / "scripts" / "with-postgres.sh"), sys.executable, "-c", hold],
+                              cwd=ROOT, env=dict(os.environ, PGPORT_TEST=str(port)),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    for line in holder.stdout:
+        if line.startswith("postgresql"):
+            return line.strip(), holder
+        say(line.rstrip())  # the script's own words: the server's version, an install
+    holder.wait()
+    return None, None
+
+
+def stop_postgres(holder: subprocess.Popen | None) -> None:
+    if holder is not None:
+        holder.stdin.close()
+        holder.wait(timeout=60)
+
+
 # ============================================================ databases
 
 
 @dataclass
 class Database:
-    label: str
-    path: Path
+    label: str  # small, large
+    system: SQLite | PostgreSQL
+    instance: Path  # the app's instance folder: secret key, server logs, the bench's game lists
     finished: int
     in_progress: int
+    url: str = ""
     #: What the endpoints use, found once the history is stored.
     board_game: int = 0
     board_key: str = ""
@@ -129,28 +301,40 @@ class Database:
     seconds: float = 0.0
 
     @property
-    def instance(self) -> Path:
-        return self.path.parent
+    def title(self) -> str:
+        """How headings and targets name it: "SQLite small", "PostgreSQL large"."""
+        return f"{self.system.name} {self.label}"
 
 
 def build(db: Database, processes: int) -> None:
-    """Migrate a new database as `make run` does, then store the history through the store."""
+    """Make a new database, migrate it as `make run` does, then store the history through the store."""
     db.instance.mkdir(parents=True, exist_ok=True)
     started = time.monotonic()
+    db.url = db.system.create(db.instance)
     subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
-                   cwd=ROOT, env=app_env(db.path, db.instance), check=True, capture_output=True)
+                   cwd=ROOT, env=app_env(db), check=True, capture_output=True)
     import seed
-    from scorekeeper import create_app
 
-    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db.path}"})
-    with app.app_context():
+    with app_context(db) as app:
         seed.seed(db.finished, db.in_progress, processes=processes)
         _choose(db, app)
-        from scorekeeper.models import db as sqla
-
-        sqla.session.remove()
-        sqla.engine.dispose()
     db.seconds = time.monotonic() - started
+
+
+@contextmanager
+def app_context(db: Database) -> Iterator:
+    """Scorekeeper on a bench database, in this process; its connections are closed afterwards
+    (a PostgreSQL database with a connection open cannot be dropped)."""
+    from scorekeeper import create_app
+    from scorekeeper.models import db as sqla
+
+    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": db.url})
+    with app.app_context():
+        try:
+            yield app
+        finally:
+            sqla.session.remove()
+            sqla.engine.dispose()
 
 
 def _choose(db: Database, app) -> None:
@@ -185,28 +369,32 @@ def _choose(db: Database, app) -> None:
 
 def add_round_games(db: Database, count: int, path: Path) -> None:
     """Games with no rounds yet, for recording rounds through the API: "id key names" lines."""
-    from scorekeeper import create_app, store
+    from scorekeeper import store
     from scorekeeper.gamefile import GameFile
-    from scorekeeper.models import db as sqla
     from scorekeeper.rules import BALMORAL, GameSetup, start
 
     names = ["Ann", "Ben", "Cat", "Dev"]
     setup = GameSetup.create(BALMORAL, names, first_dealer="Ann")
-    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{db.path}"})
-    with app.app_context():
+    with app_context(db):
         keys: list[str] = []
         files = [GameFile(setup, (), start(setup), None, None) for _ in range(count)]
         ids = store.import_games(files, keys=keys)
-        sqla.session.remove()
-        sqla.engine.dispose()
     path.write_text("".join(f"{i} {k} {' '.join(names)}\n" for i, k in zip(ids, keys, strict=True)))
 
 
 def rounds_in(db: Database, games_file: Path) -> int:
+    """How many rounds the games listed in ``games_file`` hold, read afresh from the database."""
+    from sqlalchemy import bindparam, create_engine, text
+    from sqlalchemy.pool import NullPool
+
     ids = [int(line.split()[0]) for line in games_file.read_text().splitlines()]
-    with sqlite3.connect(db.path) as conn:
-        marks = ",".join("?" * len(ids))
-        return conn.execute(f"SELECT count(*) FROM round WHERE game_id IN ({marks})", ids).fetchone()[0]
+    query = text("SELECT count(*) FROM round WHERE game_id IN :ids").bindparams(bindparam("ids", expanding=True))
+    engine = create_engine(db.url, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            return conn.scalar(query, {"ids": ids})
+    finally:
+        engine.dispose()
 
 
 # ============================================================ servers
@@ -220,7 +408,7 @@ class Server:
         self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop)
         command = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
                    "--bind", f"127.0.0.1:{self.port}", *options, target]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=app_env(db.path, db.instance),
+        self.process = subprocess.Popen(command, cwd=ROOT, env=app_env(db),
                                         stdout=self.log, stderr=self.log, start_new_session=True)
 
     @property
@@ -405,15 +593,27 @@ def prime(url: str, headers: dict[str, str], workers: int, budget: float = 120) 
         fetch(url, headers)
         return time.perf_counter() - started
 
-    first = None
     deadline = time.monotonic() + budget
     quick_rounds = 0
     with ThreadPoolExecutor(workers * 2) as pool:
+        # The first answers: one request per worker, so that none waits behind another in the
+        # listen queue (a worker answers one request at a time) and the time is the answer's own.
+        first = max(pool.map(timed, range(workers)))
         while time.monotonic() < deadline and quick_rounds < 3:
             answers = list(pool.map(timed, range(workers * 2)))
-            first = max(answers) if first is None else first
             quick_rounds = quick_rounds + 1 if max(answers) < 0.1 else 0
-    return first or 0.0
+    return first
+
+
+def warm_answer(url: str, headers: dict[str, str], times: int = 5) -> float:
+    """A warm worker's answer, as :func:`prime` times a first one: the median of a few requests
+    sent one after another (nothing else running), in seconds."""
+    answers = []
+    for _ in range(times):
+        started = time.perf_counter()
+        fetch(url, headers)
+        answers.append(time.perf_counter() - started)
+    return statistics.median(answers)
 
 
 def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_opts: list[str]) -> dict:
@@ -423,6 +623,7 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
     floor = Server("floor", "bench.floor:app", db, opts.workers, gunicorn_opts)
     results: list[Figures] = []
     cold: dict[str, float] = {}
+    warm: dict[str, float] = {}
     try:
         app.wait("/api/openapi.json")
         floor.wait(f"/games/{db.board_game}")
@@ -453,6 +654,9 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
             figures.kind = endpoint.kind
             figures.floor = paired
             results.append(figures)
+        # Warm answers once every endpoint has had its load, before the rounds change the history.
+        for endpoint in endpoints:
+            warm[endpoint.name] = warm_answer(app.base + endpoint.path, endpoint.headers)
         # The floor's row: the run with the median throughput of those measured.
         results.insert(0, sorted(floors, key=lambda f: f.rps)[len(floors) // 2])
         results[0].note = (f"median of {len(floors)} runs, each in turns with one endpoint: "
@@ -462,7 +666,7 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
         warm_file = db.instance / "round-games-warm.txt"
         add_round_games(db, opts.round_games, games_file)
         add_round_games(db, max(opts.round_games // 4, opts.connections * 2), warm_file)
-        writes = write_floor(db.instance, max(2.0, opts.duration / 2))
+        writes = db.system.write_floor(db.instance, max(2.0, opts.duration / 2))
         results.append(writes)
         before = rounds_in(db, games_file)
         logged = app.log_path.stat().st_size
@@ -485,34 +689,7 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
     finally:
         app.stop()
         floor.stop()
-    return {"results": results, "cold": cold, "changed": changed}
-
-
-def write_floor(directory: Path, seconds: float) -> Figures:
-    """The floor of a durable write on this disk: a bare loop of one-row SQLite commits with
-    the app's settings (WAL, synchronous=FULL: every commit waits for the disk), one at a time
-    as SQLite takes them. No round can be recorded faster than a commit."""
-    path = directory / "write-floor.sqlite"
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=FULL")
-    conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, x TEXT)")
-    latencies = []
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        started = time.perf_counter()
-        conn.execute("BEGIN IMMEDIATE")
-        conn.execute("INSERT INTO t (x) VALUES (?)", ("K Q 7 5 3",))
-        conn.execute("COMMIT")
-        latencies.append((time.perf_counter() - started) * 1000)
-    conn.close()
-    latencies.sort()
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(len(latencies) * p / 100))]
-
-    return Figures("write floor (bare SQLite commit)", len(latencies) / seconds, pct(50), pct(95), pct(99),
-                   len(latencies), 0, kind="write floor")
+    return {"results": results, "cold": cold, "warm": warm, "changed": changed}
 
 
 def watcher_cookie(app: Server, db: Database) -> str:
@@ -651,20 +828,26 @@ def table(db: Database, run: dict) -> None:
     for f in results:
         if f.note:
             say(f"  ({f.name}: {f.note})")
-    say("first answer of a fresh worker (nothing kept yet), and one answer just after a round was recorded:")
+    say("first answer of a fresh worker (nothing kept yet) and a warm one (median of 5, one at a time), "
+        "and one answer just after a round was recorded:")
     for name, seconds in run["cold"].items():
-        say(f"  {name:<38} first {seconds * 1000:8.1f} ms")
+        say(f"  {name:<38} first {seconds * 1000:8.1f} ms   warm {run['warm'][name] * 1000:6.1f} ms")
     for name, millis in run["changed"].items():
         say(f"  {name:<38} after a round {millis:6.1f} ms")
 
 
-def verdicts(small: list[Figures], large: list[Figures], sizes: dict, tapped: dict | None
-             ) -> list[tuple[bool | None, str]]:
-    """Every target of issue 7: met (True), not met (False), or a figure reported (None).
+Verdict = tuple[bool | None, str]
+
+
+def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
+    """The targets of one database system (issues 7 and 13), each line named after it: met
+    (True), not met (False), or a figure reported (None).
 
     Each endpoint is held against the floor measured in turns with it."""
-    out: list[tuple[bool | None, str]] = []
-    for label, results in (("small", small), ("large", large)):
+    out: list[Verdict] = []
+    for label, run in (("small", small), ("large", large)):
+        results: list[Figures] = run["results"]
+        title = f"{system} {label}"
         read_floor = results[0]
         for f in results[1:]:
             floor = f.floor
@@ -672,27 +855,46 @@ def verdicts(small: list[Figures], large: list[Figures], sizes: dict, tapped: di
                 continue
             if f.kind == "poll":
                 ok = f.p95 <= POLL * floor.p95 and f.rps * POLL >= floor.rps
-                out.append((ok, f"{label}: {f.name}: p95 {f.p95 / floor.p95:.2f}x and req/s "
+                out.append((ok, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x and req/s "
                                 f"{f.rps / floor.rps:.2f}x the floor (target: within {POLL}x)"))
             elif f.kind == "api":
-                # A durable write waits for the disk; the floor is a read. Reported against both.
-                out.append((None, f"{label}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
+                # A durable write waits for the disk (or the server's log); the floor is a read.
+                # Reported against both.
+                out.append((None, f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
                                   f"{f.rps / read_floor.rps:.2f}x the read floor's req/s, "
-                                  f"{f.rps / floor.rps:.2f}x this disk's bare commit rate"))
+                                  f"{f.rps / floor.rps:.2f}x the write floor's bare commit rate"))
             else:
                 ok = f.p95 <= PAGE_P95 * floor.p95 and f.rps >= PAGE_RPS * floor.rps
-                out.append((ok, f"{label}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (≤ {PAGE_P95}x), "
+                out.append((ok, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (≤ {PAGE_P95}x), "
                                 f"req/s {f.rps / floor.rps:.2f}x (≥ {PAGE_RPS}x)"))
             if f.errors:
-                out.append((False, f"{label}: {f.name}: {f.errors} failed or unexpected answers"))
-    for s, big in zip(small, large, strict=True):
+                out.append((False, f"{title}: {f.name}: {f.errors} failed or unexpected answers"))
+        out += first_answer_verdicts(title, run)
+    for s, big in zip(small["results"], large["results"], strict=True):
         if s.floor is None or big.floor is None:
             continue
         slower = growth(s, big)
         # Pages are held to it; a write (its speed is the disk's and the other writers') is shown.
         out.append((slower <= GROWTH if s.kind != "api" else None,
-                    f"growth: {_base(s.name)}: {slower:.2f}x slower on the large history "
+                    f"{system}: growth: {_base(s.name)}: {slower:.2f}x slower on the large history "
                     f"(≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
+    return out
+
+
+def first_answer_verdicts(title: str, run: dict) -> list[Verdict]:
+    """A fresh worker's first answer within FIRST times a warm one, for every endpoint: a page
+    that a new worker has to work up (a replay of the history, caches to fill) fails it."""
+    out: list[Verdict] = []
+    for name, first in run["cold"].items():
+        warm = run["warm"][name]
+        out.append((first <= FIRST * warm, f"{title}: first answer: {name}: first {first * 1000:.1f} ms, "
+                                           f"warm {warm * 1000:.1f} ms (≤ {FIRST:g}x)"))
+    return out
+
+
+def shared_verdicts(sizes: dict, tapped: dict | None) -> list[Verdict]:
+    """The targets that do not depend on the database: the pages' weight, the taps."""
+    out: list[Verdict] = []
     own = sizes["scoreboard"]["own_assets"] / 1024
     out.append((own < OWN_ASSETS_KB,
                 f"size: our own CSS and JavaScript {own:.1f} KB compressed (< {OWN_ASSETS_KB:.0f} KB)"))
@@ -724,7 +926,7 @@ def _base(name: str) -> str:
     return re.sub(r" \(.*\)$", "", re.sub(r"page \d+ \(last\)", "last page", name))
 
 
-def main() -> int:
+def parse_options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", 2)))
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (one thread each)")
@@ -736,6 +938,15 @@ def main() -> int:
     parser.add_argument("--small", type=int, default=100, help="finished games in the small history")
     parser.add_argument("--in-progress", type=int, default=20)
     parser.add_argument("--round-games", type=int, default=400, help="new games to record rounds in")
+    parser.add_argument("--databases", default="sqlite,postgresql",
+                        help="the database systems to bench, in this order (sqlite, postgresql)")
+    test_url = os.environ.get("TEST_DATABASE_URL", "")
+    parser.add_argument("--postgres-url", default=test_url if test_url.startswith("postgresql") else None,
+                        help="a PostgreSQL server to make the bench databases on (default: TEST_DATABASE_URL "
+                             "if it names one, else a throw-away server from scripts/with-postgres.sh)")
+    # Not 5499, where `make test-postgres` starts its own: both can run at once.
+    parser.add_argument("--postgres-port", type=int, default=int(os.environ.get("PGPORT_BENCH", 5498)),
+                        help="the loopback port of the throw-away PostgreSQL server")
     parser.add_argument("--quick", action="store_true", help="a smoke run: 2,000 games, 2 s per endpoint")
     parser.add_argument("--no-browser", action="store_true", help="do not run the taps test")
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases")
@@ -743,8 +954,103 @@ def main() -> int:
     opts = parser.parse_args()
     if opts.pairs < 1 or opts.duration <= 0:
         parser.error("--pairs must be 1 or more and --duration above 0")
+    opts.databases = [name.strip().lower() for name in opts.databases.split(",") if name.strip()]
+    if not opts.databases or set(opts.databases) - {"sqlite", "postgresql"}:
+        parser.error("--databases takes sqlite, postgresql or both, separated by a comma")
     if opts.quick:
         opts.large, opts.duration, opts.warmup = 2000, 2, 1
+    return opts
+
+
+def loudly(text: str) -> None:
+    """A warning nobody scrolling past the figures can miss."""
+    say("!" * 100)
+    say(f"!! {text}")
+    say("!" * 100)
+
+
+def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespace, wrk_bin: str,
+                 gunicorn_opts: list[str], made: list[Database]) -> dict:
+    """Seed the small and the large history on one database system, bench both, print their
+    tables and the growth between them. Every database made is added to ``made`` (to drop)."""
+    histories = {label: Database(label, system, work / system.key / label, games, opts.in_progress)
+                 for label, games in (("small", opts.small), ("large", opts.large))}
+    for db in histories.values():
+        made.append(db)
+        build(db, processes=min(2, os.cpu_count() or 1))
+        say(f"Seeded the {db.title} history through the store: {db.finished:,} finished games and "
+            f"{db.in_progress} in progress ({db.games:,} games, {db.system.size_mb(db.url):.1f} MB) "
+            f"in {db.seconds:.1f} s")
+    runs: dict[str, dict] = {}
+    for db in histories.values():
+        say("")
+        say(f"== {db.title} history: {db.games:,} games; scoreboard of game {db.board_game}, "
+            f"player {db.player}, file of game {db.file_game}")
+        runs[db.label] = run_database(db, opts, wrk_bin, gunicorn_opts)
+        table(db, runs[db.label])
+    growth_table(system.name, runs["small"]["results"], runs["large"]["results"])
+    return {"system": system, "histories": histories, "runs": runs}
+
+
+def growth_table(system: str, small: list[Figures], large: list[Figures]) -> None:
+    say("")
+    say(f"== {system}: growth from the small to the large history (large ÷ small; then each against its floor)")
+    say(f"{'endpoint':<34}{'req/s':>8}{'p50':>8}{'p95':>8}   {'slower, against the floor':>26}")
+    for s, big in zip(small, large, strict=True):
+        vs = f"{growth(s, big):26.2f}" if s.floor and big.floor else ""
+        say(f"{_base(s.name):<34}{big.rps / s.rps:8.2f}{big.p50 / s.p50:8.2f}{big.p95 / s.p95:8.2f}   {vs}")
+
+
+def sizes_table(sizes: dict, db: Database) -> None:
+    say("")
+    say(f"== transferred sizes (bytes on the wire, {sizes['encoding']} as a phone accepts it; "
+        f"from the {db.title} history)")
+    say(f"{'':<16}{'page':>8}{'htmx fragment':>15}{'+ our CSS/JS':>14}{'+ htmx':>10}")
+    for label in ("scoreboard", "round screen"):
+        s = sizes[label]
+        say(f"{label:<16}{s['html']:8,}{s['fragment']:15,}{s['without_htmx']:14,}{s['with_htmx']:10,}")
+    say("assets: " + ", ".join(f"{Path(u).name} {n:,}" for u, n in sizes["assets"].items()))
+
+
+def taps_table(tapped: dict | None) -> None:
+    say("")
+    if not tapped:
+        say("== taps: not counted (no Chromium)")
+        return
+    say(f"== taps to record a four-player round with three hands of five cards: {tapped['taps']} "
+        f"(goal: {tapped['cards']} cards + {tapped['players']} players + 2 = {tapped['goal']})")
+    say("   " + ", ".join(f"{k} {v}" for k, v in tapped["breakdown"].items()))
+    eight = tapped.get("rounds", {}).get("eight cards")
+    if eight:
+        say(f"== taps for three hands of eight cards: {eight['taps']} (goal {eight['goal']}); "
+            + ", ".join(f"{k} {v}" for k, v in eight["breakdown"].items()))
+
+
+def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], missing: dict[str, str],
+                 sizes: dict | None, tapped: dict | None, checks: list[Verdict]) -> dict:
+    """Everything printed, by database system and history."""
+    def system(done: dict) -> dict:
+        runs = done["runs"]
+        return {
+            "histories": {db.label: {"games": db.games, "player_games": db.player_games,
+                                     "seeded_s": db.seconds} for db in done["histories"].values()},
+            "figures": {label: [{**vars(f), "floor": vars(f.floor) if f.floor else None} for f in run["results"]]
+                        for label, run in runs.items()},
+            "first_answers_s": {label: run["cold"] for label, run in runs.items()},
+            "warm_answers_s": {label: run["warm"] for label, run in runs.items()},
+            "after_a_round_ms": {label: run["changed"] for label, run in runs.items()},
+        }
+
+    return {
+        "workers": opts.workers, "connections": opts.connections, "duration": opts.duration,
+        "load_before": load, "databases": {done["system"].name: system(done) for done in benched},
+        "not_measured": missing, "sizes": sizes, "taps": tapped,
+        "targets": [{"ok": ok, "text": t} for ok, t in checks],
+    }
+
+
+def main() -> int:
+    opts = parse_options()
     wrk_bin = ensure_wrk()
     gunicorn_opts = shlex.split(os.environ.get("GUNICORN_OPTS", DEFAULT_GUNICORN_OPTS))
     began = time.monotonic()
@@ -756,74 +1062,74 @@ def main() -> int:
     if load[0] > 0.75 * (os.cpu_count() or 1):
         say("WARNING: the machine is busy: the figures will be lower and noisier than on a quiet machine.")
     work = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-    small = Database("small", work / "small" / "bench.sqlite", opts.small, opts.in_progress)
-    large = Database("large", work / "large" / "bench.sqlite", opts.large, opts.in_progress)
+    holder = None
+    made: list[Database] = []
+    benched: list[dict] = []
+    #: Database systems asked for but not measured, and why: said loudly, never left out quietly.
+    missing: dict[str, str] = {}
     try:
-        for db in (small, large):
-            build(db, processes=min(2, os.cpu_count() or 1))
-            size = db.path.stat().st_size / 1e6
-            say(f"Seeded the {db.label} history through the store: {db.finished:,} finished games and "
-                f"{db.in_progress} in progress ({db.games:,} games, {size:.1f} MB) in {db.seconds:.1f} s")
-        figures: dict[str, list[Figures]] = {}
-        runs: dict[str, dict] = {}
-        for db in (small, large):
+        systems: list[SQLite | PostgreSQL] = []
+        for name in opts.databases:
+            if name == "sqlite":
+                systems.append(SQLite())
+                continue
+            url = opts.postgres_url
+            if url is None:
+                url, holder = start_postgres(opts.postgres_port)
+            if url is None:
+                missing["PostgreSQL"] = (f"the server could not be started (scripts/with-postgres.sh, "
+                                         f"port {opts.postgres_port})")
+                loudly(f"PostgreSQL NOT benchmarked: {missing['PostgreSQL']}. The run goes on without it.")
+            else:
+                systems.append(PostgreSQL(url))
+        for system in systems:
             say("")
-            say(f"== {db.label} history: {db.games:,} games; scoreboard of game {db.board_game}, "
-                f"player {db.player}, file of game {db.file_game}")
-            runs[db.label] = run_database(db, opts, wrk_bin, gunicorn_opts)
-            figures[db.label] = runs[db.label]["results"]
-            table(db, runs[db.label])
-        say("")
-        say("== growth from the small to the large history (large ÷ small; then each against its floor)")
-        say(f"{'endpoint':<34}{'req/s':>8}{'p50':>8}{'p95':>8}   {'slower, against the floor':>26}")
-        for s, big in zip(figures["small"], figures["large"], strict=True):
-            vs = f"{growth(s, big):26.2f}" if s.floor and big.floor else ""
-            say(f"{_base(s.name):<34}{big.rps / s.rps:8.2f}{big.p50 / s.p50:8.2f}{big.p95 / s.p95:8.2f}   {vs}")
-        sizes = transfer_sizes(large, opts, gunicorn_opts)
-        say("")
-        say(f"== transferred sizes (bytes on the wire, {sizes['encoding']} as a phone accepts it)")
-        say(f"{'':<16}{'page':>8}{'htmx fragment':>15}{'+ our CSS/JS':>14}{'+ htmx':>10}")
-        for label in ("scoreboard", "round screen"):
-            s = sizes[label]
-            say(f"{label:<16}{s['html']:8,}{s['fragment']:15,}{s['without_htmx']:14,}{s['with_htmx']:10,}")
-        say("assets: " + ", ".join(f"{Path(u).name} {n:,}" for u, n in sizes["assets"].items()))
+            say(f"======== {system.name}")
+            try:
+                benched.append(bench_system(system, work, opts, wrk_bin, gunicorn_opts, made))
+            except Exception as error:  # noqa: BLE001 (the other system's figures still count)
+                import traceback
+
+                traceback.print_exc()
+                missing[system.name] = f"the run failed: {error}"
+                loudly(f"{system.name} NOT benchmarked: {missing[system.name]}")
+        if not benched:
+            loudly("Nothing was benchmarked.")
+            return 1
+        # Sizes and taps do not depend on the database: measured once, on the first one benched.
+        sizes_from = benched[0]["histories"]["large"]
+        sizes = transfer_sizes(sizes_from, opts, gunicorn_opts)
+        sizes_table(sizes, sizes_from)
         tapped = taps(opts)
-        say("")
-        if tapped:
-            say(f"== taps to record a four-player round with three hands of five cards: {tapped['taps']} "
-                f"(goal: {tapped['cards']} cards + {tapped['players']} players + 2 = {tapped['goal']})")
-            say("   " + ", ".join(f"{k} {v}" for k, v in tapped["breakdown"].items()))
-            eight = tapped.get("rounds", {}).get("eight cards")
-            if eight:
-                say(f"== taps for three hands of eight cards: {eight['taps']} (goal {eight['goal']}); "
-                    + ", ".join(f"{k} {v}" for k, v in eight["breakdown"].items()))
-        else:
-            say("== taps: not counted (no Chromium)")
-        checks = verdicts(figures["small"], figures["large"], sizes, tapped)
+        taps_table(tapped)
+        checks: list[Verdict] = []
+        for done in benched:
+            checks += database_verdicts(done["system"].name, done["runs"]["small"], done["runs"]["large"])
+        checks += shared_verdicts(sizes, tapped)
         say("")
         say("== targets")
         for ok, text in checks:
             say(f"{'NOTE' if ok is None else 'PASS' if ok else 'FAIL'}  {text}")
         held = [ok for ok, _ in checks if ok is not None]
-        say(f"{sum(held)} of {len(held)} targets met; the whole run took {time.monotonic() - began:.0f} s.")
+        on = " and ".join(done["system"].name for done in benched)
+        say(f"{sum(held)} of {len(held)} targets met on {on}; the whole run took {time.monotonic() - began:.0f} s.")
+        for name, why in missing.items():
+            loudly(f"{name} NOT benchmarked: {why}")
         if opts.json:
             opts.json.parent.mkdir(exist_ok=True)
-            opts.json.write_text(json.dumps({
-                "workers": opts.workers, "connections": opts.connections, "duration": opts.duration,
-                "load_before": load, "databases": {db.label: {"games": db.games, "player_games": db.player_games}
-                                                   for db in (small, large)},
-                "figures": {k: [{**vars(f), "floor": vars(f.floor) if f.floor else None} for f in v]
-                            for k, v in figures.items()},
-                "first_answers_s": {k: r["cold"] for k, r in runs.items()},
-                "after_a_round_ms": {k: r["changed"] for k, r in runs.items()},
-                "sizes": sizes, "taps": tapped, "targets": [{"ok": ok, "text": t} for ok, t in checks],
-            }, indent=2))
+            opts.json.write_text(json.dumps(figures_json(opts, load, benched, missing, sizes, tapped, checks),
+                                            indent=2))
     finally:
         if opts.keep:
-            say(f"(databases kept in {work})")
+            gone = " (PostgreSQL's go with its throw-away server)" if holder else ""
+            say(f"(databases kept{gone}: {', '.join(db.url for db in made)})")
         else:
+            for db in made:
+                if db.url:
+                    db.system.drop(db.url)
             shutil.rmtree(work, ignore_errors=True)
-    return 0
+        stop_postgres(holder)
+    return 1 if missing else 0
 
 
 if __name__ == "__main__":

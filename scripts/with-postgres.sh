@@ -22,10 +22,12 @@ bin=$(dirname "$initdb_bin")
 dir=$(mktemp -d)
 chown postgres: "$dir" 2>/dev/null || true
 as_pg() { if [ "$(id -u)" = "0" ]; then su postgres -s /bin/sh -c "$*"; else sh -c "$*"; fi; }
-as_pg "$bin/initdb -D $dir/data -U postgres --auth=trust -E UTF8 >/dev/null"
-as_pg "$bin/pg_ctl -D $dir/data -o '-p $PORT -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200' -l $dir/pg.log -w start >/dev/null"
-stop() { as_pg "$bin/pg_ctl -D $dir/data -m immediate stop >/dev/null" || true; rm -rf "$dir"; }
+# Set before the server starts: a start that fails (its port taken) leaves no folder behind.
+stop() { as_pg "$bin/pg_ctl -D $dir/data -m immediate stop >/dev/null 2>&1" || true; rm -rf "$dir"; }
 trap stop EXIT
+as_pg "$bin/initdb -D $dir/data -U postgres --auth=trust -E UTF8 >/dev/null"
+as_pg "$bin/pg_ctl -D $dir/data -o '-p $PORT -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200' -l $dir/pg.log -w start >/dev/null" \
+    || { cat "$dir/pg.log" >&2; exit 1; }  # why, before the folder goes
 echo "PostgreSQL $("$bin/postgres" --version | awk '{print $3}') on 127.0.0.1:$PORT"
 export TEST_DATABASE_URL="postgresql+psycopg://postgres@127.0.0.1:$PORT/postgres"
 "$@"
