@@ -1,5 +1,5 @@
 """Rule-set documents (RULESETS.md): every limit refused with a message naming the field, and
-properties of generated rule sets."""
+properties of generated rule sets and of games played by them."""
 
 import copy
 import math
@@ -9,14 +9,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import (
+    LIVERPOOL,
+    PHASE10,
     PRESET_DOCUMENTS,
+    Deck,
+    GameSetup,
     HandLimit,
     Progression,
     Rank,
+    RoundError,
+    RoundRecord,
     RuleSetError,
     WinnerRule,
+    advance,
+    hand_penalty,
     parse_ruleset,
+    replay,
     ruleset_document,
+    start,
 )
 
 PROPERTIES = settings(max_examples=80, deadline=None, derandomize=True, database=None,
@@ -266,3 +276,115 @@ def test_a_broken_document_is_refused_with_a_rule_set_error_and_nothing_else(doc
         parse_ruleset(doc)
     except RuleSetError as error:
         assert error.problems and all(str(p).split(": ")[0] for p in error.problems)
+
+
+# ------------------------------------------------------------------ games by generated rule sets
+
+
+@st.composite
+def games(draw):
+    """A rule set, a table for it and up to a dozen rounds (some of them refused)."""
+    rules = parse_ruleset(draw(documents()))
+    count = draw(st.integers(rules.min_players, rules.max_players))
+    players = [f"P{i}" for i in range(count)]
+    setup = GameSetup.create(rules, players, first_dealer=draw(st.sampled_from(players)))
+    rounds = []
+    for _ in range(draw(st.integers(0, 12))):
+        went_out = draw(st.sampled_from(players))
+        hands, points = {}, {}
+        for name in players:
+            if name == went_out:
+                continue
+            if draw(st.integers(0, 4)):
+                hands[name] = " ".join(r.value for r in draw(st.lists(st.sampled_from(rules.ranks), max_size=4)))
+            else:
+                points[name] = draw(st.integers(0, 60))
+        achieved = draw(st.sets(st.sampled_from(players))) if rules.progression is Progression.LADDER else ()
+        keys = [b.key for b in rules.bonuses]
+        bonuses = {name: draw(st.sets(st.sampled_from(keys))) for name in players if keys and draw(st.booleans())}
+        rounds.append(RoundRecord.create(went_out, hands, points, achieved, bonuses, deck=rules.deck))
+    return setup, rounds
+
+
+def play(setup, rounds):
+    """The rounds the rules accept, in order (a refused round is dealt again, as at a table)."""
+    state, accepted = start(setup), []
+    for record in rounds:
+        if state.finished:
+            break
+        try:
+            state = advance(state, record)
+        except RoundError as error:
+            assert error.problems
+            continue
+        accepted.append(record)
+    return state, accepted
+
+
+def round_score(rules, record, name):
+    if name == record.went_out:
+        cards = 0
+    elif name in record.hands:
+        cards = hand_penalty(record.hands[name], rules.values)
+    else:
+        cards = record.points[name]
+    return cards + sum(rules.bonus(key).points for key in record.bonuses.get(name, ()))
+
+
+@PROPERTIES
+@given(games())
+def test_totals_are_the_sums_of_the_round_scores(game):
+    setup, rounds = game
+    state, accepted = play(setup, rounds)
+    for seat, player in enumerate(state.players):
+        scores = [round_score(setup.rules, record, player.name) for record in accepted]
+        assert list(player.penalties) == scores == [result.penalties[seat] for result in state.rounds]
+        assert player.total == sum(scores)
+
+
+@PROPERTIES
+@given(games())
+def test_a_ladder_player_never_passes_the_last_stage(game):
+    setup, rounds = game
+    rules = setup.rules
+    state, _ = play(setup, rounds)
+    if rules.progression is Progression.LADDER:
+        for result in state.rounds:
+            assert all(0 <= c <= rules.last_stage for c in result.completed)
+            assert all(1 <= s.number <= rules.last_stage for s in result.stages)
+            assert result.ends_game == any(c == rules.last_stage for c in result.completed)
+    else:
+        assert len(state.rounds) <= rules.last_stage
+        assert state.finished == (len(state.rounds) == rules.last_stage)
+    if state.finished:
+        assert state.winners
+        if rules.winner is WinnerRule.LOWEST_FINISHER:
+            assert all(state.player(name).completed == rules.last_stage for name in state.winners)
+        else:
+            assert state.winners == state.lowest
+
+
+@PROPERTIES
+@given(games())
+def test_replaying_is_deterministic(game):
+    setup, rounds = game
+    state, accepted = play(setup, rounds)
+    assert replay(setup, accepted) == state == replay(setup, accepted)
+
+
+def test_a_generated_game_may_go_below_zero():
+    # Bonuses alone can take a total under zero: nothing in the engine clamps it.
+    doc = changed(PRESET_DOCUMENTS["liverpool"])
+    doc["bonuses"] = [{"key": "shanghai", "label": "Shanghai!", "points": -1000}]
+    rules = parse_ruleset(doc)
+    state = replay(GameSetup.create(rules, ["Ann", "Ben", "Cat"]),
+                   [RoundRecord.create("Ann", {"Ben": "K", "Cat": "2"}, bonuses={"Ann": "shanghai"})])
+    assert [p.total for p in state.players] == [-1000, 10, 2]
+
+
+def test_the_presets_set_up_every_table_size_they_allow():
+    for rules in (LIVERPOOL, PHASE10):
+        for count in range(rules.min_players, rules.max_players + 1):
+            setup = GameSetup.create(rules, [f"P{i}" for i in range(count)])
+            assert (setup.decks, setup.jokers) == rules.suggested_decks(count)
+    assert PHASE10.deck is Deck.PHASE10

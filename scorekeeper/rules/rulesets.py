@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from types import MappingProxyType
 
 from .cards import Card, Deck, Rank
@@ -193,9 +194,10 @@ class RuleSet:
         _, decks, jokers = self.deck_table[-1]
         return decks, jokers
 
-    @property
+    @cached_property
     def ranks(self) -> tuple[Card, ...]:
-        """The ranks on the keypad for this rule set: the deck's, and the joker if used."""
+        """The ranks on the keypad for this rule set: the deck's, and the joker if used.
+        (Worked out once: every round checked asks which cards the deck has.)"""
         return self.deck.ranks + ((Rank.JOKER,) if self.uses_jokers else ())
 
     def bonus(self, key: str) -> Bonus | None:
