@@ -185,7 +185,9 @@ PHASE10_DOCUMENT: Mapping[str, Any] = {
     "note": "",
 }
 
-#: Every preset's document by key, in the order a list of them is shown.
+#: Every preset's document by key, in the order a list of them is shown. To start house rules
+#: from a preset, copy it (``ruleset_document(PRESETS[key])`` is a fresh copy): these are the
+#: built-in rules, and the tests hold them against the spec.
 PRESET_DOCUMENTS: Mapping[str, Mapping[str, Any]] = MappingProxyType({
     "balmoral": BALMORAL_DOCUMENT,
     "classic": CLASSIC_DOCUMENT,

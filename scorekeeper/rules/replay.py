@@ -13,6 +13,14 @@ correction to an early round fixes everything after it.
 [('Ann', 39, 0), ('Ben', 0, 1), ('Cat', 32, 0)]
 >>> game.next.number, game.next.dealer, game.next.first_player
 (2, 'Ben', 'Cat')
+
+A bonus counts on top of the cards left; a total may go below zero:
+
+>>> from scorekeeper.rules import SHANGHAI
+>>> setup = GameSetup.create(SHANGHAI, ["Ann", "Ben", "Cat"])
+>>> game = replay(setup, [RoundRecord.create("Ann", {"Ben": "A 7", "Cat": "JK"}, bonuses={"Ann": "blind"})])
+>>> [(p.name, p.total) for p in game.players]
+[('Ann', -25), ('Ben', 20), ('Cat', 15)]
 """
 
 from __future__ import annotations
@@ -502,10 +510,10 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 continue
             target[name] = value  # type: ignore[assignment]
 
-    # The smallest total above 0 a hand can make (a typed 1 cannot be, when every card scores 2 or more).
-    lowest = min((v for v in rules.values.values() if v > 0), default=None)
+    lowest = rules.lowest_value
     total_cards: dict[Card, int] = {}
-    in_deck = frozenset(rules.ranks)
+    copies = rules.copies
+    uses_jokers = rules.uses_jokers
     deck = rules.deck
     hand_limit = rules.round_hand_limit(nxt.cards_dealt)
     for name in setup.players:
@@ -531,20 +539,20 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
             counts: dict[Card, int] = {}
             for rank in hand.ranks:
                 counts[rank] = counts.get(rank, 0) + 1
-            for rank in counts:
-                if rank in in_deck:
-                    continue
-                if rank is _JOKER and deck is Deck.STANDARD:
-                    refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
-                else:
-                    # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
-                    refuse(f"{rank.value} is not a card of the {deck.title} deck", player=name, card=rank.value,
-                           fld="hands")
             for rank, n in counts.items():
+                per_deck = copies.get(rank)
+                if per_deck is None and not (rank is _JOKER and uses_jokers):
+                    if rank is _JOKER and deck is Deck.STANDARD:
+                        refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
+                    else:
+                        # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
+                        refuse(f"{rank.value} is not a card of the {deck.title} deck", player=name,
+                               card=rank.value, fld="hands")
+                    continue
                 before = total_cards.get(rank, 0)
                 total_cards[rank] = before + n
-                limit = setup.jokers if rank is _JOKER else deck.copies(rank) * setup.decks
-                if before <= limit < total_cards[rank] and rank in in_deck:
+                limit = setup.jokers if per_deck is None else per_deck * setup.decks
+                if before <= limit < total_cards[rank]:
                     what = (
                         f"{setup.jokers} joker{'s' if setup.jokers != 1 else ''}"
                         if rank is _JOKER
@@ -578,7 +586,8 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
     if rules.progression is not _LADDER and went_out is not None and achieved - {went_out}:
         extra = sorted(achieved - {went_out})[0]
         refuse(f"{rules.name} has no per-player contracts to mark as achieved", player=extra, fld="achieved")
-    _check_bonuses(setup, record, refuse)
+    if record.bonuses:
+        _check_bonuses(setup, record, refuse)
     return tuple(problems)
 
 
@@ -653,7 +662,7 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
     # A round's score: the cards left (or the points typed), then the bonuses earned.
     penalties = tuple(
         (hand_penalty(record.hands[p.name], rules.values) if p.name in record.hands else record.points.get(p.name, 0))
-        + _bonus_points(rules, record.bonuses.get(p.name))
+        + (_bonus_points(rules, record.bonuses.get(p.name)) if record.bonuses else 0)
         for p in state.players
     )
     ladder = rules.progression is _LADDER

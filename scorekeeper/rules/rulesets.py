@@ -200,6 +200,18 @@ class RuleSet:
         (Worked out once: every round checked asks which cards the deck has.)"""
         return self.deck.ranks + ((Rank.JOKER,) if self.uses_jokers else ())
 
+    @cached_property
+    def copies(self) -> Mapping[Card, int]:
+        """How many of each of the rule set's ranks one deck holds (jokers aside). Worked out
+        once, as :attr:`ranks`: replaying a long history checks every card against it (a plain
+        dict, read only by convention: a read-only view costs a little on every card)."""
+        return {rank: self.deck.copies(rank) for rank in self.ranks if rank is not Rank.JOKER}
+
+    @cached_property
+    def lowest_value(self) -> int | None:
+        """The smallest total above 0 one card scores (a typed 1 is no hand when it is 2)."""
+        return min((v for v in self.values.values() if v > 0), default=None)
+
     def bonus(self, key: str) -> Bonus | None:
         for bonus in self.bonuses:
             if bonus.key == key:
