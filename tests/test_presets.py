@@ -269,3 +269,15 @@ def test_an_unknown_bonus_is_refused_naming_the_player_and_the_key():
                 RoundRecord.create("Ann", {"Ben": "2"}, bonuses={"Ben": "perfect-cut"}))
     with pytest.raises(RoundError, match='"Zed" is not at the table, so cannot have earned a bonus'):
         advance(game, RoundRecord.create("Ann", {"Ben": "2", "Cat": "3"}, bonuses={"Zed": ["perfect-cut"]}))
+
+
+def test_the_round_screen_shows_no_penalty_for_a_joker_in_a_game_without_jokers():
+    # Balmoral's document values no joker (it plays without); the round is refused with a
+    # message, and the penalty beside the hand shows "?" rather than failing on the value.
+    from scorekeeper.presenters import hand_points
+    from scorekeeper.roundform import SeatDraft
+
+    assert Rank.JOKER not in BALMORAL.values
+    assert hand_points(SeatDraft(hand="JK 7"), BALMORAL) == "?"
+    assert hand_points(SeatDraft(hand="JK 7"), CLASSIC) == "22"
+    assert hand_points(SeatDraft(hand="A 7"), BALMORAL) == "22"

@@ -388,3 +388,15 @@ def test_the_presets_set_up_every_table_size_they_allow():
             setup = GameSetup.create(rules, [f"P{i}" for i in range(count)])
             assert (setup.decks, setup.jokers) == rules.suggested_decks(count)
     assert PHASE10.deck is Deck.PHASE10
+
+
+def test_a_dealt_hand_limit_follows_each_deal():
+    # Liverpool with hand_limit "dealt": 10 cards in deals 1 to 4, 12 from deal 5.
+    rules = parse_ruleset(changed(PRESET_DOCUMENTS["liverpool"], hand_limit="dealt"))
+    setup = GameSetup.create(rules, ["Ann", "Ben", "Cat"])
+    eleven = "A A K K Q Q J J 10 10 9"
+    with pytest.raises(RoundError, match="Round 1, Ben: 11 cards left, but a hand holds at most 10"):
+        advance(start(setup), RoundRecord.create("Ann", {"Ben": eleven, "Cat": "2"}))
+    four_deals = [RoundRecord.create("Ann", {"Ben": "2", "Cat": "2"})] * 4
+    fifth = advance(replay(setup, four_deals), RoundRecord.create("Ann", {"Ben": eleven + " 9", "Cat": "2"}))
+    assert fifth.rounds[-1].cards_dealt == 12 and fifth.player("Ben").penalties[-1] == 15 * 2 + 10 * 8 + 9 * 2
