@@ -103,7 +103,9 @@ def hand_points(seat, rules) -> str:
     if seat.points:
         return seat.points
     hand = seat.parsed
-    if hand is None:
+    # A card the rule set gives no value (a joker typed in a game without jokers): the round
+    # is refused with a message, so there is no penalty to show.
+    if hand is None or any(rank not in rules.values for rank in hand.ranks):
         return "?"
     return str(hand_penalty(hand, rules.values))
 

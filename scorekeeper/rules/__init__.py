@@ -1,10 +1,24 @@
 """The rules of contract rummy as a pure engine.
 
-Nothing here imports Flask or SQLAlchemy: rule sets are data, hands are parsed and
-scored here, and :func:`replay` turns a game's recorded rounds into its standings.
+Nothing here imports Flask or SQLAlchemy: rule sets are data (documents read by
+:func:`parse_ruleset`, the built-in ones in :data:`PRESETS`), hands are parsed and scored
+here, and :func:`replay` turns a game's recorded rounds into its standings.
 """
 
-from .cards import STANDARD_VALUES, CardError, Hand, Rank, hand_penalty, parse_hand, parse_rank
+from .cards import STANDARD_VALUES, Card, CardError, Deck, Hand, Phase10Rank, Rank, hand_penalty, parse_hand, parse_rank
+from .documents import DocumentProblem, RuleSetError, parse_ruleset, ruleset_document
+from .presets import (
+    BALMORAL,
+    CLASSIC,
+    LIVERPOOL,
+    PHASE10,
+    PRESET_DOCUMENTS,
+    PRESETS,
+    RULESETS,
+    SHANGHAI,
+    get_preset,
+    get_rules,
+)
 from .replay import (
     GAME_OVER,
     MISSING,
@@ -25,21 +39,32 @@ from .replay import (
     replay,
     start,
 )
-from .rulesets import BALMORAL, CLASSIC, RULESETS, DealerRule, Progression, RuleSet, Stage, get_rules
+from .rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
     "GAME_OVER",
     "MISSING",
     "BALMORAL",
     "CLASSIC",
+    "LIVERPOOL",
+    "PHASE10",
+    "PRESETS",
+    "PRESET_DOCUMENTS",
     "RULESETS",
+    "SHANGHAI",
     "STANDARD_VALUES",
+    "Bonus",
+    "Card",
     "CardError",
     "DealerRule",
+    "Deck",
+    "DocumentProblem",
     "GameSetup",
     "GameState",
     "Hand",
+    "HandLimit",
     "NextRound",
+    "Phase10Rank",
     "PlayerState",
     "Problem",
     "Progression",
@@ -48,17 +73,22 @@ __all__ = [
     "RoundRecord",
     "RoundResult",
     "RuleSet",
+    "RuleSetError",
     "RulesError",
     "SetupError",
     "Stage",
+    "WinnerRule",
     "advance",
     "check_round",
     "clean_name",
+    "get_preset",
     "get_rules",
     "hand_penalty",
     "name_key",
     "parse_hand",
     "parse_rank",
+    "parse_ruleset",
     "replay",
+    "ruleset_document",
     "start",
 ]

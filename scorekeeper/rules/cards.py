@@ -1,6 +1,8 @@
 """Cards and hands: what is left in a player's hand when a round ends.
 
-Suits never matter for scoring, so a hand is a multiset of ranks.
+Suits never matter for scoring, so a hand is a multiset of ranks. Two decks are known: the
+standard deck (A to K, and jokers) and the Phase 10 deck (1 to 12, skips and wilds); a hand
+is read with its game's deck.
 
 >>> hand = parse_hand("A k 7 7 3 k")
 >>> hand.canonical
@@ -14,6 +16,8 @@ Suits never matter for scoring, so a hand is a multiset of ranks.
 ... except CardError as error:
 ...     print(error)
 "X" is not a card (cards are A 2 3 4 5 6 7 8 9 10 J Q K and JK for a joker)
+>>> parse_hand("12 skip 1 wild w", Deck.PHASE10).canonical
+'W W S 12 1'
 """
 
 from __future__ import annotations
@@ -53,9 +57,42 @@ class Rank(Enum):
         return "Joker" if self is Rank.JOKER else self.value
 
 
+class Phase10Rank(Enum):
+    """A card of the Phase 10 deck. A separate enum, not more members of :class:`Rank`: code
+    that iterates over the standard ranks (keypads, value tables) must not meet a skip."""
+
+    __hash__ = object.__hash__
+
+    WILD = "W"
+    SKIP = "S"
+    TWELVE = "12"
+    ELEVEN = "11"
+    TEN = "10"
+    NINE = "9"
+    EIGHT = "8"
+    SEVEN = "7"
+    SIX = "6"
+    FIVE = "5"
+    FOUR = "4"
+    THREE = "3"
+    TWO = "2"
+    ONE = "1"
+
+    @property
+    def label(self) -> str:
+        return _P10_LABELS.get(self.value, self.value)
+
+
+_P10_LABELS = {"W": "Wild", "S": "Skip"}
+
+#: A card of either deck.
+Card = Rank | Phase10Rank
+
 #: The ranks in canonical order: highest penalty first, joker before ace.
 RANK_ORDER: tuple[Rank, ...] = tuple(Rank)
-_ORDER_INDEX = {rank: i for i, rank in enumerate(RANK_ORDER)}
+# Both decks in one order, so a Hand sorts without knowing its deck (a wild before a skip, as a
+# joker comes before an ace: the costliest first).
+_ORDER_INDEX: dict[Card, int] = {rank: i for i, rank in enumerate((*Rank, *Phase10Rank))}
 
 #: Penalties used by both built-in rule sets (RULES.md).
 STANDARD_VALUES: Mapping[Rank, int] = {
@@ -79,22 +116,32 @@ MAX_HAND_TEXT = 400
 
 
 class CardError(ValueError):
-    """A token that is not a card. ``token`` is the offending text."""
+    """A token that is not a card. ``token`` is the offending text; ``player`` whose hand it
+    was in, when the hand was read for a player (:meth:`RoundRecord.create`)."""
 
-    def __init__(self, token: str, message: str | None = None) -> None:
+    def __init__(self, token: str, message: str | None = None, player: str | None = None) -> None:
         self.token = token
+        self.player = player
         super().__init__(
             message
             or f'"{token}" is not a card (cards are A 2 3 4 5 6 7 8 9 10 J Q K and JK for a joker)'
         )
 
 
-def parse_rank(token: str) -> Rank:
-    """Read one rank, accepting the forms GAME-FORMAT.md allows.
+def parse_rank(token: str, deck: Deck | None = None) -> Card:
+    """Read one rank of ``deck`` (the standard deck by default), accepting the forms
+    GAME-FORMAT.md allows.
 
     >>> parse_rank("t"), parse_rank("Joker"), parse_rank("*")
     (<Rank.TEN: '10'>, <Rank.JOKER: 'JK'>, <Rank.JOKER: 'JK'>)
+    >>> parse_rank("Skip", Deck.PHASE10), parse_rank("11", Deck.PHASE10)
+    (<Phase10Rank.SKIP: 'S'>, <Phase10Rank.ELEVEN: '11'>)
     """
+    if deck is Deck.PHASE10:
+        card = _P10_ALIASES.get(token.strip().lower())
+        if card is None:
+            raise CardError(token, _P10_NOT_A_CARD.format(token=token))
+        return card
     rank = _ALIASES.get(token.strip().lower())
     if rank is None:
         raise CardError(token)
@@ -117,14 +164,14 @@ def _split_run(token: str) -> list[Rank]:
 class Hand:
     """The ranks left in one hand, kept in canonical order."""
 
-    ranks: tuple[Rank, ...] = ()
+    ranks: tuple[Card, ...] = ()
 
     def __post_init__(self) -> None:
         ordered = tuple(sorted(self.ranks, key=_ORDER_INDEX.__getitem__))
         object.__setattr__(self, "ranks", ordered)
 
     @classmethod
-    def of(cls, ranks: Iterable[Rank]) -> Hand:
+    def of(cls, ranks: Iterable[Card]) -> Hand:
         return cls(tuple(ranks))
 
     @property
@@ -132,7 +179,7 @@ class Hand:
         """Ranks separated by single spaces, highest penalty first."""
         return " ".join(rank.value for rank in self.ranks)
 
-    def counts(self) -> Counter[Rank]:
+    def counts(self) -> Counter[Card]:
         return Counter(self.ranks)
 
     def __len__(self) -> int:
@@ -142,10 +189,12 @@ class Hand:
         return self.canonical
 
 
-def parse_hand(text: str) -> Hand:
-    """Read a hand written as ranks separated by spaces (or commas).
+def parse_hand(text: str, deck: Deck | None = None) -> Hand:
+    """Read a hand of ``deck`` (the standard deck by default) written as ranks separated by
+    spaces (or commas).
 
-    Ranks typed together without spaces are split too ("AK77").
+    Standard ranks typed together without spaces are split too ("AK77"); Phase 10 ranks are
+    not ("112" could be 1 12 or 11 2), so they need a space between them.
     An empty string is an empty hand.
     """
     if not isinstance(text, str):
@@ -154,6 +203,10 @@ def parse_hand(text: str) -> Hand:
         raise CardError(text[:20] + "...", f"a hand of {len(text)} characters is far too long")
     if not text:
         return Hand()
+    if deck is Deck.PHASE10:
+        # Every token is at least as long as its canonical spelling ("skip" is "S") and tokens
+        # are apart, so the canonical text fits in MAX_HAND_TEXT as the text did.
+        return Hand(tuple(parse_rank(token, deck) for token in _SEPARATORS.split(text.strip()) if token))
     quick = [_BY_VALUE.get(token) for token in text.split(" ")]
     if None not in quick:
         # Ranks spelt as canonically, one space apart: the canonical text is no longer than
@@ -172,6 +225,50 @@ def parse_hand(text: str) -> Hand:
     return hand
 
 
-def hand_penalty(hand: Hand, values: Mapping[Rank, int] = STANDARD_VALUES) -> int:
+def hand_penalty(hand: Hand, values: Mapping[Card, int] = STANDARD_VALUES) -> int:
     """The sum of the values of the cards in the hand."""
     return sum(values[rank] for rank in hand.ranks)
+
+
+_P10_ALIASES: dict[str, Phase10Rank] = {card.value.lower(): card for card in Phase10Rank}
+_P10_ALIASES.update({"skip": Phase10Rank.SKIP, "wild": Phase10Rank.WILD})
+_P10_NOT_A_CARD = '"{token}" is not a card of the Phase 10 deck (cards are 1 to 12, S for a skip and W for a wild)'
+
+
+class Deck(Enum):
+    """The kind of deck a rule set plays with: which ranks exist and how many of each."""
+
+    STANDARD = "standard"
+    PHASE10 = "phase10"
+
+    @property
+    def title(self) -> str:
+        return "Phase 10" if self is Deck.PHASE10 else "standard"
+
+    @property
+    def ranks(self) -> tuple[Card, ...]:
+        """The deck's ranks as a keypad lays them out (jokers aside: a rule set adds them)."""
+        if self is Deck.PHASE10:
+            return _P10_KEYPAD
+        return _STANDARD_KEYPAD
+
+    def copies(self, rank: Card) -> int:
+        """How many cards of ``rank`` one deck holds (jokers aside: the game sets their number).
+
+        >>> Deck.STANDARD.copies(Rank.ACE), Deck.PHASE10.copies(Phase10Rank.FIVE), Deck.PHASE10.copies(Phase10Rank.SKIP)
+        (4, 8, 4)
+        """
+        if self is Deck.PHASE10:
+            return 4 if rank is Phase10Rank.SKIP else 8
+        return 4
+
+    @property
+    def size(self) -> int:
+        """Cards in one deck, jokers aside: 52, or 108 for Phase 10 (12 x 8 + 8 wilds + 4 skips)."""
+        return sum(self.copies(rank) for rank in self.ranks)
+
+
+_STANDARD_KEYPAD: tuple[Card, ...] = tuple(r for r in Rank if r is not Rank.JOKER)
+_P10_KEYPAD: tuple[Card, ...] = (
+    *(Phase10Rank(str(n)) for n in range(1, 13)), Phase10Rank.SKIP, Phase10Rank.WILD,
+)

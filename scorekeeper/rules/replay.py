@@ -13,17 +13,25 @@ correction to an early round fixes everything after it.
 [('Ann', 39, 0), ('Ben', 0, 1), ('Cat', 32, 0)]
 >>> game.next.number, game.next.dealer, game.next.first_player
 (2, 'Ben', 'Cat')
+
+A bonus counts on top of the cards left; a total may go below zero:
+
+>>> from scorekeeper.rules import SHANGHAI
+>>> setup = GameSetup.create(SHANGHAI, ["Ann", "Ben", "Cat"])
+>>> game = replay(setup, [RoundRecord.create("Ann", {"Ben": "A 7", "Cat": "JK"}, bonuses={"Ann": "blind"})])
+>>> [(p.name, p.total) for p in game.players]
+[('Ann', -25), ('Ben', 20), ('Cat', 15)]
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .cards import CardError, Hand, Rank, hand_penalty, parse_hand
-from .rulesets import DealerRule, Progression, RuleSet, Stage
+from .cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
+from .rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
 
 MAX_NAME = 40
 
@@ -215,11 +223,12 @@ class GameSetup:
             problems.append(Problem(f"jokers must be a whole number from 0 to {rules.max_jokers}", field="jokers"))
         elif jokers and not rules.uses_jokers:
             problems.append(Problem(f"{rules.name} plays without jokers", field="jokers"))
-        if _is_int(decks) and decks >= 1 and count and decks * 52 < count * rules.stages[-1].cards_dealt:
+        # The biggest deal of the game must fit (not the last: a table may deal fewer later).
+        most = max(s.cards_dealt for s in rules.stages)
+        if _is_int(decks) and decks >= 1 and count and decks * rules.deck.size < count * most:
             problems.append(
                 Problem(
-                    f"{decks} deck{'s' if decks != 1 else ''} cannot deal "
-                    f"{rules.stages[-1].cards_dealt} cards to {count} players",
+                    f"{decks} deck{'s' if decks != 1 else ''} cannot deal {most} cards to {count} players",
                     field="decks",
                 )
             )
@@ -250,12 +259,18 @@ class GameSetup:
 
     @property
     def max_hand_points(self) -> int:
-        """The highest penalty one hand can carry under this set-up."""
-        top = max(self.rules.values.values())
-        if self.rules.hand_limit is not None:
-            return self.rules.hand_limit * top
-        per_deck = sum(v for r, v in self.rules.values.items() if r is not Rank.JOKER) * 4
-        return per_deck * self.decks + self.rules.values[Rank.JOKER] * self.jokers
+        """The highest penalty one hand can carry under this set-up, in any round."""
+        return self.max_points(self.rules.hand_limit)
+
+    def max_points(self, hand_limit: int | None) -> int:
+        """The highest penalty of a hand of at most ``hand_limit`` cards (None: every card of
+        the decks, as when players buy cards)."""
+        values = self.rules.values
+        if hand_limit is not None:
+            return hand_limit * max(values.values())
+        deck = self.rules.deck
+        per_deck = sum(v * deck.copies(r) for r, v in values.items() if r is not Rank.JOKER)
+        return per_deck * self.decks + values.get(Rank.JOKER, 0) * self.jokers
 
 
 def _is_int(value: object) -> bool:
@@ -269,13 +284,16 @@ class RoundRecord:
     ``hands`` holds the cards left for players who entered cards, ``points`` the
     totals for players whose hand was counted by hand; each player other than
     ``went_out`` is in exactly one of them. ``achieved`` names the players who
-    achieved their contract (Balmoral); ``went_out`` always counts as one.
+    achieved their contract (ladder rule sets); ``went_out`` always counts as one.
+    ``bonuses`` holds, per player, the keys of the rule set's bonuses they earned this
+    round (a set: each bonus at most once per player per round).
     """
 
     went_out: str
     hands: Mapping[str, Hand] = field(default_factory=dict)
     points: Mapping[str, int] = field(default_factory=dict)
     achieved: frozenset[str] = frozenset()
+    bonuses: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
     @classmethod
     def create(
@@ -284,13 +302,24 @@ class RoundRecord:
         hands: Mapping[str, str | Hand] | None = None,
         points: Mapping[str, int] | None = None,
         achieved: Iterable[str] = (),
+        bonuses: Mapping[str, str | Iterable[str]] | None = None,
+        deck: Deck | None = None,
     ) -> RoundRecord:
-        """Build a record, reading hands written as text. Raises ``CardError``."""
-        parsed = {
-            name: hand if isinstance(hand, Hand) else parse_hand(hand)
-            for name, hand in (hands or {}).items()
+        """Build a record, reading hands written as text with ``deck`` (standard by default).
+
+        Raises ``CardError`` naming the player whose hand holds what is not a card. A bonus
+        may be given as one key or as several.
+        """
+        parsed: dict[str, Hand] = {}
+        for name, hand in (hands or {}).items():
+            try:
+                parsed[name] = hand if isinstance(hand, Hand) else parse_hand(hand, deck)
+            except CardError as exc:
+                raise CardError(exc.token, f"{name}: {exc}", player=name) from None
+        earned = {
+            name: frozenset((keys,) if isinstance(keys, str) else keys) for name, keys in (bonuses or {}).items()
         }
-        return cls(went_out, parsed, dict(points or {}), frozenset(achieved))
+        return cls(went_out, parsed, dict(points or {}), frozenset(achieved), earned)
 
 
 @dataclass(frozen=True)
@@ -384,8 +413,19 @@ class GameState:
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """Everyone with the lowest total once the game is finished; else nobody."""
-        return self.lowest if self.finished else ()
+        """Who won once the game is finished (else nobody), by the rule set's winner rule:
+        everyone with the lowest total, or (``lowest-finisher``) everyone with the lowest
+        total among the players who completed the last stage."""
+        if not self.finished:
+            return ()
+        if self.rules.winner is WinnerRule.LOWEST_FINISHER:
+            last = self.rules.last_stage
+            finishers = [p for p in self.players if p.completed is not None and p.completed >= last]
+            if not finishers:  # not a ladder game: no one can finish, so no one is singled out
+                return self.lowest
+            best = min(p.total for p in finishers)
+            return tuple(p.name for p in finishers if p.total == best)
+        return self.lowest
 
     def ranks(self) -> dict[str, int]:
         """Standard competition ranking by total: 1, 1, 3."""
@@ -470,7 +510,12 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                 continue
             target[name] = value  # type: ignore[assignment]
 
-    total_cards: dict[Rank, int] = {}
+    lowest = rules.lowest_value
+    total_cards: dict[Card, int] = {}
+    copies = rules.copies
+    uses_jokers = rules.uses_jokers
+    deck = rules.deck
+    hand_limit = rules.round_hand_limit(nxt.cards_dealt)
     for name in setup.players:
         hand = resolved_hands.get(name)
         if name == went_out:
@@ -484,27 +529,34 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
             refuse("no cards or points entered", player=name, fld="hands", code=MISSING)
             continue
         if hand is not None:
-            if rules.hand_limit is not None and len(hand) > rules.hand_limit:
+            if hand_limit is not None and len(hand) > hand_limit:
                 refuse(
-                    f"{len(hand)} cards left, but a hand holds at most {rules.hand_limit}",
+                    f"{len(hand)} cards left, but a hand holds at most {hand_limit}",
                     player=name,
                     card=hand.ranks[-1].value,
                     fld="hands",
                 )
-            if _JOKER in hand.ranks and not rules.uses_jokers:
-                refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
-            counts: dict[Rank, int] = {}
+            counts: dict[Card, int] = {}
             for rank in hand.ranks:
                 counts[rank] = counts.get(rank, 0) + 1
             for rank, n in counts.items():
+                per_deck = copies.get(rank)
+                if per_deck is None and not (rank is _JOKER and uses_jokers):
+                    if rank is _JOKER and deck is Deck.STANDARD:
+                        refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
+                    else:
+                        # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
+                        refuse(f"{rank.value} is not a card of the {deck.title} deck", player=name,
+                               card=rank.value, fld="hands")
+                    continue
                 before = total_cards.get(rank, 0)
                 total_cards[rank] = before + n
-                limit = setup.jokers if rank is _JOKER else 4 * setup.decks
-                if before <= limit < total_cards[rank] and (rank is not _JOKER or rules.uses_jokers):
+                limit = setup.jokers if per_deck is None else per_deck * setup.decks
+                if before <= limit < total_cards[rank]:
                     what = (
                         f"{setup.jokers} joker{'s' if setup.jokers != 1 else ''}"
                         if rank is _JOKER
-                        else f"{setup.decks} deck{'s' if setup.decks != 1 else ''} hold only {limit} of {rank.value}"
+                        else f"{setup.decks} deck{'s hold' if setup.decks != 1 else ' holds'} only {limit} of {rank.value}"
                     )
                     refuse(
                         f"that makes {total_cards[rank]} × {rank.label} in this round, but {what}"
@@ -515,13 +567,14 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
                     )
         else:
             pts = resolved_points[name]
-            top = setup.max_hand_points
+            top = setup.max_points(hand_limit)
             if not _is_int(pts):
                 refuse("points must be a whole number", player=name, fld="points")
             elif pts < 0 or pts > top:
                 refuse(f"{pts} points is impossible: a hand scores 0 to {top}", player=name, fld="points")
-            elif pts == 1:
-                refuse("1 point is impossible: the lowest card scores 2", player=name, fld="points")
+            elif lowest is not None and 0 < pts < lowest:
+                refuse(f"{pts} point{'s' if pts != 1 else ''} is impossible: the lowest card scores {lowest}",
+                       player=name, fld="points")
 
     achieved: set[str] = set()
     for raw in record.achieved:
@@ -533,7 +586,42 @@ def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
     if rules.progression is not _LADDER and went_out is not None and achieved - {went_out}:
         extra = sorted(achieved - {went_out})[0]
         refuse(f"{rules.name} has no per-player contracts to mark as achieved", player=extra, fld="achieved")
+    if record.bonuses:
+        _check_bonuses(setup, record, refuse)
     return tuple(problems)
+
+
+def _check_bonuses(setup: GameSetup, record: RoundRecord, refuse: Callable[..., None]) -> None:
+    rules = setup.rules
+    earned: set[str] = set()
+    for raw, keys in record.bonuses.items():
+        name = setup.find(raw)
+        if name is None:
+            refuse(f'"{raw}" is not at the table, so cannot have earned a bonus', fld="bonuses")
+            continue
+        if name in earned:
+            # "ann" and "Ann": two entries for one player would give a bonus twice.
+            refuse("has bonuses given twice; give them once", player=name, fld="bonuses")
+            continue
+        earned.add(name)
+        if isinstance(keys, str) or not isinstance(keys, (set, frozenset, list, tuple)):
+            refuse("bonuses must be a list of bonus keys", player=name, fld="bonuses")
+            continue
+        if any(not isinstance(key, str) for key in keys):
+            refuse("a bonus is given by its key, as text", player=name, fld="bonuses")
+            continue
+        given: set[str] = set()
+        # Sorted: a set's order changes from run to run, the messages should not.
+        for key in sorted(keys):
+            if key in given:
+                refuse(f'"{key}" is given twice, but a bonus counts at most once a round', player=name,
+                       fld="bonuses")
+                continue
+            given.add(key)
+            if rules.bonus(key) is None:
+                known = ", ".join(b.key for b in rules.bonuses)
+                offered = f"its bonuses are {known}" if known else "it has no bonuses"
+                refuse(f'"{key}" is not a bonus of {rules.name} ({offered})', player=name, fld="bonuses")
 
 
 def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:
@@ -548,7 +636,8 @@ def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:
         achieved |= {went_out}
     else:
         achieved = frozenset()
-    return RoundRecord(went_out, hands, points, achieved)
+    bonuses = {setup.find(n) or n: frozenset(keys) for n, keys in record.bonuses.items() if keys}
+    return RoundRecord(went_out, hands, points, achieved, bonuses)
 
 
 def start(setup: GameSetup) -> GameState:
@@ -570,8 +659,10 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
     nxt = state.next
     assert nxt is not None
     record = _normalise(setup, record)
+    # A round's score: the cards left (or the points typed), then the bonuses earned.
     penalties = tuple(
-        hand_penalty(record.hands[p.name], rules.values) if p.name in record.hands else record.points.get(p.name, 0)
+        (hand_penalty(record.hands[p.name], rules.values) if p.name in record.hands else record.points.get(p.name, 0))
+        + (_bonus_points(rules, record.bonuses.get(p.name)) if record.bonuses else 0)
         for p in state.players
     )
     ladder = rules.progression is _LADDER
@@ -609,6 +700,12 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
     )
     following = None if reached_end else _next_round(setup, [p.completed for p in players], result)
     return GameState(setup, tuple(players), state.rounds + (result,), following)
+
+
+def _bonus_points(rules: RuleSet, keys: frozenset[str] | None) -> int:
+    if not keys:
+        return 0
+    return sum(rules.bonus(key).points for key in keys)  # type: ignore[union-attr]  # checked
 
 
 def replay(setup: GameSetup, rounds: Iterable[RoundRecord]) -> GameState:

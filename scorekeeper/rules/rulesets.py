@@ -1,10 +1,12 @@
 """Rule sets as data.
 
-A rule set is a table: its contracts (stages), the cards dealt in each, the card
-values, the deck set-up it suggests, how the deal passes and how players progress.
-The engine in :mod:`scorekeeper.rules.replay` reads these tables; adding a variant
-is a new :class:`RuleSet` value.
+A rule set is a table: its contracts (stages), the cards dealt in each, the deck and its
+card values, the deck set-up it suggests, how the deal passes, how players progress, the
+bonuses a player can earn and who wins. The engine in :mod:`scorekeeper.rules.replay` reads
+these tables; a rule set is made from a document (:mod:`scorekeeper.rules.documents`), and
+the built-in ones are documents too (:mod:`scorekeeper.rules.presets`).
 
+>>> from scorekeeper.rules import BALMORAL, CLASSIC
 >>> BALMORAL.stage(3).describe(BALMORAL)
 'Level 3: 2 sets of 4'
 >>> CLASSIC.stage(6).describe(CLASSIC)
@@ -18,8 +20,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
+from types import MappingProxyType
 
-from .cards import STANDARD_VALUES, Rank
+from .cards import Card, Deck, Rank
 
 
 class Progression(Enum):
@@ -46,6 +50,34 @@ class DealerRule(Enum):
         return "The deal moves clockwise"
 
 
+class HandLimit(Enum):
+    """How many cards a hand may hold when a round ends."""
+
+    #: At most the cards dealt that round (each turn draws one and discards one).
+    DEALT = "dealt"
+    #: Only the deck limits it (tables where players buy cards or draw penalty cards).
+    NONE = "none"
+
+
+class WinnerRule(Enum):
+    """Who wins a finished game."""
+
+    #: Every player with the lowest total.
+    LOWEST = "lowest"
+    #: Among the players who completed the last stage, every one with the lowest total
+    #: (a ladder only: in Phase 10 a low total does not win without phase 10).
+    LOWEST_FINISHER = "lowest-finisher"
+
+
+@dataclass(frozen=True)
+class Bonus:
+    """A one-off score a player can earn in a round besides their cards (usually negative)."""
+
+    key: str
+    label: str
+    points: int
+
+
 @dataclass(frozen=True)
 class Stage:
     """One contract: a level of the ladder or a deal of the game."""
@@ -60,9 +92,12 @@ class Stage:
 
 @dataclass(frozen=True)
 class RuleSet:
+    """A rule set as the engine reads it. Made by :func:`~scorekeeper.rules.parse_ruleset` from
+    a checked document; constructing one directly skips those checks."""
+
+    #: What the caller calls it (a preset's key); not part of the document.
     key: str
     name: str
-    summary: str
     stage_word: str
     stages: tuple[Stage, ...]
     progression: Progression
@@ -72,19 +107,71 @@ class RuleSet:
     #: (up to this many players, decks, jokers), in increasing order of players.
     deck_table: tuple[tuple[int, int, int], ...]
     uses_jokers: bool
-    #: Most cards one hand may hold when a round ends (None: only the deck limits).
-    hand_limit: int | None
+    hand_rule: HandLimit
     #: A note for players that does not affect scoring.
     meld_note: str
-    values: Mapping[Rank, int] = None  # type: ignore[assignment]
+    #: The value of every rank of the deck (and of the joker when jokers are used).
+    values: Mapping[Card, int]
+    deck: Deck = Deck.STANDARD
+    bonuses: tuple[Bonus, ...] = ()
+    winner: WinnerRule = WinnerRule.LOWEST
     max_decks: int = 8
-    max_jokers: int = 8
-    #: What the table calls one hand of play, from deal to going out: "Round" or "Deal".
-    round_word: str = "Round"
 
     def __post_init__(self) -> None:
-        if self.values is None:
-            object.__setattr__(self, "values", STANDARD_VALUES)
+        # Frozen all the way down: a game's copy of its rules must not change under it.
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
+
+    @property
+    def summary(self) -> str:
+        """One line on the rule set, worked out from its stages.
+
+        >>> from scorekeeper.rules import BALMORAL, CLASSIC
+        >>> BALMORAL.summary
+        'Each player climbs their own ladder of seven contracts; 13 cards a round.'
+        >>> CLASSIC.summary
+        'Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5.'
+        """
+        count = len(self.stages)
+        if self.progression is Progression.LADDER:
+            cards = self.stages[0].cards_dealt
+            return (f"Each player climbs their own ladder of {_number(count)} contract{_s(count)}; "
+                    f"{cards} card{_s(cards)} a round.")
+        word = self.stage_word.lower()
+        runs: list[Stage] = [self.stages[0]]
+        for stage in self.stages[1:]:
+            if stage.cards_dealt != runs[-1].cards_dealt:
+                runs.append(stage)
+        first = runs[0].cards_dealt
+        if len(runs) == 1:
+            cards = f"{first} card{_s(first)} every {word}"
+        else:
+            cards = f"{first} card{_s(first)}" + "".join(
+                f", then {s.cards_dealt} from {word} {s.number}" for s in runs[1:]
+            )
+        title = _number(count)
+        return f"{title[0].upper()}{title[1:]} {word}{_s(count)}, everyone on the same contract; {cards}."
+
+    @property
+    def round_word(self) -> str:
+        """What the table calls one hand of play, from deal to going out: in a deal game round
+        n is stage n, so it is the stage's word ("Deal"); on a ladder, "Round"."""
+        return self.stage_word if self.progression is Progression.DEAL else "Round"
+
+    @property
+    def hand_limit(self) -> int | None:
+        """Most cards one hand may hold when a round ends, in any round (None: only the deck
+        limits). A round's own limit is the cards it dealt: see :meth:`round_hand_limit`."""
+        if self.hand_rule is HandLimit.NONE:
+            return None
+        return max(s.cards_dealt for s in self.stages)
+
+    def round_hand_limit(self, cards_dealt: int) -> int | None:
+        return cards_dealt if self.hand_rule is HandLimit.DEALT else None
+
+    @property
+    def max_jokers(self) -> int:
+        """The most jokers a game may play with: 8, or more if the deck table suggests more."""
+        return max(8, *(jokers for _, _, jokers in self.deck_table))
 
     @property
     def default_dealer_rule(self) -> DealerRule:
@@ -100,94 +187,44 @@ class RuleSet:
         return self.stages[number - 1]
 
     def suggested_decks(self, players: int) -> tuple[int, int]:
-        """The (decks, jokers) RULES.md suggests for this many players."""
+        """The (decks, jokers) the rule set suggests for this many players."""
         for up_to, decks, jokers in self.deck_table:
             if players <= up_to:
                 return decks, jokers
         _, decks, jokers = self.deck_table[-1]
         return decks, jokers
 
-    @property
-    def ranks(self) -> tuple[Rank, ...]:
-        """The ranks on the keypad for this rule set."""
-        return tuple(r for r in Rank if r is not Rank.JOKER) + (
-            (Rank.JOKER,) if self.uses_jokers else ()
-        )
+    @cached_property
+    def ranks(self) -> tuple[Card, ...]:
+        """The ranks on the keypad for this rule set: the deck's, and the joker if used.
+        (Worked out once: every round checked asks which cards the deck has.)"""
+        return self.deck.ranks + ((Rank.JOKER,) if self.uses_jokers else ())
+
+    @cached_property
+    def copies(self) -> Mapping[Card, int]:
+        """How many of each of the rule set's ranks one deck holds (jokers aside). Worked out
+        once, as :attr:`ranks`: replaying a long history checks every card against it (a plain
+        dict, read only by convention: a read-only view costs a little on every card)."""
+        return {rank: self.deck.copies(rank) for rank in self.ranks if rank is not Rank.JOKER}
+
+    @cached_property
+    def lowest_value(self) -> int | None:
+        """The smallest total above 0 one card scores (a typed 1 is no hand when it is 2)."""
+        return min((v for v in self.values.values() if v > 0), default=None)
+
+    def bonus(self, key: str) -> Bonus | None:
+        for bonus in self.bonuses:
+            if bonus.key == key:
+                return bonus
+        return None
 
 
-_RUN_NOTE = "Runs are one suit; an ace is low or high, but a run never wraps (Q K A 2 is not a run)."
-
-BALMORAL = RuleSet(
-    key="balmoral",
-    name="Balmoral Rummy",
-    summary="Each player climbs their own ladder of seven contracts; 13 cards a round.",
-    stage_word="Level",
-    stages=tuple(
-        Stage(n, contract, 13)
-        for n, contract in enumerate(
-            (
-                "3 sets of 3",
-                "1 set of 3 and 1 run of 4",
-                "2 sets of 4",
-                "2 runs of 4",
-                "1 set of 4 and 1 run of 4",
-                "4 sets of 3",
-                "1 set of 3 and 1 run of 7",
-            ),
-            start=1,
-        )
-    ),
-    progression=Progression.LADDER,
-    dealer_rules=(DealerRule.WINNER, DealerRule.ROTATE),
-    min_players=2,
-    max_players=8,
-    deck_table=((4, 2, 0), (6, 3, 0), (8, 4, 0)),
-    uses_jokers=False,
-    hand_limit=13,
-    meld_note=_RUN_NOTE,
-)
-
-CLASSIC = RuleSet(
-    key="classic",
-    name="Contract Rummy (classic)",
-    summary="Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5.",
-    stage_word="Deal",
-    round_word="Deal",
-    stages=tuple(
-        Stage(n, contract, cards)
-        for n, (contract, cards) in enumerate(
-            (
-                ("two groups", 10),
-                ("one group and one sequence", 10),
-                ("two sequences", 10),
-                ("three groups", 10),
-                ("two groups and one sequence", 12),
-                ("one group and two sequences", 12),
-                ("three sequences, with no unmatched cards", 12),
-            ),
-            start=1,
-        )
-    ),
-    progression=Progression.DEAL,
-    dealer_rules=(DealerRule.ROTATE,),
-    min_players=3,
-    max_players=8,
-    deck_table=((4, 2, 1), (8, 3, 2)),
-    uses_jokers=True,
-    hand_limit=None,
-    meld_note=(
-        "A group is three or more of a rank; a sequence is three or more in a row of one suit, "
-        "ace low or high, never K A 2."
-    ),
-)
-
-RULESETS: Mapping[str, RuleSet] = {r.key: r for r in (BALMORAL, CLASSIC)}
+_NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve").split()
 
 
-def get_rules(key: str) -> RuleSet:
-    """The built-in rule set called ``key``; a clear ``ValueError`` otherwise."""
-    try:
-        return RULESETS[key]
-    except (KeyError, TypeError):
-        known = ", ".join(RULESETS)
-        raise ValueError(f'unknown rule set "{key}" (known: {known})') from None
+def _number(n: int) -> str:
+    return _NUMBERS[n] if n < len(_NUMBERS) else str(n)
+
+
+def _s(n: int) -> str:
+    return "" if n == 1 else "s"
