@@ -109,5 +109,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     maintenance.register(app)
     register_views(app)
     limits.register(app)
+    if app.config.get("WARM_UP", not app.testing):
+        warm_up(app)
     return app
+
+
+def warm_up(app: Flask) -> None:
+    """Do before the first request what would otherwise make it slow: compile every template
+    and set up the database models, once per worker process. (`make run` and `make bench` start
+    each gunicorn worker with this; a test app, made by the hundred, skips it.)"""
+    from sqlalchemy.orm import configure_mappers
+
+    configure_mappers()
+    for name in app.jinja_env.list_templates(filter_func=lambda name: name.endswith((".html", ".js"))):
+        app.jinja_env.get_template(name)
 

@@ -14,11 +14,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, func, select
+from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy.orm import aliased
 
-from . import summaries
-from .models import Game, Player, Seat, db
-from .statistics import PlayerStats, figures_from
+from . import statistics, summaries
+from .models import Game, GameSummary, Player, Seat, SeatSummary, db
+from .rules import RULESETS, Progression
+from .statistics import HeadToHead, PlayerStats, Tally
 from .summaries import Summary
 
 PER_PAGE = 20
@@ -101,14 +103,83 @@ def deleted_count() -> int:
 
 
 def player_stats(player_id: int) -> PlayerStats | None:
-    """A player's statistics over all their kept games; None if no such player. Three queries
-    (the player; their games with summaries; those games' seats), whatever the number of games."""
+    """A player's statistics over all their kept games, added up in SQL from the games' stored
+    summaries; None if no such player. Six queries whatever the number of games (the player;
+    the sums per rule set; the ladder's climbs; the newest games and their seats; the opponents)."""
     player = db.session.get(Player, player_id)
     if player is None:
         return None
-    kept = Game.deleted_at.is_(None) & Game.id.in_(select(Seat.game_id).where(Seat.player_id == player_id))
-    figures = figures_from(player_id, summaries.read(kept, NEWEST_FIRST))
-    return PlayerStats(player, figures.overall, figures.by_rules, figures.levels, figures.games, figures.opponents)
+    mine = _mine(SeatSummary, player_id)
+    finished = GameSummary.finished
+    won = and_(finished, SeatSummary.won)
+    sums = db.session.execute(
+        select(Game.rules, func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
+               func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
+               func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
+               func.min(Game.started_at), func.max(Game.started_at))
+        .where(mine).group_by(Game.rules)
+    ).all()
+    overall, by_rules = statistics.tallies(
+        (row[0], Tally(*(int(n) if n is not None else None for n in row[1:5]), int(row[5] or 0), row[6],
+                       *(int(n or 0) for n in row[7:10])))
+        for row in sums)
+    starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
+    ladder = next((key for key in by_rules if key in _ladders()), None)
+    levels = [] if ladder is None else statistics.levels(ladder, db.session.execute(
+        select(SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
+        .where(mine, Game.rules == ladder)).all())
+    worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
+        .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
+    newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
+                            limit=statistics.RECENT_GAMES)
+    other = aliased(SeatSummary)
+    together = db.session.execute(
+        select(other.player_id, Player.name, func.count())
+        .join(Player, Player.id == other.player_id)
+        .join(SeatSummary, and_(SeatSummary.game_id == other.game_id, SeatSummary.player_id == player_id))
+        .join(Game, Game.id == other.game_id)
+        .where(other.player_id != player_id, Game.deleted_at.is_(None))
+        .group_by(other.player_id, Player.name)
+    ).all()
+    return PlayerStats(player, overall, by_rules, levels, [statistics.played_game(g, player_id) for g in newest],
+                       statistics.opponents(together), min(starts, default=None), max(starts, default=None))
+
+
+def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
+    """The player against one opponent over the kept games both sat in (that can be worked
+    out), counted in SQL; None if they never shared a table."""
+    theirs = aliased(SeatSummary)
+    finished = GameSummary.finished
+    row = db.session.execute(
+        select(func.count(), _count(finished), _count(and_(finished, SeatSummary.total < theirs.total)),
+               _count(and_(finished, SeatSummary.total > theirs.total)),
+               _count(and_(finished, SeatSummary.total == theirs.total)),
+               _count(and_(finished, SeatSummary.won)), _count(and_(finished, theirs.won)))
+        .join(theirs, and_(theirs.game_id == SeatSummary.game_id, theirs.player_id == opponent_id))
+        .where(_mine(SeatSummary, stats.player.id))
+    ).one()
+    return statistics.head_to_head(stats, opponent_id, row)
+
+
+def _mine(seat, player_id: int) -> ColumnElement[bool]:
+    """The seats of a player in kept games that can be worked out (their summaries joined)."""
+    return and_(seat.player_id == player_id, GameSummary.game_id == seat.game_id, GameSummary.worked_out,
+                Game.id == seat.game_id, Game.deleted_at.is_(None))
+
+
+def _count(condition: ColumnElement[bool]):
+    return func.sum(case((condition, 1), else_=0))
+
+
+def _winners(seat):
+    """How many seats of the seat's game won it."""
+    others = aliased(SeatSummary)
+    return select(func.count()).where(others.game_id == seat.game_id, others.won).scalar_subquery()
+
+
+def _ladders() -> frozenset[str]:
+    """The rule sets whose players each climb their own ladder of levels."""
+    return frozenset(key for key, rules in RULESETS.items() if rules.progression is Progression.LADDER)
 
 
 __all__ = [
@@ -117,6 +188,7 @@ __all__ = [
     "HistoryPage",
     "deleted_count",
     "history_page",
+    "head_to_head",
     "history_total",
     "player_stats",
     "recent_games",

@@ -1,19 +1,20 @@
-"""A player's statistics and head to head: pure functions over game summaries.
+"""A player's statistics and head to head: pure functions over what SQL adds up.
 
-Nothing here reads the database: :func:`scorekeeper.history.player_stats` reads the player's
-games' stored summaries (:class:`scorekeeper.summaries.Summary`) and hands them to
-:func:`figures_from`; head to head is worked out from those figures.
+Nothing here reads the database: :func:`scorekeeper.history.player_stats` adds up the stored
+summaries of the player's games in SQL (per rule set, per opponent, two players' games side by
+side) and hands the sums and the few rows it needs (the newest games, the ladder's climbs) to
+the functions here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from .models import Player
 from .rules import RULESETS, RuleSet, get_rules
-from .summaries import Summary
+from .summaries import Summary, climbs_of
 
 #: How many of a player's newest games their page lists.
 RECENT_GAMES = 10
@@ -21,15 +22,16 @@ RECENT_GAMES = 10
 
 @dataclass
 class Tally:
-    """A player's figures over a set of games (one rule set, or all)."""
+    """A player's figures over a set of games (one rule set, or all), as SQL adds them up."""
 
     played: int = 0
     finished: int = 0
     won: int = 0
     #: Of ``won``, the wins shared with another player on the same total.
     shared: int = 0
-    #: Final totals of finished games.
-    finals: list[int] = field(default_factory=list)
+    #: The final totals of finished games, added up, and the lowest of them.
+    finals_total: int = 0
+    best_final: int | None = None
     rounds: int = 0
     penalty: int = 0
     went_out: int = 0
@@ -40,11 +42,7 @@ class Tally:
 
     @property
     def average_final(self) -> float | None:
-        return sum(self.finals) / len(self.finals) if self.finals else None
-
-    @property
-    def best_final(self) -> int | None:
-        return min(self.finals) if self.finals else None
+        return self.finals_total / self.finished if self.finished else None
 
     @property
     def average_penalty(self) -> float | None:
@@ -53,6 +51,18 @@ class Tally:
     @property
     def in_progress(self) -> int:
         return self.played - self.finished
+
+    def add(self, other: Tally) -> None:
+        self.played += other.played
+        self.finished += other.finished
+        self.won += other.won
+        self.shared += other.shared
+        self.finals_total += other.finals_total
+        if other.best_final is not None:
+            self.best_final = other.best_final if self.best_final is None else min(self.best_final, other.best_final)
+        self.rounds += other.rounds
+        self.penalty += other.penalty
+        self.went_out += other.went_out
 
 
 @dataclass
@@ -120,42 +130,22 @@ class Opponent:
     games: int
 
 
-@dataclass(frozen=True)
-class Figures:
-    """A player's statistics, worked out from the summaries of their games."""
+@dataclass
+class PlayerStats:
+    """What a player's page shows, every figure added up over all their kept games."""
 
+    player: Player
     overall: Tally
     #: Per rule set key, in the order of RULESETS, for rule sets the player has played.
     by_rules: dict[str, Tally]
-    #: Balmoral levels 1 to 7 (empty if the player never played Balmoral).
+    #: The ladder's levels (empty if the player never played a ladder game).
     levels: list[LevelTally]
-    #: Every kept game the player sat in (and that can be worked out), newest first.
-    games: list[PlayedGame]
+    #: The newest games the player sat in (those that can be worked out), newest first.
+    recent: list[PlayedGame]
     #: Everyone who sat at a table with the player, most games together first.
     opponents: list[Opponent]
-
-
-@dataclass
-class PlayerStats:
-    player: Player
-    overall: Tally
-    by_rules: dict[str, Tally]
-    levels: list[LevelTally]
-    games: list[PlayedGame]
-    opponents: list[Opponent]
-
-    @property
-    def recent(self) -> list[PlayedGame]:
-        """The newest games, for the page."""
-        return self.games[:RECENT_GAMES]
-
-    @property
-    def first_played(self) -> datetime | None:
-        return self.games[-1].started_at if self.games else None
-
-    @property
-    def last_played(self) -> datetime | None:
-        return self.games[0].started_at if self.games else None
+    first_played: datetime | None = None
+    last_played: datetime | None = None
 
     @property
     def slowest_level(self) -> LevelTally | None:
@@ -200,63 +190,48 @@ class PlayerStats:
 
 
 
-def figures_from(player_id: int, summaries: Iterable[Summary]) -> Figures:
+def tallies(rows: Iterable[tuple[str, Tally]]) -> tuple[Tally, dict[str, Tally]]:
+    """The figures of all games, and per rule set in the order of RULESETS, from the sums per
+    rule set that :func:`scorekeeper.history.player_stats` reads."""
     overall = Tally()
-    by_rules: dict[str, Tally] = {}
-    levels: dict[int, LevelTally] = {}
-    played: list[PlayedGame] = []
-    together: dict[int, list] = {}
-    for summary in summaries:
-        seat = summary.seat_of(player_id)
-        if seat is None:
-            continue
-        for other in summary.seats:
-            if other.player_id != player_id:
-                entry = together.setdefault(other.player_id, [other.name, 0])
-                entry[1] += 1
-        if not summary.worked_out:
-            continue
-        total = summary.totals[seat]
-        won = seat in summary.winner_seats
-        shared = won and len(summary.winner_seats) > 1
-        played.append(PlayedGame(summary, seat, total, summary.seats[seat].place, won, shared))
-        tally = by_rules.setdefault(summary.rules, Tally())
-        for t in (overall, tally):
-            t.played += 1
-            t.rounds += summary.rounds
-            t.penalty += total
-            t.went_out += summary.seats[seat].times_out
-            if summary.finished:
-                t.finished += 1
-                t.finals.append(total)
-                if won:
-                    t.won += 1
-                    t.shared += shared
-        if summary.ladder:
-            _climb(summary, seat, levels)
+    by_rules = {}
     order = list(RULESETS)
-    by_rules = {k: by_rules[k] for k in sorted(by_rules, key=lambda k: order.index(k) if k in order else 99)}
-    opponents = sorted(
-        (Opponent(pid, name, n) for pid, (name, n) in together.items()),
-        key=lambda o: (-o.games, o.name.casefold(), o.player_id),
-    )
-    return Figures(overall, by_rules, [levels[k] for k in sorted(levels)], played, opponents)
+    for key, tally in sorted(rows, key=lambda row: order.index(row[0]) if row[0] in order else len(order)):
+        overall.add(tally)
+        by_rules[key] = tally
+    return overall, by_rules
 
 
-def _climb(summary: Summary, seat: int, levels: dict[int, LevelTally]) -> None:
-    """Add the rounds the player at ``seat`` spent on each level of one game."""
-    if not levels:
-        for stage in get_rules(summary.rules).stages:
-            levels[stage.number] = LevelTally(stage.number, stage.contract)
-    for level, spent in summary.seats[seat].climbs:
-        tally = levels[level]
-        tally.made += 1
-        tally.rounds_to_make += spent
-        tally.longest = max(tally.longest, spent)
-    if summary.seats[seat].stuck is not None:
-        level, spent = summary.seats[seat].stuck
-        levels[level].ended_on += 1
-        levels[level].rounds_ended_on += spent
+def played_game(summary: Summary, player_id: int) -> PlayedGame:
+    """One of the player's games, from their seat (the player sat in it)."""
+    seat = summary.seat_of(player_id)
+    assert seat is not None
+    won = seat in summary.winner_seats
+    return PlayedGame(summary, seat, summary.totals[seat], summary.seats[seat].place, won,
+                      won and len(summary.winner_seats) > 1)
+
+
+def opponents(rows: Iterable[tuple[int, str, int]]) -> list[Opponent]:
+    """Who sat with the player and how often, most games together first."""
+    return sorted((Opponent(pid, name, n) for pid, name, n in rows),
+                  key=lambda o: (-o.games, o.name.casefold(), o.player_id))
+
+
+def levels(rules: str, climbs: Iterable[tuple[str, int | None, int | None]]) -> list[LevelTally]:
+    """The rounds the player spent on each level of the ladder of ``rules``, from each of their
+    ladder games' stored climbs ("level:rounds" for each level made) and the level a finished
+    game left them on (with the rounds spent there)."""
+    tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in get_rules(rules).stages}
+    for made, stuck_level, stuck_rounds in climbs:
+        for level, spent in climbs_of(made):
+            tally = tallies[level]
+            tally.made += 1
+            tally.rounds_to_make += spent
+            tally.longest = max(tally.longest, spent)
+        if stuck_level is not None:
+            tallies[stuck_level].ended_on += 1
+            tallies[stuck_level].rounds_ended_on += stuck_rounds or 0
+    return [tallies[k] for k in sorted(tallies)]
 
 
 @dataclass
@@ -277,33 +252,15 @@ class HeadToHead:
     #: Finished games the player won (alone or shared), and the opponent won.
     player_won: int = 0
     opponent_won: int = 0
-    #: The games, newest first.
-    shared_games: list[PlayedGame] = field(default_factory=list)
 
 
-def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
-    """From the player's games already worked out: no query. None if they never shared a table."""
+def head_to_head(stats: PlayerStats, opponent_id: int, row: Sequence[int]) -> HeadToHead | None:
+    """Two players' figures over the kept games they both sat in (``row``: games, finished,
+    ahead, behind, level, player won, opponent won, as SQL counts them). None if the opponent
+    never shared a table with the player."""
     opponent = next((o for o in stats.opponents if o.player_id == opponent_id), None)
     if opponent is None:
         return None
-    h2h = HeadToHead(stats.player.name, opponent.name, opponent_id)
-    for pg in stats.games:
-        summary = pg.summary
-        theirs = summary.seat_of(opponent_id)
-        if theirs is None:
-            continue
-        h2h.games += 1
-        h2h.shared_games.append(pg)
-        if not summary.finished:
-            continue
-        h2h.finished += 1
-        mine, other = summary.totals[pg.seat], summary.totals[theirs]
-        if mine < other:
-            h2h.ahead += 1
-        elif mine > other:
-            h2h.behind += 1
-        else:
-            h2h.level += 1
-        h2h.player_won += pg.seat in summary.winner_seats
-        h2h.opponent_won += theirs in summary.winner_seats
-    return h2h
+    games, finished, ahead, behind, level, player_won, opponent_won = (int(n or 0) for n in row)
+    return HeadToHead(stats.player.name, opponent.name, opponent_id, games, finished, ahead, behind, level,
+                      player_won, opponent_won)

@@ -8,7 +8,7 @@ from scorekeeper.statistics import LevelTally, PlayerStats
 def stats(*levels: tuple[int, int, int, int]) -> PlayerStats:
     """A player's figures from (level, times made, rounds to make them, longest climb)."""
     tallies = [LevelTally(n, f"contract {n}", made, rounds, longest) for n, made, rounds, longest in levels]
-    return PlayerStats(player=None, overall=None, by_rules={}, levels=tallies, games=[], opponents=[])
+    return PlayerStats(player=None, overall=None, by_rules={}, levels=tallies, recent=[], opponents=[])
 
 
 def test_every_level_made_at_the_first_try_has_no_slowest():

@@ -9,7 +9,7 @@ from flask import Blueprint, abort, make_response, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from .. import access, history, replays, store, transfer
+from .. import access, history, kept, replays, store, transfer
 from ..club import club_only
 from ..limits import max_body
 from ..gamefile import GameFileError
@@ -40,13 +40,26 @@ def _download(body: str, filename: str, mimetype: str):
 
 @bp.get("/games/<int:game_id>.json")
 def game_file(game_id: int):
-    """The game file, exactly as ``flask games export ID`` prints it."""
-    try:
-        loaded = store.load(game_id)
-    except store.NotFound:
+    """The game file, exactly as ``flask games export ID`` prints it; kept, as a page is, until
+    the game changes (scorekeeper.kept)."""
+    game = store.peek(game_id)
+    if game is None:
         abort(404)
-    body = transfer.as_json(transfer.document_of(loaded))
+    files = kept.of_app("game files", kept.PAGES_KEPT)
+    body = files.get(_file_key(game))
+    if body is None:
+        try:
+            loaded = store.load(game_id)
+        except store.NotFound:
+            abort(404)
+        body = transfer.as_json(transfer.document_of(loaded))
+        files.put(_file_key(loaded.game), body)
+    kept.compress_once(("game file", _file_key(game)))
     return _download(body, f"scorekeeper-game-{game_id}.json", "application/json")
+
+
+def _file_key(game) -> tuple:
+    return (game.id, game.version, game.edit_key_hash)
 
 
 @bp.get("/games/<int:game_id>.csv")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request
 
-from .. import history, statistics, store
+from .. import history, store
 from .common import kept_page, page_key, render
 from .history import no_huge_ids, positive_int
 
@@ -33,7 +33,7 @@ def player(player_id: int):
         if vs == player_id:
             vs_problem = "Choose someone else to compare with."
         elif vs is not None:
-            h2h = statistics.head_to_head(stats, vs)
+            h2h = history.head_to_head(stats, vs)
             if h2h is None:
                 other = store.get_player(vs)
                 if other is None:
