@@ -400,3 +400,16 @@ def test_a_dealt_hand_limit_follows_each_deal():
     four_deals = [RoundRecord.create("Ann", {"Ben": "2", "Cat": "2"})] * 4
     fifth = advance(replay(setup, four_deals), RoundRecord.create("Ann", {"Ben": eleven + " 9", "Cat": "2"}))
     assert fifth.rounds[-1].cards_dealt == 12 and fifth.player("Ben").penalties[-1] == 15 * 2 + 10 * 8 + 9 * 2
+
+
+def test_every_preset_survives_pickling_unchanged():
+    """Games and their rules travel between processes (the benchmark seeds in several)."""
+    import pickle
+
+    from scorekeeper.rules import PRESETS
+
+    for rules in PRESETS.values():
+        copy = pickle.loads(pickle.dumps(rules))
+        assert copy == rules and dict(copy.values) == dict(rules.values)
+        with pytest.raises(TypeError):
+            copy.values["A"] = 1  # still read-only

@@ -121,6 +121,15 @@ class RuleSet:
         # Frozen all the way down: a game's copy of its rules must not change under it.
         object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
 
+    def __getstate__(self) -> dict:
+        # A mapping proxy cannot be pickled; a rule set can (games are made in worker processes).
+        return {**self.__dict__, "values": dict(self.values)}
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        self.__post_init__()
+
     @property
     def summary(self) -> str:
         """One line on the rule set, worked out from its stages.
