@@ -115,12 +115,28 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 
 def warm_up(app: Flask) -> None:
-    """Do before the first request what would otherwise make it slow: compile every template
-    and set up the database models, once per worker process. (`make run` and `make bench` start
-    each gunicorn worker with this; a test app, made by the hundred, skips it.)"""
+    """Do before the first request what would otherwise make it slow: compile every template,
+    set up the database models, open the first pooled connection and read the newest games
+    once (SQLAlchemy compiles each statement the first time it runs), once per worker process.
+    (`make run` and `make bench` start each gunicorn worker with this; a test app, made by the
+    hundred, skips it.)"""
+    import logging
+
+    from sqlalchemy.exc import SQLAlchemyError
     from sqlalchemy.orm import configure_mappers
+
+    from . import history
+    from .database import club_version
 
     configure_mappers()
     for name in app.jinja_env.list_templates(filter_func=lambda name: name.endswith((".html", ".js"))):
         app.jinja_env.get_template(name)
+    with app.app_context():
+        try:
+            club_version()
+            history.history_page(history.HistoryFilter(), 1)
+        except SQLAlchemyError as exc:  # a database not upgraded yet: the first request will say so
+            logging.getLogger(__name__).warning("No warm-up reading from the database: %s", exc)
+        finally:
+            db.session.remove()
 
