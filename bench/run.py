@@ -410,6 +410,7 @@ class Server:
                    "--bind", f"127.0.0.1:{self.port}", *options, target]
         self.process = subprocess.Popen(command, cwd=ROOT, env=app_env(db),
                                         stdout=self.log, stderr=self.log, start_new_session=True)
+        self.started = time.monotonic()
 
     @property
     def base(self) -> str:
@@ -422,6 +423,10 @@ class Server:
                 raise RuntimeError(f"{self.name} exited; see {self.log.name}")
             try:
                 with urllib.request.urlopen(self.base + path, timeout=5):
+                    # The first worker answers; the others may still be loading the app (a
+                    # second or so, warm-up included). A first answer timed now would include
+                    # that wait: give them the time the first one took to start, at least 2 s.
+                    time.sleep(max(2.0, time.monotonic() - self.started))
                     return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.2)

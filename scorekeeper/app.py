@@ -122,7 +122,7 @@ def warm_up(app: Flask) -> None:
     hundred, skips it.)"""
     import logging
 
-    from sqlalchemy.exc import SQLAlchemyError
+    from sqlalchemy import inspect
     from sqlalchemy.orm import configure_mappers
 
     from . import history
@@ -133,10 +133,12 @@ def warm_up(app: Flask) -> None:
         app.jinja_env.get_template(name)
     with app.app_context():
         try:
+            if not inspect(db.engine).has_table("club_version"):
+                # A database not upgraded yet (`flask db upgrade`): nothing to read.
+                logging.getLogger(__name__).warning("No warm-up reading: the database is not upgraded yet")
+                return
             club_version()
             history.history_page(history.HistoryFilter(), 1)
-        except SQLAlchemyError as exc:  # a database not upgraded yet: the first request will say so
-            logging.getLogger(__name__).warning("No warm-up reading from the database: %s", exc)
         finally:
             db.session.remove()
 

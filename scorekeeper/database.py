@@ -54,9 +54,13 @@ def read_row(statement: Select, params: dict[str, Any]) -> tuple | None:
     session's transaction. Values come back as the driver gives them (no type conversion):
     use it for integers and strings.
     """
-    sql, order = _compiled(statement)
+    return read_row_on(db.engine, statement, params)
+
+
+def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tuple | None:
+    """:func:`read_row` on the given engine (outside an app context: the poll's middleware)."""
+    sql, order = _compiled(engine, statement)
     values = tuple(params[name] for name in order) if order is not None else params
-    engine = db.engine
     connection = engine.raw_connection()
     try:
         cursor = connection.cursor()
@@ -77,13 +81,19 @@ def read_one(statement: Select, params: dict[str, Any]) -> Any:
     return None if row is None else row[0]
 
 
+def read_one_on(engine: Engine, statement: Select, params: dict[str, Any]) -> Any:
+    """:func:`read_one` on the given engine."""
+    row = read_row_on(engine, statement, params)
+    return None if row is None else row[0]
+
+
 _statements: dict[tuple[int, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
-def _compiled(statement: Select) -> tuple[str, tuple[str, ...] | None]:
+def _compiled(engine: Engine, statement: Select) -> tuple[str, tuple[str, ...] | None]:
     """The SQL of a statement for this database, compiled once, and the order of its parameters
     (None for a driver that takes them by name)."""
-    dialect = db.engine.dialect
+    dialect = engine.dialect
     key = (id(statement), dialect.name)
     found = _statements.get(key)
     if found is None:

@@ -492,7 +492,8 @@ def get_game(game_id: int) -> Game | None:
     return db.session.get(Game, game_id)
 
 
-_VERSION = select(Game.version).where(Game.id == bindparam("game_id"))
+#: A game's version, by id (the poll's one query: also :mod:`scorekeeper.polls`).
+VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
 class Peeked(NamedTuple):
     """A game's row, the little of it that tells which version of the game is stored."""
 
@@ -516,4 +517,4 @@ def peek(game_id: int) -> Peeked | None:
 def game_version(game_id: int) -> int | None:
     """The game's change counter, in one query by primary key (a watcher's poll, every two
     seconds from every phone at every table)."""
-    return read_one(_VERSION, {"game_id": game_id})
+    return read_one(VERSION_OF, {"game_id": game_id})
