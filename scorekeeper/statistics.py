@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .models import Player
-from .rules import RULESETS, RuleSet, get_rules
+from .rules import PRESETS, RuleSet
 from .summaries import Summary
 
 #: How many of a player's newest games their page lists.
@@ -125,7 +125,7 @@ class Figures:
     """A player's statistics, worked out from the summaries of their games."""
 
     overall: Tally
-    #: Per rule set key, in the order of RULESETS, for rule sets the player has played.
+    #: Per rule set key, presets first in their order, for rule sets the player has played.
     by_rules: dict[str, Tally]
     #: Balmoral levels 1 to 7 (empty if the player never played Balmoral).
     levels: list[LevelTally]
@@ -195,7 +195,12 @@ class PlayerStats:
         return [lv for lv in self.levels if lv.average is not None]
 
     def rules(self, key: str) -> RuleSet:
-        return get_rules(key)
+        """The rules of the player's newest game started from the rule set ``key`` (each game
+        keeps its own copy: a house rule set may have changed between games)."""
+        for played in self.games:
+            if played.summary.rules == key and played.summary.ruleset is not None:
+                return played.summary.ruleset
+        raise KeyError(key)
 
 
 
@@ -234,7 +239,7 @@ def figures_from(player_id: int, summaries: Iterable[Summary]) -> Figures:
                     t.shared += shared
         if summary.ladder:
             _climb(summary, seat, levels)
-    order = list(RULESETS)
+    order = list(PRESETS)
     by_rules = {k: by_rules[k] for k in sorted(by_rules, key=lambda k: order.index(k) if k in order else 99)}
     opponents = sorted(
         (Opponent(pid, name, n) for pid, (name, n) in together.items()),
@@ -245,9 +250,16 @@ def figures_from(player_id: int, summaries: Iterable[Summary]) -> Figures:
 
 def _climb(summary: Summary, seat: int, levels: dict[int, LevelTally]) -> None:
     """Add the rounds the player at ``seat`` spent on each level of one game."""
+    ruleset = summary.ruleset
+    if ruleset is None:
+        return
     if not levels:
-        for stage in get_rules(summary.rules).stages:
+        for stage in ruleset.stages:
             levels[stage.number] = LevelTally(stage.number, stage.contract)
+    for stage in ruleset.stages[len(levels):]:
+        # A longer ladder than the first game's (levels of every ladder rule set are tallied
+        # together until the statistics follow each rule set: issue 14, point 5).
+        levels[stage.number] = LevelTally(stage.number, stage.contract)
     for level, spent in summary.seats[seat].climbs:
         tally = levels[level]
         tally.made += 1

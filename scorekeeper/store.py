@@ -29,11 +29,14 @@ from .rules import (
     Progression,
     RoundError,
     RoundRecord,
+    RuleSet,
     advance,
     clean_name,
+    document_text,
     name_key,
     parse_hand,
     replay,
+    ruleset_from_text,
     start,
 )
 
@@ -180,15 +183,26 @@ def load(game_id: int) -> LoadedGame:
 
 
 def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
-    """A new game's row: the set-up as stored (seats are added by the caller)."""
+    """A new game's row: the set-up as stored (seats are added by the caller), with its own
+    frozen copy of the rules (see :func:`freeze`)."""
     return Game(
         rules=setup.rules.key,
+        rules_document=freeze(setup.rules),
         decks=setup.decks,
         jokers=setup.jokers,
         dealer_rule=setup.dealer_rule.value,
         first_dealer_seat=setup.seat_of(setup.first_dealer),
         started_at=started_at or utcnow(),
     )
+
+
+def freeze(rules: RuleSet) -> str:
+    """The document a game keeps of ``rules`` (JSON text), checked as any document is: a rule
+    set made in code without :func:`~scorekeeper.rules.parse_ruleset` is refused here
+    (``RuleSetError``) rather than stored as a game no replay could read."""
+    text = document_text(rules)
+    ruleset_from_text(text, rules.key)  # read once per process for each distinct text
+    return text
 
 
 def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
@@ -209,15 +223,22 @@ def _hand_values(ids: dict[str, int], record: RoundRecord, setup: GameSetup) -> 
     hands = {setup.find(n): h for n, h in record.hands.items()}
     points = {setup.find(n): p for n, p in record.points.items()}
     achieved = {setup.find(n) for n in record.achieved} | {went_out}
+    bonuses: dict[str | None, set[str]] = {}
+    for n, keys in record.bonuses.items():
+        bonuses.setdefault(setup.find(n), set()).update(keys)
     ladder = setup.rules.progression is Progression.LADDER
     rows = []
     for name in setup.players:
         if name == went_out or name not in points:
-            cards, pts = ("" if name == went_out else hands.get(name, parse_hand("")).canonical), None
+            cards, pts = ("" if name == went_out else hands.get(name, _NO_CARDS).canonical), None
         else:
             cards, pts = None, points[name]
-        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved})
+        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved,
+                     "bonuses": " ".join(sorted(bonuses.get(name, ())))})
     return ids[went_out], rows
+
+
+_NO_CARDS = parse_hand("")
 
 
 def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
