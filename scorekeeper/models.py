@@ -183,6 +183,33 @@ class HandEntry(db.Model):
     )
 
 
+class HouseRuleSet(db.Model):
+    """A table's own rule set, saved on the server: a document (RULESETS.md) as JSON text.
+
+    Games do not refer to it: each game keeps its own copy of the document it was started
+    with (``Game.rules_document``) and the key it came from (``house-ID``), so a house rule
+    set can be edited, renamed or deleted while games played by it stay as they were. Ids
+    are never reused (AUTOINCREMENT), so a key names one house rule set for good.
+    """
+
+    __tablename__ = "house_ruleset"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The document's name, as it shows in lists.
+    name: Mapped[str] = mapped_column(String(60))
+    #: The name folded for comparison: unique, so two house rule sets cannot look alike.
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)
+    #: The whole document as JSON text, checked and with its defaults written out.
+    document: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    def __repr__(self) -> str:
+        return f"<HouseRuleSet {self.id} {self.name!r}>"
+
+
 # ================================================================ summaries (derived, not facts)
 
 

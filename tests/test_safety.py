@@ -107,6 +107,7 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
         assert [(key, document) for _, key, document in stored] == [
             (doc["rules"], document_text(PRESETS[doc["rules"]])) for doc in GAMES]
         assert db.session.scalar(text("SELECT count(*) FROM hand WHERE bonuses != ''")) == 0
+        assert db.session.scalar(text("SELECT count(*) FROM house_ruleset")) == 0
     close(app)
 
 
