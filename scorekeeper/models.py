@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
+    Text,
     UniqueConstraint,
     event,
 )
@@ -71,7 +72,13 @@ class Game(db.Model):
     __tablename__ = "game"
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    #: The key of the rule set the game was started from (a preset's, or a house rule set's
+    #: ``house-ID``): what the history filters by. The rules themselves are ``rules_document``.
     rules: Mapped[str] = mapped_column(String(20))
+    #: The game's frozen copy of its rule set: the whole document (RULESETS.md) as JSON text,
+    #: written when the game starts and never changed, so that editing or deleting a house
+    #: rule set changes no game already played. Every replay reads the rules from here.
+    rules_document: Mapped[str] = mapped_column(Text, server_default="")
     decks: Mapped[int] = mapped_column(Integer)
     jokers: Mapped[int] = mapped_column(Integer)
     dealer_rule: Mapped[str] = mapped_column(String(10))
@@ -164,6 +171,9 @@ class HandEntry(db.Model):
     cards: Mapped[str | None] = mapped_column(String(400))
     points: Mapped[int | None] = mapped_column(Integer)
     achieved: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The keys of the rule set's bonuses the player earned this round, space-separated
+    #: ("perfect-cut"); "" for none. Any player may earn one, the one who went out too.
+    bonuses: Mapped[str] = mapped_column(String(400), default="", server_default="")
 
     round: Mapped[Round] = relationship(back_populates="hands")
 
@@ -171,6 +181,33 @@ class HandEntry(db.Model):
         UniqueConstraint("round_id", "player_id", name="uq_hand_round_player"),
         CheckConstraint("cards IS NULL OR points IS NULL", name="cards_or_points"),
     )
+
+
+class HouseRuleSet(db.Model):
+    """A table's own rule set, saved on the server: a document (RULESETS.md) as JSON text.
+
+    Games do not refer to it: each game keeps its own copy of the document it was started
+    with (``Game.rules_document``) and the key it came from (``house-ID``), so a house rule
+    set can be edited, renamed or deleted while games played by it stay as they were. Ids
+    are never reused (AUTOINCREMENT), so a key names one house rule set for good.
+    """
+
+    __tablename__ = "house_ruleset"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The document's name, as it shows in lists.
+    name: Mapped[str] = mapped_column(String(60))
+    #: The name folded for comparison: unique, so two house rule sets cannot look alike.
+    name_key: Mapped[str] = mapped_column(String(200), unique=True)
+    #: The whole document as JSON text, checked and with its defaults written out.
+    document: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    def __repr__(self) -> str:
+        return f"<HouseRuleSet {self.id} {self.name!r}>"
 
 
 # ================================================================ summaries (derived, not facts)

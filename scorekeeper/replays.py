@@ -19,7 +19,19 @@ from sqlalchemy.orm import raiseload
 
 from .models import Game, HandEntry, Player, Round, Seat, db
 from .summaries import Summary, summary_of
-from .rules import DealerRule, GameSetup, GameState, Hand, RoundRecord, RulesError, get_rules, parse_hand, replay
+from .rules import (
+    DealerRule,
+    Deck,
+    GameSetup,
+    GameState,
+    Hand,
+    RoundRecord,
+    RuleSet,
+    RulesError,
+    parse_hand,
+    replay,
+    ruleset_from_text,
+)
 
 #: How many ``IN (...)`` values one query carries when reading the rows of given games.
 CHUNK = 500
@@ -32,6 +44,7 @@ class GameRow(Protocol):
     version: int
     edit_key_hash: str | None
     rules: str
+    rules_document: str
     decks: int
     jokers: int
     dealer_rule: str
@@ -82,12 +95,21 @@ class LoadedGame:
 # ================================================================ rows into engine input
 
 
+def rules_of(game: Any) -> RuleSet:
+    """The rules a stored game is played by: its own frozen copy of the document it was
+    started with (``game.rules_document``), never the rule set of that name as it is now.
+    Each distinct document is read once per process (:func:`ruleset_from_text`)."""
+    if isinstance(game, GameFacts):
+        return game.ruleset
+    return ruleset_from_text(game.rules_document, game.rules)
+
+
 def setup_of(game: Any) -> GameSetup:
     """The set-up of a stored game: its row and its seats (``game.seats``, in seat order,
     each with ``player.name``)."""
     names = [seat.player.name for seat in game.seats]
     return GameSetup(
-        rules=get_rules(game.rules),
+        rules=rules_of(game),
         players=tuple(names),
         first_dealer=names[game.first_dealer_seat],
         dealer_rule=DealerRule(game.dealer_rule),
@@ -99,26 +121,37 @@ def setup_of(game: Any) -> GameSetup:
 def record_of(game: Any, rnd: Any) -> RoundRecord:
     """A stored round (``rnd.went_out_id``, ``rnd.hands``) as the engine's record."""
     names = game.names if isinstance(game, GameFacts) else {s.player_id: s.player.name for s in game.seats}
+    deck = rules_of(game).deck
     hands = {}
     points = {}
     achieved = set()
+    bonuses = {}
     for entry in rnd.hands:
         name = names[entry.player_id]
         if entry.achieved:
             achieved.add(name)
+        if entry.bonuses:
+            bonuses[name] = _bonuses(entry.bonuses)
         if entry.player_id == rnd.went_out_id:
             continue
         if entry.points is not None:
             points[name] = entry.points
         else:
-            hands[name] = _hand(entry.cards or "")
-    return RoundRecord(names[rnd.went_out_id], hands, points, frozenset(achieved))
+            hands[name] = _hand(entry.cards or "", deck)
+    return RoundRecord(names[rnd.went_out_id], hands, points, frozenset(achieved), bonuses)
 
 
 @lru_cache(maxsize=4096)
-def _hand(cards: str) -> Hand:
-    """A stored hand read back (hands are immutable, and many repeat: "", "K", "2 2"...)."""
-    return parse_hand(cards)
+def _hand(cards: str, deck: Deck) -> Hand:
+    """A stored hand read back with its game's deck (hands are immutable, and many repeat:
+    "", "K", "2 2"...)."""
+    return parse_hand(cards, deck)
+
+
+@lru_cache(maxsize=256)
+def _bonuses(stored: str) -> frozenset[str]:
+    """A hand row's bonuses read back: the keys, space-separated ("perfect-cut")."""
+    return frozenset(stored.split())
 
 
 class _Named:
@@ -141,10 +174,12 @@ class SeatRow:
 class GameFacts:
     """A game's row and seats as :func:`setup_of` and :func:`record_of` read them."""
 
-    __slots__ = ("rules", "decks", "jokers", "dealer_rule", "first_dealer_seat", "seats", "names")
+    __slots__ = ("rules", "ruleset", "decks", "jokers", "dealer_rule", "first_dealer_seat", "seats", "names")
 
     def __init__(self, game: GameRow, seats: Sequence[SeatRow]) -> None:
         self.rules = game.rules
+        #: The game's frozen rules, read once (a ``RuleSetError`` when they cannot be read).
+        self.ruleset = ruleset_from_text(game.rules_document, game.rules)
         self.decks = game.decks
         self.jokers = game.jokers
         self.dealer_rule = game.dealer_rule
@@ -160,6 +195,7 @@ class HandFacts:
     cards: str | None
     points: int | None
     achieved: bool
+    bonuses: str = ""
 
 
 @dataclass
@@ -193,9 +229,9 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
         # The rounds and their hands in one statement: on PostgreSQL (READ COMMITTED) each
         # statement sees the database as it is when it starts, so a round recorded between two
         # statements would show up in the second only.
-        for round_id, game_id, went_out_id, player_id, cards, points, achieved in session.execute(
+        for round_id, game_id, went_out_id, player_id, cards, points, achieved, bonuses in session.execute(
             select(Round.id, Round.game_id, Round.went_out_id, HandEntry.player_id, HandEntry.cards,
-                   HandEntry.points, HandEntry.achieved)
+                   HandEntry.points, HandEntry.achieved, HandEntry.bonuses)
             .outerjoin(HandEntry, HandEntry.round_id == Round.id)
             .where(Round.game_id.in_(chosen))
             .order_by(Round.game_id, Round.number, HandEntry.id)
@@ -205,15 +241,15 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
                 facts = by_round[round_id] = RoundFacts(went_out_id)
                 rounds.setdefault(game_id, []).append(facts)
             if player_id is not None:
-                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved)))
+                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved), bonuses or ""))
     return seats, rounds
 
 
 def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) -> LoadedGame:
     """Replay one game from its rows (``game``: its row, an ORM ``Game`` or a row of columns)."""
     facts = tuple(SeatFact(s.player_id, s.player.name) for s in seats)
-    shape = GameFacts(game, seats)
     try:
+        shape = GameFacts(game, seats)
         setup = setup_of(shape)
         state = replay(setup, [record_of(shape, rnd) for rnd in rounds])
     except (RulesError, ValueError, KeyError, IndexError) as exc:
@@ -258,6 +294,7 @@ __all__ = [
     "load_games",
     "read_rows",
     "record_of",
+    "rules_of",
     "setup_of",
     "work_out",
     "worked_out",

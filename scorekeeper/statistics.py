@@ -9,11 +9,11 @@ the functions here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from .models import Player
-from .rules import RULESETS, RuleSet, get_rules
+from .rules import PRESETS, RuleSet
 from .summaries import Summary, climbs_of
 
 #: How many of a player's newest games their page lists.
@@ -146,6 +146,9 @@ class PlayerStats:
     opponents: list[Opponent]
     first_played: datetime | None = None
     last_played: datetime | None = None
+    #: Per rule set key, the rules of the player's newest game started from it (each game keeps
+    #: its own copy: a house rule set may have changed between games).
+    rulesets: dict[str, RuleSet] = field(default_factory=dict)
 
     @property
     def slowest_level(self) -> LevelTally | None:
@@ -185,17 +188,17 @@ class PlayerStats:
         return [lv for lv in self.levels if lv.average is not None]
 
     def rules(self, key: str) -> RuleSet:
-        return get_rules(key)
+        return self.rulesets[key]
 
 
 
 
 def tallies(rows: Iterable[tuple[str, Tally]]) -> tuple[Tally, dict[str, Tally]]:
-    """The figures of all games, and per rule set in the order of RULESETS, from the sums per
-    rule set that :func:`scorekeeper.history.player_stats` reads."""
+    """The figures of all games, and per rule set (presets first, in their order), from the sums
+    per rule set that :func:`scorekeeper.history.player_stats` reads."""
     overall = Tally()
     by_rules = {}
-    order = list(RULESETS)
+    order = list(PRESETS)
     for key, tally in sorted(rows, key=lambda row: order.index(row[0]) if row[0] in order else len(order)):
         overall.add(tally)
         by_rules[key] = tally
@@ -217,20 +220,22 @@ def opponents(rows: Iterable[tuple[int, str, int]]) -> list[Opponent]:
                   key=lambda o: (-o.games, o.name.casefold(), o.player_id))
 
 
-def levels(rules: str, climbs: Iterable[tuple[str, int | None, int | None]]) -> list[LevelTally]:
+def levels(rules: RuleSet, climbs: Iterable[tuple[str, int | None, int | None]]) -> list[LevelTally]:
     """The rounds the player spent on each level of the ladder of ``rules``, from each of their
     ladder games' stored climbs ("level:rounds" for each level made) and the level a finished
     game left them on (with the rounds spent there)."""
-    tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in get_rules(rules).stages}
+    tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in rules.stages}
     for made, stuck_level, stuck_rounds in climbs:
         for level, spent in climbs_of(made):
-            tally = tallies[level]
+            # An older copy of a house ladder may have had more levels than the newest one.
+            tally = tallies.setdefault(level, LevelTally(level, ""))
             tally.made += 1
             tally.rounds_to_make += spent
             tally.longest = max(tally.longest, spent)
         if stuck_level is not None:
-            tallies[stuck_level].ended_on += 1
-            tallies[stuck_level].rounds_ended_on += stuck_rounds or 0
+            tally = tallies.setdefault(stuck_level, LevelTally(stuck_level, ""))
+            tally.ended_on += 1
+            tally.rounds_ended_on += stuck_rounds or 0
     return [tallies[k] for k in sorted(tallies)]
 
 

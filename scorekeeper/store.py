@@ -8,9 +8,10 @@ back into the engine is :mod:`scorekeeper.replays`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -19,21 +20,29 @@ from . import summaries
 from .access import issue_key
 from .database import read_one, read_row, writing
 from .gamefile import GameFile
-from .models import Game, HandEntry, Player, Round, Seat, db, utcnow
+from .models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
 from .replays import LoadedGame, worked_out
 from .rules import (
     GAME_OVER,
+    PRESETS,
+    DocumentProblem,
     GameSetup,
     GameState,
     Problem,
     Progression,
     RoundError,
     RoundRecord,
+    RuleSet,
+    RuleSetError,
     advance,
     clean_name,
+    document_text,
     name_key,
     parse_hand,
     replay,
+    parse_ruleset,
+    ruleset_document,
+    ruleset_from_text,
     start,
 )
 
@@ -180,9 +189,11 @@ def load(game_id: int) -> LoadedGame:
 
 
 def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
-    """A new game's row: the set-up as stored (seats are added by the caller)."""
+    """A new game's row: the set-up as stored (seats are added by the caller), with its own
+    frozen copy of the rules (see :func:`freeze`)."""
     return Game(
         rules=setup.rules.key,
+        rules_document=freeze(setup.rules),
         decks=setup.decks,
         jokers=setup.jokers,
         dealer_rule=setup.dealer_rule.value,
@@ -191,9 +202,18 @@ def _game_row(setup: GameSetup, started_at: datetime | None) -> Game:
     )
 
 
+def freeze(rules: RuleSet) -> str:
+    """The document a game keeps of ``rules`` (JSON text), checked as any document is: a rule
+    set made in code without :func:`~scorekeeper.rules.parse_ruleset` is refused here
+    (``RuleSetError``) rather than stored as a game no replay could read."""
+    text = document_text(rules)
+    ruleset_from_text(text, rules.key)  # read once per process for each distinct text
+    return text
+
+
 def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
+    game = _game_row(setup, started_at)  # first: rules that cannot be frozen store nothing
     players = [get_or_create_player(name) for name in setup.players]
-    game = _game_row(setup, started_at)
     game.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
     db.session.add(game)
     db.session.flush()
@@ -209,15 +229,22 @@ def _hand_values(ids: dict[str, int], record: RoundRecord, setup: GameSetup) -> 
     hands = {setup.find(n): h for n, h in record.hands.items()}
     points = {setup.find(n): p for n, p in record.points.items()}
     achieved = {setup.find(n) for n in record.achieved} | {went_out}
+    bonuses: dict[str | None, set[str]] = {}
+    for n, keys in record.bonuses.items():
+        bonuses.setdefault(setup.find(n), set()).update(keys)
     ladder = setup.rules.progression is Progression.LADDER
     rows = []
     for name in setup.players:
         if name == went_out or name not in points:
-            cards, pts = ("" if name == went_out else hands.get(name, parse_hand("")).canonical), None
+            cards, pts = ("" if name == went_out else hands.get(name, _NO_CARDS).canonical), None
         else:
             cards, pts = None, points[name]
-        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved})
+        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved,
+                     "bonuses": " ".join(sorted(bonuses.get(name, ())))})
     return ids[went_out], rows
+
+
+_NO_CARDS = parse_hand("")
 
 
 def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
@@ -432,6 +459,142 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     db.session.commit()
     return LoadedGame(game, loaded.seats, new_state)
+
+
+# ------------------------------------------------------- rule sets
+
+
+#: The start of a house rule set's key (``house-12``): what a game started from it stores as
+#: the key it came from. Its rules are the game's own copy, whatever becomes of the house rule set.
+HOUSE = "house-"
+
+
+def house_key(ruleset_id: int) -> str:
+    return f"{HOUSE}{ruleset_id}"
+
+
+@dataclass(frozen=True)
+class RuleSetEntry:
+    """A rule set a game can be started with: a preset, or one of the table's house rule sets."""
+
+    #: A preset's key, or ``house-ID``; what a game started with it stores as ``Game.rules``.
+    key: str
+    rules: RuleSet
+    #: The house rule set's id; None for a preset.
+    house_id: int | None = None
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+
+    @property
+    def name(self) -> str:
+        return self.rules.name
+
+    @property
+    def preset(self) -> bool:
+        return self.house_id is None
+
+    @property
+    def summary(self) -> str:
+        return self.rules.summary
+
+    @property
+    def document(self) -> dict[str, Any]:
+        """The whole document, every field written out (a fresh copy: change it freely)."""
+        return ruleset_document(self.rules)
+
+
+def _house_entry(row: HouseRuleSet) -> RuleSetEntry:
+    key = house_key(row.id)
+    return RuleSetEntry(key, ruleset_from_text(row.document, key), row.id, row.created_at, row.updated_at)
+
+
+def list_rulesets() -> list[RuleSetEntry]:
+    """Every rule set a game can be started with: the presets in their order, then the
+    house rule sets by name."""
+    rows = db.session.scalars(select(HouseRuleSet).order_by(HouseRuleSet.name_key, HouseRuleSet.id))
+    return [RuleSetEntry(key, rules) for key, rules in PRESETS.items()] + [_house_entry(row) for row in rows]
+
+
+def get_ruleset(key: str) -> RuleSetEntry:
+    """A preset or a house rule set by its key (``balmoral``, ``house-3``); ``NotFound`` otherwise."""
+    if not isinstance(key, str):
+        raise NotFound(f"no rule set {key!r}")
+    if key in PRESETS:
+        return RuleSetEntry(key, PRESETS[key])
+    if key.startswith(HOUSE) and key[len(HOUSE):].isdigit():
+        return get_house_ruleset(int(key[len(HOUSE):]))
+    raise NotFound(f'no rule set "{key}"')
+
+
+def get_house_ruleset(ruleset_id: int) -> RuleSetEntry:
+    row = db.session.get(HouseRuleSet, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
+    if row is None:
+        raise NotFound(f"no house rule set {ruleset_id}")
+    return _house_entry(row)
+
+
+def _name_taken(rules: RuleSet, ruleset_id: int | None) -> None:
+    """Refuse a name another rule set has (a preset's, or another house rule set's), as the
+    lists and the history's filter would show two alike."""
+    key = name_key(rules.name)
+    other = next((preset.name for preset in PRESETS.values() if name_key(preset.name) == key), None)
+    if other is None:
+        found = db.session.execute(select(HouseRuleSet.id, HouseRuleSet.name).where(HouseRuleSet.name_key == key)).first()
+        other = found.name if found is not None and found.id != ruleset_id else None
+    if other is not None:
+        raise _name_in_use(rules.name, other)
+
+
+def _name_in_use(name: str, other: str) -> RuleSetError:
+    return RuleSetError([DocumentProblem("name", f'"{name}" is taken: "{other}" is another rule set; choose another name')])
+
+
+def _house_row(row: HouseRuleSet, rules: RuleSet) -> None:
+    row.name = rules.name
+    row.name_key = name_key(rules.name)
+    row.document = document_text(rules)
+    row.updated_at = utcnow()
+
+
+@writing()
+def save_ruleset(document: Mapping[str, Any], ruleset_id: int | None = None) -> RuleSetEntry:
+    """Save a house rule set: a new one, or (``ruleset_id``) a change to one. The document is
+    checked as every document is (``RuleSetError`` names each field at fault) and stored with
+    its defaults written out. Games already played by it keep their own copy."""
+    rules = parse_ruleset(document)
+    if ruleset_id is None:
+        row = HouseRuleSet(created_at=utcnow())
+    else:
+        row = db.session.get(HouseRuleSet, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
+        if row is None:
+            raise NotFound(f"no house rule set {ruleset_id}")
+    _name_taken(rules, ruleset_id)
+    _house_row(row, rules)
+    db.session.add(row)
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same name saved meanwhile by another phone
+        db.session.rollback()
+        raise _name_in_use(rules.name, rules.name) from None
+    return _house_entry(row)
+
+
+@writing()
+def rename_ruleset(ruleset_id: int, name: str) -> RuleSetEntry:
+    """Give a house rule set another name (the document's ``name``); ``RuleSetError`` on the
+    ``name`` field for a name that breaks the limits or is taken."""
+    entry = get_house_ruleset(ruleset_id)
+    return save_ruleset({**entry.document, "name": name}, ruleset_id)
+
+
+@writing()
+def delete_ruleset(ruleset_id: int) -> None:
+    """Delete a house rule set for good. Games played by it are unchanged: each keeps its copy."""
+    row = db.session.get(HouseRuleSet, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
+    if row is None:
+        raise NotFound(f"no house rule set {ruleset_id}")
+    db.session.delete(row)
+    db.session.commit()
 
 
 # ----------------------------------------------------------- the bin

@@ -24,7 +24,7 @@ from sqlalchemy import ColumnElement, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from .models import Game, GameSummary, Player, SeatSummary, db
-from .rules import RULESETS, GameState, Progression, RuleSet
+from .rules import GameState, Progression, RuleSet, RuleSetError, ruleset_from_text
 
 #: How many games one pass of :func:`rebuild` reads and replays.
 REBUILD_CHUNK = 500
@@ -150,8 +150,8 @@ def worked_out_rows(game_ids: Sequence[int], session: Session) -> dict[int, Rows
     """These games' summaries worked out afresh from their facts (one replay each)."""
     from .replays import read_rows, work_out
 
-    games = session.execute(select(Game.id, Game.version, Game.edit_key_hash, Game.rules, Game.decks, Game.jokers,
-                                   Game.dealer_rule, Game.first_dealer_seat).where(Game.id.in_(game_ids))).all()
+    games = session.execute(select(Game.id, Game.version, Game.edit_key_hash, Game.rules, Game.rules_document, Game.decks,
+                                   Game.jokers, Game.dealer_rule, Game.first_dealer_seat).where(Game.id.in_(game_ids))).all()
     seats, rounds = read_rows(game_ids, session=session)
     found = {}
     for game in games:
@@ -226,7 +226,10 @@ class Summary:
     """A game as the lists and the statistics show it: its row and its stored summary."""
 
     id: int
+    #: The key of the rule set the game was started from (what the history filters by).
     rules: str
+    #: The game's frozen copy of its rules (JSON text): what :attr:`ruleset` reads.
+    rules_document: str
     started_at: datetime | None
     finished_at: datetime | None
     deleted_at: datetime | None
@@ -244,7 +247,11 @@ class Summary:
 
     @property
     def ruleset(self) -> RuleSet | None:
-        return RULESETS.get(self.rules)
+        """The rules the game was played by (its frozen copy); None if they cannot be read."""
+        try:
+            return ruleset_from_text(self.rules_document, self.rules)
+        except RuleSetError:
+            return None
 
     @property
     def rules_name(self) -> str:
@@ -304,7 +311,7 @@ def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
-_GAME_COLUMNS = (Game.id, Game.rules, Game.started_at, Game.finished_at, Game.deleted_at, GameSummary.worked_out,
+_GAME_COLUMNS = (Game.id, Game.rules, Game.rules_document, Game.started_at, Game.finished_at, Game.deleted_at, GameSummary.worked_out,
                  GameSummary.problem, GameSummary.finished, GameSummary.rounds, GameSummary.next_round)
 
 
@@ -338,7 +345,8 @@ def read(where: ColumnElement[bool], order_by: Sequence = (), limit: int | None 
         stuck = (row.stuck_level, row.stuck_rounds) if row.stuck_level is not None else None
         seats.setdefault(row.game_id, []).append(SeatLine(row.player_id, row.name, row.total, row.place, bool(row.won),
                                                           row.times_out, row.stage, climbs_of(row.climbs), stuck))
-    return [Summary(g.id, g.rules, g.started_at, g.finished_at, g.deleted_at, tuple(seats.get(g.id, ())),
+    return [Summary(g.id, g.rules, g.rules_document, g.started_at, g.finished_at, g.deleted_at,
+                    tuple(seats.get(g.id, ())),
                     bool(g.worked_out), g.problem if g.worked_out is not None else "no summary is stored",
                     bool(g.finished), g.rounds or 0, g.next_round)
             for g in games]
@@ -353,8 +361,8 @@ def summary_of(game: Any, seats: Sequence[Any], state: GameState | None, problem
                            (s["stuck_level"], s["stuck_rounds"]) if s["stuck_level"] is not None else None)
                   for s, seat in zip(rows.seats, seats, strict=True))
     g = rows.game
-    return Summary(game.id, game.rules, game.started_at, game.finished_at, game.deleted_at, lines, g["worked_out"],
-                   g["problem"], g["finished"], g["rounds"], g["next_round"])
+    return Summary(game.id, game.rules, game.rules_document, game.started_at, game.finished_at, game.deleted_at,
+                   lines, g["worked_out"], g["problem"], g["finished"], g["rounds"], g["next_round"])
 
 
 __all__ = ["Rows", "SeatLine", "Summary", "climbs_of", "duration", "read", "rebuild", "rows_of", "store", "summary_of",

@@ -17,7 +17,7 @@ from sqlalchemy import func, insert, inspect, select
 from scorekeeper import create_app, history, store, summaries
 from scorekeeper.gamefile import backup_document, game_document, read_document
 from scorekeeper.models import Game, HandEntry, Player, Round, Seat, db
-from scorekeeper.rules import BALMORAL, Progression, name_key
+from scorekeeper.rules import BALMORAL, Progression, document_text, name_key
 
 # =============================================================== a fixed number of queries
 
@@ -43,7 +43,8 @@ def bulk_seed(app, docs):
         for i, gf in enumerate(files):
             gid = base + i
             setup = gf.setup
-            games.append({"id": gid, "rules": setup.rules.key, "decks": setup.decks, "jokers": setup.jokers,
+            games.append({"id": gid, "rules": setup.rules.key, "rules_document": document_text(setup.rules),
+                          "decks": setup.decks, "jokers": setup.jokers,
                           "dealer_rule": setup.dealer_rule.value, "first_dealer_seat": setup.seat_of(setup.first_dealer),
                           "started_at": gf.started_at,
                           "finished_at": gf.finished_at if gf.state.finished else None})

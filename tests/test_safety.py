@@ -15,12 +15,12 @@ from scorekeeper.cli import export_game
 from scorekeeper.database import MIGRATIONS, DatabaseTooNew
 from scorekeeper.gamefile import game_document, read_game
 from scorekeeper.models import Round, db
-from scorekeeper.rules import name_key
+from scorekeeper.rules import PRESETS, document_text, name_key
 from scorekeeper.summaries import rebuild
 
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
-#: The migration that made and filled the games' summaries.
-SUMMARIES = "5e1c7a9d3b20"
+#: The migration that gives every game its frozen rules (and fills every game's summary).
+FROZEN_RULES = "a4d2e6f8b013"
 
 GAMES = [
     {
@@ -60,7 +60,7 @@ def seed_with_reflected_tables(url: str, doc: dict) -> None:
                     "player", name=name, name_key=name_key(name), created_at=gf.started_at))).inserted_primary_key[0]
             ids[name] = found
         game_id = conn.execute(t["game"].insert().values(**only(
-            "game", rules=gf.setup.rules.key, decks=gf.setup.decks, jokers=gf.setup.jokers,
+            "game", rules=gf.setup.rules.key, rules_document=document_text(gf.setup.rules), decks=gf.setup.decks, jokers=gf.setup.jokers,
             dealer_rule=gf.setup.dealer_rule.value, first_dealer_seat=gf.setup.seat_of(gf.setup.first_dealer),
             started_at=gf.started_at, finished_at=gf.started_at if gf.state.finished else None,
         ))).inserted_primary_key[0]
@@ -74,8 +74,9 @@ def seed_with_reflected_tables(url: str, doc: dict) -> None:
             for name in gf.setup.players:
                 points = rec.points.get(name)
                 cards = None if points is not None else (rec.hands[name].canonical if name in rec.hands else "")
-                conn.execute(t["hand"].insert().values(round_id=round_id, player_id=ids[name], cards=cards,
-                                                       points=points, achieved=name in result.achieved))
+                conn.execute(t["hand"].insert().values(**only(
+                    "hand", round_id=round_id, player_id=ids[name], cards=cards, points=points,
+                    achieved=name in result.achieved, bonuses=" ".join(sorted(rec.bonuses.get(name, ()))))))
     engine.dispose()
 
 
@@ -96,11 +97,17 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
             exported = export_game(game_id)
             assert exported["result"] == expected["result"]
             assert exported["rounds"] == expected["rounds"]
-        # The upgrade filled every game's summary, as a rebuild from the facts makes it. (From a
-        # revision that had summaries already, the plain inserts above stored none: the app would
-        # have written them with the games, and no later migration fills them again.)
-        if REVISIONS.index(revision) < REVISIONS.index(SUMMARIES):
+        # The upgrade filled every game's summary, as a rebuild from the facts makes it (from a
+        # revision that had summaries already, the plain inserts above stored none, and the
+        # migration that stores each game's rules works every summary out again).
+        if REVISIONS.index(revision) < REVISIONS.index(FROZEN_RULES):
             assert rebuild(fix=False) == []
+        # Every game keeps its own copy of the rules it was played by: the preset's document.
+        stored = db.session.execute(text("SELECT id, rules, rules_document FROM game ORDER BY id")).all()
+        assert [(key, document) for _, key, document in stored] == [
+            (doc["rules"], document_text(PRESETS[doc["rules"]])) for doc in GAMES]
+        assert db.session.scalar(text("SELECT count(*) FROM hand WHERE bonuses != ''")) == 0
+        assert db.session.scalar(text("SELECT count(*) FROM house_ruleset")) == 0
     close(app)
 
 

@@ -6,7 +6,7 @@ here, and :func:`replay` turns a game's recorded rounds into its standings.
 """
 
 from .cards import STANDARD_VALUES, Card, CardError, Deck, Hand, Phase10Rank, Rank, hand_penalty, parse_hand, parse_rank
-from .documents import DocumentProblem, RuleSetError, parse_ruleset, ruleset_document
+from .documents import DocumentProblem, RuleSetError, document_text, parse_ruleset, ruleset_document, ruleset_from_text
 from .presets import (
     BALMORAL,
     CLASSIC,
@@ -81,6 +81,7 @@ __all__ = [
     "advance",
     "check_round",
     "clean_name",
+    "document_text",
     "get_preset",
     "get_rules",
     "hand_penalty",
@@ -90,5 +91,6 @@ __all__ = [
     "parse_ruleset",
     "replay",
     "ruleset_document",
+    "ruleset_from_text",
     "start",
 ]

@@ -25,10 +25,12 @@ values: no value for 2
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any, TypeVar
 
 from .cards import Card, Deck, Rank
@@ -409,4 +411,29 @@ def ruleset_document(rules: RuleSet) -> dict[str, Any]:
     }
 
 
-__all__ = ["DocumentProblem", "RuleSetError", "parse_ruleset", "ruleset_document"]
+def document_text(rules: RuleSet) -> str:
+    """A rule set's whole document as JSON text: what a game stores as its frozen copy of the
+    rules it was started with. The same rules always give the same text (so games started
+    from one rule set share one cache entry in :func:`ruleset_from_text`).
+
+    >>> from scorekeeper.rules import CLASSIC
+    >>> ruleset_from_text(document_text(CLASSIC), key="classic") == CLASSIC
+    True
+    """
+    return json.dumps(ruleset_document(rules), ensure_ascii=False, separators=(",", ":"))
+
+
+@lru_cache(maxsize=256)
+def ruleset_from_text(text: str, key: str = "") -> RuleSet:
+    """The rule set of a document stored as JSON text (a game's frozen copy, a house rule
+    set), checked as :func:`parse_ruleset` checks any document. Pure, so each distinct text
+    is read once per process; a text that is not JSON is a :class:`RuleSetError` too."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        raise RuleSetError([DocumentProblem("rules", "the stored rule set is not a JSON document")]) from None
+    return parse_ruleset(document, key=key)
+
+
+__all__ = ["DocumentProblem", "RuleSetError", "document_text", "parse_ruleset", "ruleset_document",
+           "ruleset_from_text"]

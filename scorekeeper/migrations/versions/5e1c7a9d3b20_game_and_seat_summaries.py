@@ -3,25 +3,21 @@
 Each game's summary (who won, each seat's total, place, times out, stage and ladder climbs,
 the next round and its dealer) is worked out by the rules engine from the game's rounds and
 stored beside them (see scorekeeper/summaries.py); this makes the tables and fills them for
-every game already stored, with the same rebuild that ``flask games rebuild`` runs.
+every game already stored, with the same rebuild that ``flask games rebuild`` runs (since
+a4d2e6f8b013 the filling is done there: see ``upgrade``).
 
 Revision ID: 5e1c7a9d3b20
 Revises: b7e41c2d9a10
 Create Date: 2026-11-30 16:00:00
 
 """
-import logging
-
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.orm import Session
 
 revision = '5e1c7a9d3b20'
 down_revision = 'b7e41c2d9a10'
 branch_labels = None
 depends_on = None
-
-log = logging.getLogger("alembic.runtime.migration")
 
 
 def upgrade():
@@ -58,14 +54,9 @@ def upgrade():
     )
     with op.batch_alter_table('seat_summary', schema=None) as batch_op:
         batch_op.create_index('ix_seat_summary_player_id_game_id', ['player_id', 'game_id'], unique=False)
-    # Every stored game's summary, by the rules engine, in this migration's transaction. (The
-    # app's own rebuild: the tables it writes are exactly the ones made above.)
-    from scorekeeper.summaries import rebuild
-
-    session = Session(bind=op.get_bind())
-    filled = rebuild(session)
-    session.flush()
-    log.info("Summaries worked out for %d games", len(filled))
+    # The summaries of the games already stored are filled by a4d2e6f8b013, not here: filling
+    # them runs the app's own rebuild, which reads the tables as the app's models have them now
+    # (each game's rules document, each hand's bonuses), and those columns come later.
 
 
 def downgrade():
