@@ -19,7 +19,7 @@ from sqlalchemy.orm import aliased
 
 from . import statistics, summaries
 from .models import Game, GameSummary, Player, Seat, SeatSummary, db
-from .rules import RULESETS, Progression
+from .rules import Progression, ruleset_from_text
 from .statistics import HeadToHead, PlayerStats, Tally
 from .summaries import Summary
 
@@ -116,16 +116,19 @@ def player_stats(player_id: int) -> PlayerStats | None:
         select(Game.rules, func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
                func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
                func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
-               func.min(Game.started_at), func.max(Game.started_at))
+               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id))
         .where(mine).group_by(Game.rules)
     ).all()
+    # Each rule set as the player's newest game started from it keeps it.
+    rulesets = {key: ruleset_from_text(document, key) for key, document in db.session.execute(
+        select(Game.rules, Game.rules_document).where(Game.id.in_([row[12] for row in sums])))}
     overall, by_rules = statistics.tallies(
         (row[0], Tally(*(int(n) if n is not None else None for n in row[1:5]), int(row[5] or 0), row[6],
                        *(int(n or 0) for n in row[7:10])))
         for row in sums)
     starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
-    ladder = next((key for key in by_rules if key in _ladders()), None)
-    levels = [] if ladder is None else statistics.levels(ladder, db.session.execute(
+    ladder = next((key for key in by_rules if rulesets[key].progression is Progression.LADDER), None)
+    levels = [] if ladder is None else statistics.levels(rulesets[ladder], db.session.execute(
         select(SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
         .where(mine, Game.rules == ladder)).all())
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
@@ -142,7 +145,8 @@ def player_stats(player_id: int) -> PlayerStats | None:
         .group_by(other.player_id, Player.name)
     ).all()
     return PlayerStats(player, overall, by_rules, levels, [statistics.played_game(g, player_id) for g in newest],
-                       statistics.opponents(together), min(starts, default=None), max(starts, default=None))
+                       statistics.opponents(together), min(starts, default=None), max(starts, default=None),
+                       rulesets)
 
 
 def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
@@ -175,11 +179,6 @@ def _winners(seat):
     """How many seats of the seat's game won it."""
     others = aliased(SeatSummary)
     return select(func.count()).where(others.game_id == seat.game_id, others.won).scalar_subquery()
-
-
-def _ladders() -> frozenset[str]:
-    """The rule sets whose players each climb their own ladder of levels."""
-    return frozenset(key for key, rules in RULESETS.items() if rules.progression is Progression.LADDER)
 
 
 __all__ = [
