@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import ColumnElement, and_, func, select
 
-from . import summaries
-from .models import Game, Player, Seat, db
+from . import kept, ratings, summaries
+from .models import Game, GameSummary, Player, Seat, SeatSummary, db
+from .rules import PRESETS, WinnerRule
 from .statistics import PlayerStats, figures_from
 from .summaries import Summary
 
@@ -111,13 +113,96 @@ def player_stats(player_id: int) -> PlayerStats | None:
     return PlayerStats(player, figures.overall, figures.by_rules, figures.levels, figures.games, figures.opponents)
 
 
+
+
+# ================================================================ ratings (issue 15)
+
+#: The periods the ratings can be worked out over: the key in the address, and its words.
+PERIODS = {"all": "All time", "year": "This year"}
+
+
+@dataclass(frozen=True)
+class RatingFilter:
+    """Which games the ratings are worked out over: one rule set's or all; this year's or all."""
+
+    rules: str | None = None
+    period: str = "all"
+
+    def since(self, now: datetime | None = None) -> datetime | None:
+        if self.period != "year":
+            return None
+        now = now or datetime.now(UTC)
+        return datetime(now.year, 1, 1, tzinfo=UTC)
+
+
+def rating_standings(filters: RatingFilter, now: datetime | None = None) -> list[ratings.Standing]:
+    """The finished, kept games the filter selects, as matches in the order they finished (the
+    finish time, then the id): one query over the stored summaries, no replay."""
+    finished = func.coalesce(Game.finished_at, Game.started_at)
+    conditions = [Game.deleted_at.is_(None), GameSummary.finished.is_(True), GameSummary.worked_out.is_(True)]
+    if filters.rules is not None:
+        conditions.append(Game.rules == filters.rules)
+    since = filters.since(now)
+    if since is not None:
+        conditions.append(finished >= since)
+    rows = db.session.execute(
+        select(Game.id, Game.finished_at, Game.rules, SeatSummary.player_id, SeatSummary.won, SeatSummary.total,
+               SeatSummary.climbs)
+        .join(GameSummary, GameSummary.game_id == Game.id)
+        .join(SeatSummary, SeatSummary.game_id == Game.id)
+        .where(and_(*conditions))
+        .order_by(finished.asc().nulls_first(), Game.id, SeatSummary.position)
+    ).all()
+    found: list[ratings.Standing] = []
+    i = 0
+    while i < len(rows):
+        first = rows[i]
+        j = i
+        while j < len(rows) and rows[j].id == first.id:
+            j += 1
+        ruleset = PRESETS.get(first.rules)
+        finisher = ruleset is not None and ruleset.winner is WinnerRule.LOWEST_FINISHER
+        last = f"{ruleset.last_stage}:" if ruleset is not None else None
+        seats = [(r.player_id, bool(r.won), r.total,
+                  finisher and any(part.startswith(last) for part in r.climbs.split())) for r in rows[i:j]]
+        found.append(ratings.standing_of(first.id, first.finished_at, first.rules, seats, finisher))
+        i = j
+    return found
+
+
+def club_ratings(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> ratings.Ratings:
+    """The ratings over the games ``filters`` selects, as the stored summaries stand now.
+
+    The matches are read afresh every time (one query); the rating of them is worked out from
+    the first game that differs from the last time this process rated that filter (a pure
+    function of the matches, so what is reused can never be stale)."""
+    standings = rating_standings(filters, now)
+    memo = kept.of_app("ratings", 8)
+    key = (filters, filters.since(now))
+    found = ratings.rate(standings, memo.get(key))
+    memo.put(key, found)
+    return found
+
+
+def player_names(player_ids) -> dict[int, str]:
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).tuples().all())
+
+
 __all__ = [
+    "PERIODS",
     "PER_PAGE",
     "HistoryFilter",
     "HistoryPage",
+    "RatingFilter",
+    "club_ratings",
     "deleted_count",
     "history_page",
     "history_total",
+    "player_names",
     "player_stats",
+    "rating_standings",
     "recent_games",
 ]

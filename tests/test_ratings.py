@@ -1,0 +1,240 @@
+"""Issue 15: club ratings (openskill's Plackett-Luce over the finished games, in finish order).
+
+The worked examples are the library's own figures for the same matches (openskill 6, the
+model's defaults: mu 25, sigma 25/3); the rest holds the app's rules around it: the order of
+the games, each game's standing, corrections, deletes and restores, the provisional threshold.
+"""
+
+from __future__ import annotations
+
+import doctest
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from history_games import game, out, random_docs
+
+from scorekeeper import history, ratings, store, transfer
+from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.ratings import Entry, Standing, rate, standing_of
+from scorekeeper.rules import RoundRecord
+
+
+def match(game_id: int, *ranks: tuple[int, int], won: tuple[int, ...] = ()) -> Standing:
+    """A match of players ``(player_id, rank)``."""
+    return Standing(game_id, None, "classic", tuple(Entry(pid, rank, pid in won) for pid, rank in ranks))
+
+
+def test_the_doctests_hold():
+    assert doctest.testmod(ratings).failed == 0
+
+
+# =============================================================== worked examples
+
+
+def test_a_three_player_game_moves_each_rating_as_the_library_does():
+    r = rate([match(1, (1, 1), (2, 2), (3, 3), won=(1,))])
+    first, second, third = (r.of(p) for p in (1, 2, 3))
+    assert first.mu == pytest.approx(27.869048680749426)
+    assert first.sigma == pytest.approx(8.205243377397993)
+    assert second.mu == pytest.approx(25.717262170187357)
+    assert third.mu == pytest.approx(21.413689149063217)
+    assert second.sigma == third.sigma == pytest.approx(8.058224222802378)
+    # The rating shown is mu - 3 sigma, from 0 before any game.
+    assert [round(p.rating, 1) for p in (first, second, third)] == [3.3, 1.5, -2.8]
+    assert r.game(1)[1].before == 0.0
+    assert r.game(1)[1].after == pytest.approx(3.253318548555445)
+
+
+def test_a_tie_for_second_gives_both_the_same_rating():
+    r = rate([match(1, (1, 1), (2, 2), (3, 2))])
+    assert r.of(2).mu == r.of(3).mu == pytest.approx(23.565475659625285)
+    assert r.of(2).sigma == r.of(3).sigma == pytest.approx(8.058224222802378)
+    assert r.of(1).mu == pytest.approx(27.869048680749426)
+
+
+def test_a_shared_win_ranks_both_winners_first():
+    r = rate([match(1, (1, 1), (2, 1), (3, 3), won=(1, 2))])
+    assert r.of(1).mu == r.of(2).mu == pytest.approx(25.717262170187357)
+    assert r.of(3).mu == pytest.approx(23.565475659625285)
+    assert round(r.of(1).rating, 1) == 1.1 and round(r.of(3).rating, 1) == -1.1
+    assert r.of(1).wins == r.of(2).wins == 1 and r.of(3).wins == 0
+    # Two players sharing the win: neither moves, both grow surer.
+    two = rate([match(1, (1, 1), (2, 1), won=(1, 2))])
+    assert two.of(1).mu == two.of(2).mu == 25.0
+    assert two.of(1).sigma == pytest.approx(8.06590141354368)
+
+
+# =============================================================== the rules around it
+
+
+def test_a_standing_puts_the_winners_first_then_the_lowest_total():
+    # Player 2 won (the lowest total); 1 and 3 tie on 30: they share second place.
+    s = standing_of(9, None, "classic", [(1, False, 30, False), (2, True, 10, False), (3, False, 30, False)])
+    assert [(e.player_id, e.rank, e.won) for e in s.entries] == [(1, 2, False), (2, 1, True), (3, 2, False)]
+    # A shared win: both first.
+    s = standing_of(9, None, "classic", [(1, True, 5, False), (2, False, 38, False), (3, True, 5, False)])
+    assert [e.rank for e in s.entries] == [1, 3, 1]
+
+
+def test_with_a_lowest_finisher_rule_those_who_finished_the_ladder_come_first():
+    # Phase 10 style: the winner finished the last stage on 60; among the rest, the one who
+    # also finished (on 80) comes before a lower total that did not finish.
+    seats = [(1, False, 20, False), (2, True, 60, True), (3, False, 80, True), (4, False, 20, False)]
+    s = standing_of(9, None, "phase10", seats, lowest_finisher=True)
+    assert [e.rank for e in s.entries] == [3, 1, 2, 3]
+    # The same seats under a "lowest" rule: by total after the winner.
+    assert [e.rank for e in standing_of(9, None, "x", seats).entries] == [2, 1, 4, 2]
+
+
+def test_the_order_of_the_games_matters():
+    a, b = match(1, (1, 1), (2, 2)), match(2, (1, 2), (2, 1))
+    assert rate([a, b]).of(1).mu != rate([b, a]).of(1).mu
+
+
+def test_a_player_alone_is_not_moved():
+    r = rate([match(1, (1, 1))])
+    assert r.of(1).mu == 25.0 and r.of(1).games == 1
+
+
+def test_the_provisional_threshold_is_five_games():
+    games = [match(i, (1, 1), (2, 2), (3, 3)) for i in range(1, 5)]
+    r = rate(games)
+    assert r.of(1).games == 4 and r.of(1).provisional
+    r = rate([*games, match(5, (1, 1), (2, 2))])
+    assert r.of(1).games == 5 and not r.of(1).provisional
+    assert r.of(3).provisional  # four games
+    assert ratings.PROVISIONAL_BELOW == 5
+
+
+def test_recent_change_best_and_worst():
+    games = [match(i, (1, 1 if i % 3 else 2), (2, 2 if i % 3 else 1)) for i in range(1, 9)]
+    p = rate(games).of(1)
+    assert len(p.recent) == 6 and p.recent[-1] == pytest.approx(p.rating)
+    assert p.recent_change == pytest.approx(p.rating - p.steps[-5].before)
+    assert p.best.after == max(s.after for s in p.steps)
+    assert p.worst.after == min(s.after for s in p.steps)
+
+
+def test_rating_again_from_an_earlier_result_works_out_only_the_games_that_changed():
+    rng = random.Random(5)
+    games = []
+    for i in range(40):
+        players = rng.sample(range(1, 8), rng.randint(2, 5))
+        games.append(match(i + 1, *((p, rng.randint(1, len(players))) for p in players)))
+    whole = rate(games)
+    assert whole.worked_out == 40
+    again = rate(games, whole)
+    assert again.worked_out == 0 and again.players == whole.players
+    changed = list(games)
+    changed[30] = match(31, *((e.player_id, 1) for e in games[30].entries), won=(games[30].entries[0].player_id,))
+    assert changed[30] != games[30]
+    incremental = rate(changed, whole)
+    assert incremental.worked_out == 10
+    assert incremental.players == rate(changed).players
+    assert incremental.by_game == rate(changed).by_game
+    shorter = rate(changed[:20] + changed[21:], incremental)  # one game deleted
+    assert shorter.worked_out == 19 and shorter.players == rate(changed[:20] + changed[21:]).players
+
+
+# =============================================================== from the stored games
+
+CLASSIC_T = ["Ann", "Ben", "Cat"]
+
+
+def classic_game(players, went_out_first: str, started: str, finished: str) -> dict:
+    """A classic game: in deal 1 ``went_out_first`` goes out and the two others hold K K K and 2;
+    every later deal the first player goes out and the others hold a 2."""
+    first, *others = players
+    rest = [p for p in players if p != went_out_first]
+    deal1 = out(went_out_first, {rest[0]: "K K K", rest[1]: "2"})
+    later = [out(first, {p: "2" for p in others}) for _ in range(6)]
+    return game("classic", players, [deal1, *later], started, finished_at=finished)
+
+
+def import_docs(docs) -> list[int]:
+    return [o.game_id for o in transfer.import_files(read_document(backup_document(docs)))]
+
+
+@pytest.fixture
+def club(app):
+    """Four finished games; the first two end at the same time (the id decides)."""
+    with app.app_context():
+        ids = import_docs([
+            classic_game(["Ann", "Ben", "Cat"], "Ben", "2026-01-01T19:00:00Z", "2026-01-01T20:00:00Z"),
+            classic_game(["Ben", "Cat", "Dev"], "Dev", "2026-01-01T18:00:00Z", "2026-01-01T20:00:00Z"),
+            classic_game(["Ann", "Dev", "Cat"], "Ann", "2026-01-02T19:00:00Z", "2026-01-02T20:00:00Z"),
+            classic_game(["Cat", "Ann", "Ben"], "Cat", "2026-01-03T19:00:00Z", "2026-01-03T20:00:00Z"),
+        ])
+    return ids
+
+
+def names(app, found: ratings.Ratings) -> dict[str, float]:
+    by_id = history.player_names(found.players)
+    return {by_id[pid]: round(p.rating, 6) for pid, p in found.players.items()}
+
+
+def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
+    with app.app_context():
+        standings = history.rating_standings(history.RatingFilter())
+        assert [s.game_id for s in standings] == club
+        # Game 1: Ann goes out in deals 2 to 7; Ben went out in deal 1 and held a 2 in each
+        # later deal (12), Cat 2 + 12 = 14, Ann K K K = 30: Ben first, Cat second, Ann third.
+        first = standings[0]
+        ann, ben, cat = (store.find_player(n).id for n in ("Ann", "Ben", "Cat"))
+        ranks = {e.player_id: e.rank for e in first.entries}
+        assert ranks[ben] == 1 and ranks[ann] == 3 and ranks[cat] == 2
+        assert history.club_ratings().players == rate(standings).players
+
+
+def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club):
+    with app.app_context():
+        before = history.club_ratings()
+        dev = store.find_player("Dev").id
+        # Game 1 corrected: Ann went out in deal 1, not Ben (Dev never sat in game 1).
+        store.replace_round(club[0], 1, RoundRecord.create("Ann", {"Ben": "K K K", "Cat": "2"}))
+        after = history.club_ratings()
+        assert after.worked_out == 4  # from game 1 on
+        assert after.game(club[2])[dev].before != before.game(club[2])[dev].before
+        assert after.of(dev).rating != before.of(dev).rating
+        assert after.players == rate(history.rating_standings(history.RatingFilter())).players
+
+
+def test_a_deleted_game_leaves_the_ratings_and_a_restore_brings_them_back(app, club):
+    with app.app_context():
+        before = history.club_ratings()
+        store.delete_game(club[1])
+        gone = history.club_ratings()
+        assert club[1] not in gone.by_game and gone.worked_out == 2  # the two games after it
+        assert gone.of(store.find_player("Dev").id).games == 1
+        assert gone.of(store.find_player("Ann").id).rating != before.of(store.find_player("Ann").id).rating
+        store.restore_game(club[1])
+        back = history.club_ratings()
+        assert back.players == before.players and back.by_game == before.by_game
+
+
+def test_a_rename_changes_no_rating(app, club):
+    with app.app_context():
+        before = history.club_ratings()
+        store.rename_player(store.find_player("Ann").id, "Annie")
+        after = history.club_ratings()
+        assert after.worked_out == 0 and after.players == before.players
+
+
+def test_a_game_in_progress_is_not_rated(app, club):
+    with app.app_context():
+        ids = import_docs([game("classic", ["Ann", "Eve", "Fay"], [out("Ann", {"Eve": "K", "Fay": "2"})], "2026-01-05T19:00:00Z")])
+        found = history.club_ratings()
+        assert ids[0] not in found.by_game and store.find_player("Eve").id not in found.players
+
+
+def test_the_filters_rate_one_rule_set_and_this_year_only(app):
+    now = datetime.now(UTC)
+    with app.app_context():
+        import_docs(random_docs(6, seed=2, start_at=now - timedelta(days=400)))
+        recent = import_docs(random_docs(3, seed=3, start_at=datetime(now.year, 1, 1, 1, tzinfo=UTC)))
+        every = history.rating_standings(history.RatingFilter())
+        year = history.rating_standings(history.RatingFilter(period="year"))
+        assert {s.game_id for s in year} <= set(recent) and len(year) < len(every)
+        classic = history.rating_standings(history.RatingFilter(rules="classic"))
+        assert classic and all(s.rules == "classic" for s in classic)
