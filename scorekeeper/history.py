@@ -188,7 +188,36 @@ def player_names(player_ids) -> dict[int, str]:
     ids = list(player_ids)
     if not ids:
         return {}
-    return dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).tuples().all())
+    return {pid: name for pid, name in db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))}
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of the leaderboard: a player (their name as the roster has it now) and their rating."""
+
+    player_id: int
+    name: str
+    rating: ratings.PlayerRating
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    filters: RatingFilter
+    #: Players with at least :data:`ratings.PROVISIONAL_BELOW` rated games, best rating first.
+    ranked: list[RatedPlayer]
+    #: The others, best rating first.
+    provisional: list[RatedPlayer]
+    #: How many games were rated.
+    games: int
+
+
+def leaderboard(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> Leaderboard:
+    found = club_ratings(filters, now)
+    order = found.ranked()
+    names = player_names(p.player_id for p in order)
+    lines = [RatedPlayer(p.player_id, names.get(p.player_id, "?"), p) for p in order]
+    return Leaderboard(filters, [r for r in lines if not r.rating.provisional],
+                       [r for r in lines if r.rating.provisional], len(found.standings))
 
 
 __all__ = [
@@ -196,11 +225,14 @@ __all__ = [
     "PER_PAGE",
     "HistoryFilter",
     "HistoryPage",
+    "Leaderboard",
+    "RatedPlayer",
     "RatingFilter",
     "club_ratings",
     "deleted_count",
     "history_page",
     "history_total",
+    "leaderboard",
     "player_names",
     "player_stats",
     "rating_standings",

@@ -8,6 +8,7 @@ the games, each game's standing, corrections, deletes and restores, the provisio
 from __future__ import annotations
 
 import doctest
+import html
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -169,11 +170,6 @@ def club(app):
     return ids
 
 
-def names(app, found: ratings.Ratings) -> dict[str, float]:
-    by_id = history.player_names(found.players)
-    return {by_id[pid]: round(p.rating, 6) for pid, p in found.players.items()}
-
-
 def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
     with app.app_context():
         standings = history.rating_standings(history.RatingFilter())
@@ -238,3 +234,80 @@ def test_the_filters_rate_one_rule_set_and_this_year_only(app):
         assert {s.game_id for s in year} <= set(recent) and len(year) < len(every)
         classic = history.rating_standings(history.RatingFilter(rules="classic"))
         assert classic and all(s.rules == "classic" for s in classic)
+
+
+# =============================================================== the leaderboard, its CSV, the API
+
+
+@pytest.fixture
+def season(app):
+    """Twelve finished games of four players (everyone rated, not provisional), and one game of
+    a newcomer (provisional)."""
+    with app.app_context():
+        ids = import_docs(random_docs(12, seed=11, players=["Ann", "Ben", "Cat", "Dev"]))
+        ids += import_docs([classic_game(["Ann", "Eve", "Ben"], "Eve", "2026-06-01T19:00:00Z",
+                                         "2026-06-01T20:00:00Z")])
+    return ids
+
+
+def test_the_leaderboard_ranks_the_players_with_five_games_and_lists_the_others_apart(web, app, season):
+    page = web.get("/ratings")
+    assert page.status_code == 200
+    text = page.text
+    with app.app_context():
+        board = history.leaderboard()
+    assert [line.name for line in board.ranked] == sorted(
+        ["Ann", "Ben", "Cat", "Dev"], key=lambda n: -next(r.rating.rating for r in board.ranked if r.name == n))
+    assert [line.name for line in board.provisional] == ["Eve"]
+    ranked, provisional = text.split('id="provisional-h"')
+    for line in board.ranked:
+        assert f"{line.rating.rating:.1f}" in ranked
+    assert "Eve" in provisional and "Eve" not in ranked
+    assert ranked.index(board.ranked[0].name) < ranked.index(board.ranked[-1].name)
+    assert 'class="spark' in ranked and "over the last 5 games" in ranked
+    # The menu and the history link to it.
+    assert 'href="/ratings"' in web.get("/history").text
+
+
+def test_the_leaderboard_page_and_its_fragment_come_from_one_template(web, season):
+    whole = web.get("/ratings?rules=classic")
+    fragment = web.get("/ratings?rules=classic", headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and "<html" not in fragment.text and "<html" in whole.text
+    assert 'option value="classic" selected' in fragment.text
+
+
+@pytest.mark.parametrize("query, words", [
+    ("rules=bridge", '"bridge" is not a rule set'),
+    ("period=decade", '"decade" is not a period'),
+    ("rules=%00%ff", "is not a rule set"),
+])
+def test_bad_filters_are_answered_with_a_message(web, season, query, words):
+    page = web.get(f"/ratings?{query}")
+    assert page.status_code == 404 and words in html.unescape(page.text)
+    api = web.get(f"/api/ratings?{query}")
+    assert api.status_code == 400 and words in api.get_json()["error"]["message"]
+    assert web.get(f"/ratings.csv?{query}").status_code == 404
+
+
+def test_the_api_answers_the_leaderboard_with_the_same_filters(web, app, season):
+    body = web.get("/api/ratings").get_json()
+    with app.app_context():
+        board = history.leaderboard()
+    assert [p["name"] for p in body["ranked"]] == [line.name for line in board.ranked]
+    assert [p["rank"] for p in body["ranked"]] == [1, 2, 3, 4]
+    assert body["provisional"][0]["name"] == "Eve" and body["provisional"][0]["rank"] is None
+    assert body["games"] == 13 and body["period"] == "all" and body["rules"] is None
+    classic = web.get("/api/ratings?rules=classic&period=all").get_json()
+    assert classic["rules"] == "classic" and classic["games"] < 13
+
+
+def test_the_leaderboard_csv_quotes_names_as_the_game_csv_does(web, app, season):
+    with app.app_context():
+        store.rename_player(store.find_player("Eve").id, "=Eve")
+    answer = web.get("/ratings.csv")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    assert "attachment" in answer.headers["Content-Disposition"]
+    lines = answer.text.splitlines()
+    assert lines[0].startswith('"Rank","Player","Rating"')
+    assert len(lines) == 1 + 5
+    assert lines[-1].startswith('"","\'=Eve",')
