@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from sqlalchemy import ColumnElement, and_, func, select
 
 from . import kept, ratings, summaries
+from .database import club_version
 from .models import Game, GameSummary, Player, Seat, SeatSummary, db
 from .rules import PRESETS, WinnerRule
 from .statistics import PlayerStats, figures_from
@@ -173,14 +174,19 @@ def rating_standings(filters: RatingFilter, now: datetime | None = None) -> list
 def club_ratings(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> ratings.Ratings:
     """The ratings over the games ``filters`` selects, as the stored summaries stand now.
 
-    The matches are read afresh every time (one query); the rating of them is worked out from
-    the first game that differs from the last time this process rated that filter (a pure
-    function of the matches, so what is reused can never be stale)."""
-    standings = rating_standings(filters, now)
+    Under the club's version (read from the database: every committed change moves it on) the
+    result of the last call for the same filter is given again. Otherwise the matches are read
+    afresh (one query), and rated from the first game that differs from the last time this
+    process rated that filter: the rating is a pure function of the matches, so what is reused
+    can never be stale."""
     memo = kept.of_app("ratings", 8)
     key = (filters, filters.since(now))
-    found = ratings.rate(standings, memo.get(key))
-    memo.put(key, found)
+    version = club_version()
+    last = memo.get(key)
+    if last is not None and version is not None and last[0] == version:
+        return last[1]  # nothing committed since: the same games, the same ratings
+    found = ratings.rate(rating_standings(filters, now), last[1] if last is not None else None)
+    memo.put(key, (version, found))
     return found
 
 

@@ -154,6 +154,10 @@ class PlayerRating:
         """The game after which the rating was highest (the earliest such)."""
         return max(self.steps, key=lambda s: (s.after, -s.index)) if self.steps else None
 
+    def number(self, step: Step) -> int:
+        """Which of the player's rated games ``step`` is (1 for the first)."""
+        return self.steps.index(step) + 1
+
     @property
     def worst(self) -> Step | None:
         """The game after which the rating was lowest (the earliest such)."""

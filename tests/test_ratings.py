@@ -311,3 +311,50 @@ def test_the_leaderboard_csv_quotes_names_as_the_game_csv_does(web, app, season)
     assert lines[0].startswith('"Rank","Player","Rating"')
     assert len(lines) == 1 + 5
     assert lines[-1].startswith('"","\'=Eve",')
+
+
+# =============================================================== the player's page, the story
+
+
+def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_worst(web, app, season):
+    with app.app_context():
+        ann = store.find_player("Ann").id
+        rating = history.club_ratings().of(ann)
+    page = web.get(f"/players/{ann}")
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert 'id="rating-chart"' in text and f"{rating.rating:.1f}" in text
+    assert f"Best {rating.best.after:.1f} after game {rating.number(rating.best)}" in text
+    assert f"Lowest {rating.worst.after:.1f} after game {rating.number(rating.worst)}" in text
+    assert text.count('class="peak"') == 2
+    # The line: the start (0) and one point after each rated game.
+    points = text.split('class="line seat-0" points="')[1].split('"')[0].split()
+    assert len(points) == rating.games + 1
+
+
+def test_a_player_without_a_finished_game_has_no_rating_chart(web, app, season):
+    with app.app_context():
+        idle = store.add_player("Zoë").id
+    page = web.get(f"/players/{idle}")
+    assert page.status_code == 200 and "rating-chart" not in page.text
+
+
+def test_the_story_of_a_finished_game_shows_each_rating_before_and_after(web, app, season):
+    game_id = season[-1]
+    with app.app_context():
+        steps = history.club_ratings().game(game_id)
+    text = html.unescape(web.get(f"/games/{game_id}/story").text)
+    for step in steps.values():
+        assert f"{step.before:.1f} → <strong>{step.after:.1f}</strong>" in text
+    # The newcomer's first game: from 0.
+    assert "0.0 → <strong>" in text
+
+
+def test_the_leaderboard_follows_a_deletion_at_once(web, app, season):
+    before = web.get("/api/ratings").get_json()
+    web.get("/ratings")  # kept
+    with app.app_context():
+        store.delete_game(season[-1])
+    after = web.get("/api/ratings").get_json()
+    assert after["games"] == before["games"] - 1 and after["provisional"] == []
+    assert "Eve" not in web.get("/ratings").text
