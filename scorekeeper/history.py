@@ -17,10 +17,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import ColumnElement, and_, func, select
 
-from . import kept, ratings, summaries
-from .database import club_version
-from .models import Game, GameSummary, Player, Seat, SeatSummary, db
-from .rules import PRESETS, WinnerRule
+from . import rating_summaries, ratings, summaries
+from .models import Game, Player, Seat, db
 from .statistics import PlayerStats, figures_from
 from .summaries import Summary
 
@@ -129,81 +127,48 @@ class RatingFilter:
     rules: str | None = None
     period: str = "all"
 
-    def since(self, now: datetime | None = None) -> datetime | None:
-        if self.period != "year":
-            return None
-        now = now or datetime.now(UTC)
-        return datetime(now.year, 1, 1, tzinfo=UTC)
+    def year(self, now: datetime | None = None) -> int | None:
+        return (now or datetime.now(UTC)).year if self.period == "year" else None
 
-
-def rating_standings(filters: RatingFilter, now: datetime | None = None) -> list[ratings.Standing]:
-    """The finished, kept games the filter selects, as matches in the order they finished (the
-    finish time, then the id): one query over the stored summaries, no replay."""
-    finished = func.coalesce(Game.finished_at, Game.started_at)
-    conditions = [Game.deleted_at.is_(None), GameSummary.finished.is_(True), GameSummary.worked_out.is_(True)]
-    if filters.rules is not None:
-        conditions.append(Game.rules == filters.rules)
-    since = filters.since(now)
-    if since is not None:
-        conditions.append(finished >= since)
-    rows = db.session.execute(
-        select(Game.id, Game.finished_at, Game.rules, SeatSummary.player_id, SeatSummary.won, SeatSummary.total,
-               SeatSummary.climbs)
-        .join(GameSummary, GameSummary.game_id == Game.id)
-        .join(SeatSummary, SeatSummary.game_id == Game.id)
-        .where(and_(*conditions))
-        .order_by(finished.asc().nulls_first(), Game.id, SeatSummary.position)
-    ).all()
-    found: list[ratings.Standing] = []
-    i = 0
-    while i < len(rows):
-        first = rows[i]
-        j = i
-        while j < len(rows) and rows[j].id == first.id:
-            j += 1
-        ruleset = PRESETS.get(first.rules)
-        finisher = ruleset is not None and ruleset.winner is WinnerRule.LOWEST_FINISHER
-        last = f"{ruleset.last_stage}:" if ruleset is not None else None
-        seats = [(r.player_id, bool(r.won), r.total,
-                  finisher and any(part.startswith(last) for part in r.climbs.split())) for r in rows[i:j]]
-        found.append(ratings.standing_of(first.id, first.finished_at, first.rules, seats, finisher))
-        i = j
-    return found
-
-
-def club_ratings(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> ratings.Ratings:
-    """The ratings over the games ``filters`` selects, as the stored summaries stand now.
-
-    Under the club's version (read from the database: every committed change moves it on) the
-    result of the last call for the same filter is given again. Otherwise the matches are read
-    afresh (one query), and rated from the first game that differs from the last time this
-    process rated that filter: the rating is a pure function of the matches, so what is reused
-    can never be stale."""
-    memo = kept.of_app("ratings", 8)
-    key = (filters, filters.since(now))
-    version = club_version()
-    last = memo.get(key)
-    if last is not None and version is not None and last[0] == version:
-        return last[1]  # nothing committed since: the same games, the same ratings
-    found = ratings.rate(rating_standings(filters, now), last[1] if last is not None else None)
-    memo.put(key, (version, found))
-    return found
-
-
-def player_names(player_ids) -> dict[int, str]:
-    ids = list(player_ids)
-    if not ids:
-        return {}
-    return {pid: name for pid, name in db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))}
+    def scope(self, now: datetime | None = None) -> str:
+        return rating_summaries.scope_of(self.rules, self.year(now))
 
 
 @dataclass(frozen=True)
 class RatedPlayer:
-    """One line of the leaderboard: a player (their name as the roster has it now) and their rating."""
+    """One line of the leaderboard: a player (their name as the roster has it now), their
+    rating, and the steps of their last :data:`ratings.RECENT` games."""
 
     player_id: int
     name: str
-    rating: ratings.PlayerRating
+    games: int
+    wins: int
+    last: tuple[ratings.Step, ...]
+
+    @property
+    def mu(self) -> float:
+        return self.last[-1].mu_after
+
+    @property
+    def sigma(self) -> float:
+        return self.last[-1].sigma_after
+
+    @property
+    def rating(self) -> float:
+        return self.last[-1].after
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < ratings.PROVISIONAL_BELOW
+
+    @property
+    def recent(self) -> tuple[float, ...]:
+        """The rating before the last games and after each of them."""
+        return (self.last[0].before,) + tuple(s.after for s in self.last)
+
+    @property
+    def recent_change(self) -> float:
+        return self.last[-1].after - self.last[0].before
 
 
 @dataclass(frozen=True)
@@ -218,13 +183,32 @@ class Leaderboard:
 
 
 def leaderboard(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> Leaderboard:
-    found = club_ratings(filters, now)
-    order = found.ranked()
-    names = player_names(p.player_id for p in order)
-    lines = [RatedPlayer(p.player_id, names.get(p.player_id, "?"), p) for p in order]
-    return Leaderboard(filters, [r for r in lines if not r.rating.provisional],
-                       [r for r in lines if r.rating.provisional], len(found.standings))
+    """The stored ratings of the filter's scope: three queries, whatever the number of games."""
+    scope = filters.scope(now)
+    latest = rating_summaries.latest_steps(scope)
+    names = player_names(latest)
+    lines = sorted((RatedPlayer(pid, names.get(pid, "?"), games, wins, last)
+                    for pid, (games, wins, last) in latest.items()),
+                   key=lambda line: (-line.rating, -line.games, line.name.casefold(), line.player_id))
+    return Leaderboard(filters, [r for r in lines if not r.provisional], [r for r in lines if r.provisional],
+                       rating_summaries.games_rated(scope) if lines else 0)
 
+
+def player_rating(player_id: int) -> ratings.PlayerRating:
+    """A player's rating history over every rated game."""
+    return rating_summaries.history_of(player_id)
+
+
+def game_ratings(game_id: int) -> dict[int, ratings.Step]:
+    """Each player's rating before and after one game (empty if the game is not rated)."""
+    return rating_summaries.game_steps(game_id)
+
+
+def player_names(player_ids) -> dict[int, str]:
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    return {pid: name for pid, name in db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))}
 
 __all__ = [
     "PERIODS",
@@ -234,13 +218,13 @@ __all__ = [
     "Leaderboard",
     "RatedPlayer",
     "RatingFilter",
-    "club_ratings",
+    "game_ratings",
     "deleted_count",
     "history_page",
     "history_total",
     "leaderboard",
     "player_names",
+    "player_rating",
     "player_stats",
-    "rating_standings",
     "recent_games",
 ]

@@ -19,7 +19,7 @@ month's game costs the games since then, not the whole history).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -197,11 +197,15 @@ def _same_prefix(old: Sequence[Standing], new: Sequence[Standing]) -> int:
     return n
 
 
-def rate(standings: Sequence[Standing], previous: Ratings | None = None) -> Ratings:
+def rate(standings: Sequence[Standing], previous: Ratings | None = None,
+         prior: Mapping[int, tuple[float, float]] | None = None) -> Ratings:
     """Rate the matches ``standings``, in that order. With ``previous`` (an earlier result),
-    the matches before the first one that differs are taken from it, not worked out again."""
+    the matches before the first one that differs are taken from it, not worked out again.
+    ``prior`` gives players their (mu, sigma) before the first match (the games rated before
+    these; anyone else starts from the model's defaults)."""
     standings = tuple(standings)
     keep = _same_prefix(previous.standings, standings) if previous is not None else 0
+    prior = prior or {}
     steps: dict[int, list[Step]] = {}
     by_game: dict[int, tuple[tuple[int, Step], ...]] = {}
     if keep:
@@ -216,7 +220,8 @@ def rate(standings: Sequence[Standing], previous: Ratings | None = None) -> Rati
         before = []
         for entry in standing.entries:
             mine = steps.get(entry.player_id)
-            before.append((mine[-1].mu_after, mine[-1].sigma_after) if mine else (MODEL.mu, MODEL.sigma))
+            before.append((mine[-1].mu_after, mine[-1].sigma_after) if mine
+                          else prior.get(entry.player_id, (MODEL.mu, MODEL.sigma)))
         teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
         if len(teams) > 1:
             after = [(team[0].mu, team[0].sigma)

@@ -8,6 +8,7 @@ the games, each game's standing, corrections, deletes and restores, the provisio
 from __future__ import annotations
 
 import doctest
+from dataclasses import replace
 import html
 import random
 from datetime import UTC, datetime, timedelta
@@ -15,8 +16,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from history_games import game, out, random_docs
 
-from scorekeeper import history, ratings, store, transfer
+from sqlalchemy import select, update
+
+from scorekeeper import history, rating_summaries, ratings, store, transfer
 from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.models import Player, RatingSummary, db
 from scorekeeper.ratings import Entry, Standing, rate, standing_of
 from scorekeeper.rules import RoundRecord
 
@@ -170,58 +174,86 @@ def club(app):
     return ids
 
 
+def stored(app=None) -> dict[int, tuple]:
+    """Every player's stored rating history over all games."""
+    ids = db.session.scalars(select(Player.id)).all()
+    return {pid: history.player_rating(pid).steps for pid in ids}
+
+
 def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
     with app.app_context():
-        standings = history.rating_standings(history.RatingFilter())
+        standings = rating_summaries.standings()
         assert [s.game_id for s in standings] == club
         # Game 1: Ann goes out in deals 2 to 7; Ben went out in deal 1 and held a 2 in each
         # later deal (12), Cat 2 + 12 = 14, Ann K K K = 30: Ben first, Cat second, Ann third.
-        first = standings[0]
         ann, ben, cat = (store.find_player(n).id for n in ("Ann", "Ben", "Cat"))
-        ranks = {e.player_id: e.rank for e in first.entries}
-        assert ranks[ben] == 1 and ranks[ann] == 3 and ranks[cat] == 2
-        assert history.club_ratings().players == rate(standings).players
+        ranks = {e.player_id: e.rank for e in standings[0].entries}
+        assert ranks == {ben: 1, cat: 2, ann: 3}
+        # What the changes stored is what rating every game from nothing gives.
+        expected = rate(standings)
+        for pid, steps in stored().items():
+            # (A stored step counts the player's games; the pure one, every match.)
+            assert [replace(s, index=0) for s in steps] == [replace(s, index=0) for s in expected.of(pid).steps]
+        assert rating_summaries.rebuild(fix=False) == []
 
 
-def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club):
+def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club, monkeypatch):
     with app.app_context():
-        before = history.club_ratings()
         dev = store.find_player("Dev").id
-        # Game 1 corrected: Ann went out in deal 1, not Ben (Dev never sat in game 1).
+        before = history.player_rating(dev)
+        rated: list[int] = []
+        real = ratings.rate
+        monkeypatch.setattr(ratings, "rate", lambda matches, *a, **k: rated.append(len(matches)) or real(matches, *a, **k))
+        # Game 3 corrected: Dev went out in deal 1, not Ann.
+        store.replace_round(club[2], 1, RoundRecord.create("Dev", {"Ann": "K K K", "Cat": "2"}))
+        # Worked out again from that game on: games 3 and 4 (all games; classic), game 3 (2026
+        # all; classic 2026 hold the same games), never the games before it.
+        assert max(rated) == 2
+        after = history.player_rating(dev)
+        assert after.steps[:1] == before.steps[:1] and after.rating != before.rating
+        assert rating_summaries.rebuild(fix=False) == []
+        # Game 1 corrected: everything after it moves.
         store.replace_round(club[0], 1, RoundRecord.create("Ann", {"Ben": "K K K", "Cat": "2"}))
-        after = history.club_ratings()
-        assert after.worked_out == 4  # from game 1 on
-        assert after.game(club[2])[dev].before != before.game(club[2])[dev].before
-        assert after.of(dev).rating != before.of(dev).rating
-        assert after.players == rate(history.rating_standings(history.RatingFilter())).players
+        assert history.player_rating(dev).steps[1].before != after.steps[1].before
+        assert rating_summaries.rebuild(fix=False) == []
 
 
 def test_a_deleted_game_leaves_the_ratings_and_a_restore_brings_them_back(app, club):
     with app.app_context():
-        before = history.club_ratings()
+        before = stored()
+        dev = store.find_player("Dev").id
         store.delete_game(club[1])
-        gone = history.club_ratings()
-        assert club[1] not in gone.by_game and gone.worked_out == 2  # the two games after it
-        assert gone.of(store.find_player("Dev").id).games == 1
-        assert gone.of(store.find_player("Ann").id).rating != before.of(store.find_player("Ann").id).rating
+        assert history.game_ratings(club[1]) == {}
+        assert history.player_rating(dev).games == 1
+        ann = store.find_player("Ann").id
+        assert history.player_rating(ann).rating != before[ann][-1].after
+        assert rating_summaries.rebuild(fix=False) == []
         store.restore_game(club[1])
-        back = history.club_ratings()
-        assert back.players == before.players and back.by_game == before.by_game
+        assert stored() == before
+        assert rating_summaries.rebuild(fix=False) == []
 
 
 def test_a_rename_changes_no_rating(app, club):
     with app.app_context():
-        before = history.club_ratings()
+        before = stored()
         store.rename_player(store.find_player("Ann").id, "Annie")
-        after = history.club_ratings()
-        assert after.worked_out == 0 and after.players == before.players
+        assert stored() == before
 
 
-def test_a_game_in_progress_is_not_rated(app, club):
+def test_a_game_in_progress_is_not_rated_until_it_finishes(app, club):
     with app.app_context():
-        ids = import_docs([game("classic", ["Ann", "Eve", "Fay"], [out("Ann", {"Eve": "K", "Fay": "2"})], "2026-01-05T19:00:00Z")])
-        found = history.club_ratings()
-        assert ids[0] not in found.by_game and store.find_player("Eve").id not in found.players
+        ids = import_docs([game("classic", ["Ann", "Eve", "Fay"], [out("Ann", {"Eve": "K", "Fay": "2"})],
+                                "2026-01-05T19:00:00Z")])
+        assert history.game_ratings(ids[0]) == {} and history.player_rating(store.find_player("Eve").id).games == 0
+        for number in range(2, 8):
+            store.record_round(ids[0], number, RoundRecord.create("Ann", {"Eve": "2", "Fay": "3"}))
+        steps = history.game_ratings(ids[0])
+        assert len(steps) == 3 and steps[store.find_player("Ann").id].rank == 1
+        assert rating_summaries.rebuild(fix=False) == []
+        # Deleting its last round: unfinished again, out of the ratings.
+        store.delete_round(ids[0], 7)
+        assert history.game_ratings(ids[0]) == {}
+        assert rating_summaries.rebuild(fix=False) == []
 
 
 def test_the_filters_rate_one_rule_set_and_this_year_only(app):
@@ -229,11 +261,30 @@ def test_the_filters_rate_one_rule_set_and_this_year_only(app):
     with app.app_context():
         import_docs(random_docs(6, seed=2, start_at=now - timedelta(days=400)))
         recent = import_docs(random_docs(3, seed=3, start_at=datetime(now.year, 1, 1, 1, tzinfo=UTC)))
-        every = history.rating_standings(history.RatingFilter())
-        year = history.rating_standings(history.RatingFilter(period="year"))
+        every = rating_summaries.standings()
+        year = rating_summaries.standings(year=now.year)
         assert {s.game_id for s in year} <= set(recent) and len(year) < len(every)
-        classic = history.rating_standings(history.RatingFilter(rules="classic"))
+        classic = rating_summaries.standings("classic")
         assert classic and all(s.rules == "classic" for s in classic)
+        board = history.leaderboard(history.RatingFilter(period="year"))
+        assert board.games == len(year)
+        # Ratings of this year's games only start from nothing.
+        for line in [*board.ranked, *board.provisional]:
+            assert history.player_rating(line.player_id).games >= line.games
+        assert history.leaderboard(history.RatingFilter("classic")).games == len(classic)
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_the_rebuild_command_finds_and_mends_tampered_ratings(app, club, runner):
+    with app.app_context():
+        db.session.execute(update(RatingSummary).where(RatingSummary.scope == "all").values(mu_after=1.0))
+        db.session.commit()
+    result = runner.invoke(args=["games", "rebuild", "--check"])
+    assert result.exit_code == 1 and "ratings all:" in result.output
+    result = runner.invoke(args=["games", "rebuild"])
+    assert result.exit_code == 1 and "ratings all:" in result.output
+    result = runner.invoke(args=["games", "rebuild"])
+    assert result.exit_code == 0, result.output
 
 
 # =============================================================== the leaderboard, its CSV, the API
@@ -256,12 +307,12 @@ def test_the_leaderboard_ranks_the_players_with_five_games_and_lists_the_others_
     text = page.text
     with app.app_context():
         board = history.leaderboard()
-    assert [line.name for line in board.ranked] == sorted(
-        ["Ann", "Ben", "Cat", "Dev"], key=lambda n: -next(r.rating.rating for r in board.ranked if r.name == n))
+    assert sorted(line.name for line in board.ranked) == ["Ann", "Ben", "Cat", "Dev"]
+    assert [line.rating for line in board.ranked] == sorted((line.rating for line in board.ranked), reverse=True)
     assert [line.name for line in board.provisional] == ["Eve"]
     ranked, provisional = text.split('id="provisional-h"')
     for line in board.ranked:
-        assert f"{line.rating.rating:.1f}" in ranked
+        assert f"{line.rating:.1f}" in ranked
     assert "Eve" in provisional and "Eve" not in ranked
     assert ranked.index(board.ranked[0].name) < ranked.index(board.ranked[-1].name)
     assert 'class="spark' in ranked and "over the last 5 games" in ranked
@@ -319,7 +370,7 @@ def test_the_leaderboard_csv_quotes_names_as_the_game_csv_does(web, app, season)
 def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_worst(web, app, season):
     with app.app_context():
         ann = store.find_player("Ann").id
-        rating = history.club_ratings().of(ann)
+        rating = history.player_rating(ann)
     page = web.get(f"/players/{ann}")
     assert page.status_code == 200
     text = html.unescape(page.text)
@@ -342,7 +393,7 @@ def test_a_player_without_a_finished_game_has_no_rating_chart(web, app, season):
 def test_the_story_of_a_finished_game_shows_each_rating_before_and_after(web, app, season):
     game_id = season[-1]
     with app.app_context():
-        steps = history.club_ratings().game(game_id)
+        steps = history.game_ratings(game_id)
     text = html.unescape(web.get(f"/games/{game_id}/story").text)
     for step in steps.values():
         assert f"{step.before:.1f} → <strong>{step.after:.1f}</strong>" in text

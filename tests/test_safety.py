@@ -10,7 +10,7 @@ from alembic.script import ScriptDirectory
 from conftest import close, database_url, empty_database, join
 from sqlalchemy import MetaData, create_engine, func, select, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, rating_summaries
 from scorekeeper.cli import export_game
 from scorekeeper.database import MIGRATIONS, DatabaseTooNew
 from scorekeeper.gamefile import game_document, read_game
@@ -21,6 +21,8 @@ from scorekeeper.summaries import rebuild
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
 #: The migration that made and filled the games' summaries.
 SUMMARIES = "5e1c7a9d3b20"
+#: The migration that made and filled the club's ratings (issue 15).
+RATINGS = "9f4b2e6c1d83"
 
 GAMES = [
     {
@@ -101,6 +103,9 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
         # have written them with the games, and no later migration fills them again.)
         if REVISIONS.index(revision) < REVISIONS.index(SUMMARIES):
             assert rebuild(fix=False) == []
+        # The ratings were filled from the summaries there were: as a rebuild rates them.
+        if REVISIONS.index(revision) < REVISIONS.index(RATINGS):
+            assert rating_summaries.rebuild(fix=False) == []
     close(app)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, jsonify, request, url_for
 
-from .. import charts, history, transfer
+from .. import charts, history, ratings, transfer
 from ..rules import RULESETS
 from .common import kept_page, page_key, render
 from .files import _download
@@ -30,10 +30,9 @@ def rating_filter() -> tuple[history.RatingFilter, list[tuple[str, str]]]:
 
 
 def spark(line: history.RatedPlayer):
-    r = line.rating
-    recent = r.recent
+    recent = line.recent
     games = len(recent) - 1
-    change = r.recent_change
+    change = line.recent_change
     words = (f"{'Up' if change > 0 else 'Down' if change < 0 else 'No change'}"
              f"{f' {abs(change):.1f}' if round(change, 1) else ''} over the last {games} game{'s' if games != 1 else ''}")
     return charts.sparkline(recent, words) if len(recent) > 1 else None
@@ -67,7 +66,7 @@ def leaderboard_csv():
 
 
 def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
-    r = line.rating
+    r = line
     return {
         "rank": rank,
         "player_id": line.player_id,
@@ -97,7 +96,7 @@ def api_ratings():
         "rules": filters.rules,
         "period": filters.period,
         "games": board.games,
-        "provisional_below": history.ratings.PROVISIONAL_BELOW,
+        "provisional_below": ratings.PROVISIONAL_BELOW,
         "ranked": [_player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
         "provisional": [_player_json(line, None) for line in board.provisional],
     })

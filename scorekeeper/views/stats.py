@@ -40,7 +40,7 @@ def player(player_id: int):
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
                     vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
-    rating = history.club_ratings().of(player_id)
+    rating = history.player_rating(player_id)
     chart = None
     if rating.steps:
         values = [rating.steps[0].before] + [s.after for s in rating.steps]

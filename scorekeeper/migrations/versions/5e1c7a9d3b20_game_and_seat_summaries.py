@@ -63,7 +63,7 @@ def upgrade():
     from scorekeeper.summaries import rebuild
 
     session = Session(bind=op.get_bind())
-    filled = rebuild(session)
+    filled = rebuild(session, ratings=False)  # the ratings' table comes later (9f4b2e6c1d83)
     session.flush()
     log.info("Summaries worked out for %d games", len(filled))
 
