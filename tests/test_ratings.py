@@ -409,3 +409,11 @@ def test_the_leaderboard_follows_a_deletion_at_once(web, app, season):
     after = web.get("/api/ratings").get_json()
     assert after["games"] == before["games"] - 1 and after["provisional"] == []
     assert "Eve" not in web.get("/ratings").text
+
+
+def test_an_empty_club_has_an_empty_leaderboard(web):
+    page = web.get("/ratings")
+    assert page.status_code == 200 and "No finished game yet" in page.text
+    assert web.get("/api/ratings").get_json() == {"rules": None, "period": "all", "games": 0, "provisional_below": 5,
+                                                  "ranked": [], "provisional": []}
+    assert web.get("/ratings.csv").text.count("\r\n") == 1

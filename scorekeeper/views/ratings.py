@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from flask import Blueprint, jsonify, request, url_for
 
 from .. import charts, history, ratings, transfer
@@ -40,7 +42,8 @@ def spark(line: history.RatedPlayer):
 
 @bp.get("/ratings")
 def leaderboard():
-    key = page_key()  # the same for everyone; kept until the club changes
+    # The same for everyone; kept until the club changes (or the year does: "this year").
+    key = page_key(datetime.now(UTC).year)
     page = kept_page(key)
     if page is not None:
         return page
