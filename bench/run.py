@@ -682,6 +682,7 @@ def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_
             Endpoint("history page 1", "/history", keeper),
             Endpoint(f"history page {db.last_page} (last)", f"/history?page={db.last_page}", keeper),
             Endpoint(f"player page ({db.player_games} games)", f"/players/{db.player}", keeper),
+            Endpoint("ratings leaderboard", "/ratings", keeper),
             Endpoint("game file download", f"/games/{db.file_game}.json", keeper, 200, "file"),
         ]
         for endpoint in endpoints:

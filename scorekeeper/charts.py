@@ -61,15 +61,20 @@ def line_chart(
     y_label: str = "",
     step: bool = False,
     spread: float = 0.0,
+    highlights: Sequence[tuple[int, float, str]] = (),
 ) -> Markup:
-    """An SVG line chart; x runs 0..len(values)-1, y from 0 to the last tick.
+    """An SVG line chart; x runs 0..len(values)-1, y from the first tick to the last.
+
+    ``highlights`` are points ``(x, y, what)`` ringed on top of the lines (a best and a worst
+    moment), each with its words as a title.
 
     ``step`` draws each change as a step (levels); ``spread`` moves each seat's line
     up or down by that many units so that equal lines stay visible side by side.
     """
     points = max((len(s.values) for s in series), default=1)
     x_max = max(points - 1, 1)
-    y_top = y_ticks[-1] or 1
+    y_bottom = y_ticks[0]
+    y_top = y_ticks[-1] if y_ticks[-1] != y_bottom else y_bottom + 1
     plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
 
@@ -77,7 +82,7 @@ def line_chart(
         return LEFT + plot_w * i / x_max
 
     def y_at(v: float) -> float:
-        return TOP + plot_h * (1 - v / y_top)
+        return TOP + plot_h * (1 - (v - y_bottom) / (y_top - y_bottom))
 
     tid, did = f"{chart_id}-title", f"{chart_id}-desc"
     out = [
@@ -132,6 +137,9 @@ def line_chart(
                 f'r="{3.6 if i == len(s.values) - 1 else 2.6}"/>'
             )
         out.append("</g>")
+    for i, v, what in highlights:
+        out.append(f'<circle class="peak" cx="{_num(x_at(i))}" cy="{_num(y_at(v))}" r="6"><title>{escape(what)}</title>'
+                   "</circle>")
     out.append("</svg>")
     return Markup("".join(out))
 
@@ -171,4 +179,54 @@ def levels_chart(state: GameState, chart_id: str = "levels-chart") -> Markup | N
                       step=True, spread=1.6)
 
 
-__all__ = ["Series", "levels_chart", "line_chart", "nice_ticks", "totals_chart"]
+def span_ticks(low: float, high: float, most: int = 5) -> list[int]:
+    """Round-number ticks that cover ``low`` to ``high`` (either may be below 0).
+
+    >>> span_ticks(-2.8, 3.3), span_ticks(0, 0), span_ticks(10.2, 14.9)
+    ([-4, -2, 0, 2, 4], [0, 1], [10, 12, 14, 16])
+    """
+    if high - low <= 0:
+        return [math.floor(low), math.floor(low) + 1]
+    rough = (high - low) / (most - 1)
+    power = 10 ** math.floor(math.log10(rough))
+    step = max(1, int(next(m * power for m in (1, 2, 2.5, 5, 10) if m * power >= rough)))
+    first = math.floor(low / step) * step
+    last = math.ceil(high / step) * step
+    return list(range(first, last + 1, step))
+
+
+def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | None = None,
+                 worst: tuple[int, float] | None = None, chart_id: str = "rating-chart") -> Markup:
+    """A player's rating before their first game (x = 0) and after each game since."""
+    games = len(values) - 1
+    desc = (f"{name}'s rating over {games} rated game{'s' if games != 1 else ''}, from {values[0]:.1f} "
+            f"to {values[-1]:.1f}.")
+    highlights = []
+    if best is not None:
+        highlights.append((best[0], best[1], f"Best: {best[1]:.1f} after game {best[0]}"))
+        desc += f" Best {best[1]:.1f} after game {best[0]}."
+    if worst is not None:
+        highlights.append((worst[0], worst[1], f"Lowest: {worst[1]:.1f} after game {worst[0]}"))
+        desc += f" Lowest {worst[1]:.1f} after game {worst[0]}."
+    ticks = span_ticks(min(values), max(values))
+    return line_chart(chart_id, "Rating", desc, [Series(0, name, tuple(values))], ticks, x_label="Games rated",
+                      y_label="Rating", highlights=highlights)
+
+
+def sparkline(values: Sequence[float], label: str) -> Markup:
+    """A small line of a few values (a rating over the last games), labelled for screen readers."""
+    width, height, pad = 56, 18, 2
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    count = max(len(values) - 1, 1)
+    points = " ".join(f"{_num(pad + (width - 2 * pad) * i / count)},"
+                      f"{_num(height - pad - (height - 2 * pad) * ((v - low) / span if high > low else 0.5))}"
+                      for i, v in enumerate(values))
+    trend = "up" if values[-1] > values[0] else "down" if values[-1] < values[0] else "flat"
+    return Markup(f'<svg xmlns="http://www.w3.org/2000/svg" class="spark {trend}" viewBox="0 0 {width} {height}" '
+                  f'width="{width}" height="{height}" role="img" aria-label="{escape(label)}" focusable="false">'
+                  f'<polyline points="{points}"/></svg>')
+
+
+__all__ = ["Series", "levels_chart", "line_chart", "nice_ticks", "rating_chart", "span_ticks", "sparkline",
+           "totals_chart"]

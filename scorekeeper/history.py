@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.orm import aliased
 
-from . import statistics, summaries
+from . import rating_summaries, ratings, statistics, summaries
 from .models import Game, GameSummary, Player, Seat, SeatSummary, db
 from .rules import Progression, ruleset_from_text
 from .statistics import HeadToHead, PlayerStats, Tally
@@ -181,14 +182,120 @@ def _winners(seat):
     return select(func.count()).where(others.game_id == seat.game_id, others.won).scalar_subquery()
 
 
+
+
+# ================================================================ ratings (issue 15)
+
+#: The periods the ratings can be worked out over: the key in the address, and its words.
+PERIODS = {"all": "All time", "year": "This year"}
+
+
+@dataclass(frozen=True)
+class RatingFilter:
+    """Which games the ratings are worked out over: one rule set's or all; this year's or all."""
+
+    rules: str | None = None
+    period: str = "all"
+
+    def year(self, now: datetime | None = None) -> int | None:
+        return (now or datetime.now(UTC)).year if self.period == "year" else None
+
+    def scope(self, now: datetime | None = None) -> str:
+        return rating_summaries.scope_of(self.rules, self.year(now))
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of the leaderboard: a player (their name as the roster has it now), their
+    rating, and the steps of their last :data:`ratings.RECENT` games."""
+
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    last: tuple[ratings.Step, ...]
+
+    @property
+    def mu(self) -> float:
+        return self.last[-1].mu_after
+
+    @property
+    def sigma(self) -> float:
+        return self.last[-1].sigma_after
+
+    @property
+    def rating(self) -> float:
+        return self.last[-1].after
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < ratings.PROVISIONAL_BELOW
+
+    @property
+    def recent(self) -> tuple[float, ...]:
+        """The rating before the last games and after each of them."""
+        return (self.last[0].before,) + tuple(s.after for s in self.last)
+
+    @property
+    def recent_change(self) -> float:
+        return self.last[-1].after - self.last[0].before
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    filters: RatingFilter
+    #: Players with at least :data:`ratings.PROVISIONAL_BELOW` rated games, best rating first.
+    ranked: list[RatedPlayer]
+    #: The others, best rating first.
+    provisional: list[RatedPlayer]
+    #: How many games were rated.
+    games: int
+
+
+def leaderboard(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> Leaderboard:
+    """The stored ratings of the filter's scope: three queries, whatever the number of games."""
+    scope = filters.scope(now)
+    latest = rating_summaries.latest_steps(scope)
+    names = player_names(latest)
+    lines = sorted((RatedPlayer(pid, names.get(pid, "?"), games, wins, last)
+                    for pid, (games, wins, last) in latest.items()),
+                   key=lambda line: (-line.rating, -line.games, line.name.casefold(), line.player_id))
+    return Leaderboard(filters, [r for r in lines if not r.provisional], [r for r in lines if r.provisional],
+                       rating_summaries.games_rated(scope) if lines else 0)
+
+
+def player_rating(player_id: int) -> ratings.PlayerRating:
+    """A player's rating history over every rated game."""
+    return rating_summaries.history_of(player_id)
+
+
+def game_ratings(game_id: int) -> dict[int, ratings.Step]:
+    """Each player's rating before and after one game (empty if the game is not rated)."""
+    return rating_summaries.game_steps(game_id)
+
+
+def player_names(player_ids) -> dict[int, str]:
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    return {pid: name for pid, name in db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))}
+
 __all__ = [
+    "PERIODS",
     "PER_PAGE",
     "HistoryFilter",
     "HistoryPage",
+    "Leaderboard",
+    "RatedPlayer",
+    "RatingFilter",
+    "game_ratings",
     "deleted_count",
     "history_page",
     "head_to_head",
     "history_total",
+    "leaderboard",
+    "player_names",
+    "player_rating",
     "player_stats",
     "recent_games",
 ]

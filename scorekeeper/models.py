@@ -16,6 +16,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -260,6 +261,45 @@ class SeatSummary(db.Model):
     __table_args__ = (
         # A player's games (their statistics page, head to head).
         Index("ix_seat_summary_player_id_game_id", "player_id", "game_id"),
+    )
+
+
+class RatingSummary(db.Model):
+    """One player's rating before and after one rated game, in one scope (issue 15).
+
+    Derived, never a fact: :mod:`scorekeeper.rating_summaries` writes a scope's rows from a
+    changed game's place in the order on, in the same transaction as the change, and
+    ``flask games rebuild`` works every scope out again from the games' summaries. A scope is the
+    set of games rated together: ``all``, a rule set's key, and either with ``/YEAR`` (the games
+    that finished that year).
+    """
+
+    __tablename__ = "rating_summary"
+
+    scope: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    #: The game's place in the order: when it finished (when it started, if that is unknown), then its id.
+    finished_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: The player's standing in the game (1 the best; equal standings share a rank), of ``players``.
+    rank: Mapped[int] = mapped_column(Integer)
+    players: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    #: The player's rated games and wins in this scope up to this game, this one included.
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        # Rating again from a game on (the rows from there are replaced).
+        Index("ix_rating_summary_scope_finished_at_game_id", "scope", "finished_at", "game_id"),
+        # A player's history; everyone's latest rating (the leaderboard).
+        Index("ix_rating_summary_scope_player_id_games", "scope", "player_id", "games"),
+        # The rows of a game (its story; where a changed game stood).
+        Index("ix_rating_summary_game_id", "game_id"),
     )
 
 

@@ -118,6 +118,41 @@ ROUND_ANSWER = {
 }
 
 
+RATED_PLAYER = {
+    "type": "object",
+    "required": ["rank", "player_id", "name", "rating", "mu", "sigma", "games", "wins", "recent", "recent_change",
+                 "provisional", "url"],
+    "properties": {
+        "rank": {"type": "integer", "nullable": True, "description": "1 is the best; null for a provisional player"},
+        "player_id": {"type": "integer"},
+        "name": {"type": "string"},
+        "rating": {"type": "number", "description": "the rating shown: mu - 3 sigma, to one decimal"},
+        "mu": {"type": "number"},
+        "sigma": {"type": "number"},
+        "games": {"type": "integer", "description": "rated (finished, kept) games"},
+        "wins": {"type": "integer", "description": "of those, the games won (alone or shared)"},
+        "recent": {"type": "array", "items": {"type": "number"},
+                   "description": "the rating before the last five games and after each of them"},
+        "recent_change": {"type": "number", "description": "the change over the last five games"},
+        "provisional": {"type": "boolean", "description": "fewer than five rated games"},
+        "url": {"type": "string", "description": "the player's page"},
+    },
+}
+
+RATINGS = {
+    "type": "object",
+    "required": ["rules", "period", "games", "provisional_below", "ranked", "provisional"],
+    "properties": {
+        "rules": {"type": "string", "nullable": True, "enum": ["balmoral", "classic", None]},
+        "period": {"type": "string", "enum": ["all", "year"]},
+        "games": {"type": "integer", "description": "the finished games rated"},
+        "provisional_below": {"type": "integer"},
+        "ranked": {"type": "array", "items": {"$ref": "#/components/schemas/RatedPlayer"}},
+        "provisional": {"type": "array", "items": {"$ref": "#/components/schemas/RatedPlayer"}},
+    },
+}
+
+
 def _error(description: str) -> dict:
     return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
 
@@ -214,6 +249,8 @@ def openapi_document() -> dict[str, Any]:
                 "DealInfo": DEAL_INFO,
                 "RoundAnswer": ROUND_ANSWER,
                 "Error": ERROR,
+                "RatedPlayer": RATED_PLAYER,
+                "Ratings": RATINGS,
                 "Backup": BACKUP,
                 "Imported": IMPORTED,
                 "Created": {
@@ -240,6 +277,23 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {"200": _json("Imported", "what became of each game"),
                                   "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit"),
                                   "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
+                }
+            },
+            "/api/ratings": {
+                "get": {
+                    "operationId": "ratings",
+                    "summary": "The club's ratings (openskill Plackett-Luce over every finished, kept game in the "
+                               "order they finished): the leaderboard, and the players with fewer than five games apart",
+                    "parameters": [
+                        {"name": "rules", "in": "query", "required": False,
+                         "schema": {"type": "string", "enum": ["", "balmoral", "classic"]},
+                         "description": "rate only this rule set's games (absent or empty: every game)"},
+                        {"name": "period", "in": "query", "required": False,
+                         "schema": {"type": "string", "enum": ["", "all", "year"], "default": "all"},
+                         "description": "rate only the games finished this year, or all (empty: all)"},
+                    ],
+                    "responses": {"200": _json("Ratings", "the leaderboard"),
+                                  "400": _error("a filter that is not a rule set or a period: the message says which")},
                 }
             },
             "/api/backup": {

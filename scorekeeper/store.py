@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from . import summaries
+from . import rating_summaries, summaries
 from .access import issue_key
 from .database import read_one, read_row, writing
 from .gamefile import GameFile
@@ -339,6 +339,7 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
             db.session.execute(insert(HandEntry).execution_options(render_nulls=True), entries[i:i + _BULK])
         summaries.store(summed)
         ids = [game.id for game in games]
+        rating_summaries.refresh([game.id for game, gf in zip(games, files, strict=True) if gf.state.finished])
         db.session.commit()
     except Exception:
         db.session.rollback()
@@ -374,6 +375,8 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
         db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
                            [{**row, "round_id": round_id} for row in rows])
         summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+        if new_state.finished:  # the game joins the ratings (at the end of the order: quick)
+            rating_summaries.refresh([game.id])
         _commit_keeping()
     except IntegrityError:
         db.session.rollback()
@@ -434,6 +437,7 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     game.version += 1
     _mark_finished(game, new_state)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
     db.session.commit()
     return LoadedGame(game, loaded.seats, new_state)
 
@@ -457,6 +461,7 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
     game.version += 1
     _mark_finished(game, new_state)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
     db.session.commit()
     return LoadedGame(game, loaded.seats, new_state)
 
@@ -609,6 +614,7 @@ def delete_game(game_id: int) -> Game:
     if game.deleted_at is None:
         game.deleted_at = utcnow()
         game.version += 1  # its page says so: a change to the game (its ETag, its watchers)
+        rating_summaries.refresh([game.id])  # the games after it are rated without it
         db.session.commit()
     return game
 
@@ -621,6 +627,7 @@ def restore_game(game_id: int) -> Game:
     if game.deleted_at is not None:
         game.deleted_at = None
         game.version += 1
+        rating_summaries.refresh([game.id])
         db.session.commit()
     return game
 

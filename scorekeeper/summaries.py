@@ -160,10 +160,14 @@ def worked_out_rows(game_ids: Sequence[int], session: Session) -> dict[int, Rows
     return found
 
 
-def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
+def rebuild(session: Session | None = None, fix: bool = True, ratings: bool = True) -> list[str]:
     """Work every game's summary out again from the facts; one line for each that differed
     from the stored one (or was missing, or belongs to no game), which is then replaced
-    unless ``fix`` is False. Runs in the session's transaction; the caller commits."""
+    unless ``fix`` is False. Runs in the session's transaction; the caller commits.
+
+    With ``ratings`` (a migration made before the ratings' table passes False), the club's
+    ratings are then rated again from the summaries, and each scope that differed is named
+    (:func:`scorekeeper.rating_summaries.rebuild`)."""
     session = session or db.session()
     differences: list[str] = []
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
@@ -189,6 +193,11 @@ def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
         for chunk in _chunks(list(orphans)):
             session.execute(delete(SeatSummary).where(SeatSummary.game_id.in_(chunk)))
             session.execute(delete(GameSummary).where(GameSummary.game_id.in_(chunk)))
+    if ratings:
+        from . import rating_summaries
+
+        session.flush()
+        differences += rating_summaries.rebuild(session, fix)
     return differences
 
 

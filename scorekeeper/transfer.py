@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from . import store
+from . import rating_summaries, store
 from .database import writing
 from .gamefile import GameFile, GameFileError, backup_document, game_document, read_document
 from .models import Game, db
@@ -190,6 +190,7 @@ def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, in
             outcomes.append((number, fp, status))
         if restore:
             db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
+            rating_summaries.refresh(restore)
         # One transaction: the new games (with their fingerprints) and what comes back from the bin.
         new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
         if not fresh:
@@ -255,6 +256,22 @@ def _cell(value: object) -> object:
     return value
 
 
+def ratings_csv(board) -> str:
+    """The leaderboard (:class:`scorekeeper.history.Leaderboard`): one row a player, the ranked
+    ones first, then the provisional ones; names quoted as in :func:`game_csv`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(["Rank", "Player", "Rating", "Games", "Wins", "Change over the last 5 games", "Provisional",
+                     "mu", "sigma"])
+    for i, line in enumerate([*board.ranked, *board.provisional], start=1):
+        r = line
+        provisional = r.provisional
+        writer.writerow(["" if provisional else i, _cell(line.name), round(r.rating, 1), r.games, r.wins,
+                         round(r.recent_change, 1), "yes" if provisional else "no", round(r.mu, 4),
+                         round(r.sigma, 4)])
+    return out.getvalue()
+
+
 def game_csv(state: GameState) -> str:
     """One row per round and player: the cards entered, the penalty, the running total, the level."""
     out = io.StringIO()
@@ -289,6 +306,7 @@ __all__ = [
     "backup",
     "fingerprint",
     "game_csv",
+    "ratings_csv",
     "import_files",
     "read_files",
 ]

@@ -249,10 +249,21 @@ def test_backup(api, club):
     fuzz(api, strategy, fill_game=False, fill_key=False)
 
 
+# ------------------------------------------------------------------ ratings (issue 15)
+
+
+def test_ratings(api):
+    """Any filters schemathesis makes up (valid ones and not): the leaderboard or a 400 that says
+    which filter is wrong, never a 500."""
+    op = operation(api, "GET", "/api/ratings")
+    api.new_game()
+    fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
+
+
 def test_every_operation_is_fuzzed(api):
     """A new operation in the document must be added to the tests above."""
     fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, ("POST", "/api/import"),
-              ("GET", "/api/backup")}
+              ("GET", "/api/backup"), ("GET", "/api/ratings")}
     listed = {(r.ok().method.upper(), r.ok().path) for r in api.schema.get_all_operations()}
     assert listed == fuzzed
 

@@ -10,7 +10,7 @@ from alembic.script import ScriptDirectory
 from conftest import close, database_url, empty_database, join
 from sqlalchemy import MetaData, create_engine, func, select, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, rating_summaries
 from scorekeeper.cli import export_game
 from scorekeeper.database import MIGRATIONS, DatabaseTooNew
 from scorekeeper.gamefile import game_document, read_game
@@ -21,6 +21,8 @@ from scorekeeper.summaries import rebuild
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
 #: The migration that gives every game its frozen rules (and fills every game's summary).
 FROZEN_RULES = "a4d2e6f8b013"
+#: The migration that made and filled the club's ratings (issue 15).
+RATINGS = "9f4b2e6c1d83"
 
 GAMES = [
     {
@@ -108,6 +110,9 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
             (doc["rules"], document_text(PRESETS[doc["rules"]])) for doc in GAMES]
         assert db.session.scalar(text("SELECT count(*) FROM hand WHERE bonuses != ''")) == 0
         assert db.session.scalar(text("SELECT count(*) FROM house_ruleset")) == 0
+        # The ratings were filled from the summaries there were: as a rebuild rates them.
+        if REVISIONS.index(revision) < REVISIONS.index(RATINGS):
+            assert rating_summaries.rebuild(fix=False) == []
     close(app)
 
 

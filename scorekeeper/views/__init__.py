@@ -10,7 +10,7 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from . import api, club, errors, files, games, history, players, pwa, rounds, stats
+    from . import api, club, errors, files, games, history, players, pwa, ratings, rounds, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -21,6 +21,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(players.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)
+    app.register_blueprint(ratings.bp)
     app.register_blueprint(files.bp)
     app.register_blueprint(club.bp)
     errors.register(app)

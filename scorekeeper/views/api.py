@@ -272,6 +272,14 @@ def import_files():
     ]})
 
 
+@bp.get("/ratings")
+def ratings():
+    """The club's ratings, with the leaderboard's filters (``rules``, ``period``)."""
+    from .ratings import api_ratings
+
+    return api_ratings()
+
+
 @bp.get("/backup")
 @club_only("download the backup of every game")
 def backup():

@@ -130,8 +130,9 @@ def story(game_id: int):
     if state is not None and state.rounds:
         totals = charts.totals_chart(state)
         levels = charts.levels_chart(state)
+    rated = history.game_ratings(game_id) if state is not None and state.finished else {}
     return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
-                  levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game))
+                  levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game), rated=rated)
 
 
 @bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, request
 
-from .. import history, store
+from .. import charts, history, store
 from .common import kept_page, page_key, render
 from .history import no_huge_ids, positive_int
 
@@ -40,4 +40,12 @@ def player(player_id: int):
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
                     vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
-    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem)
+    rating = history.player_rating(player_id)
+    chart = None
+    if rating.steps:
+        values = [rating.steps[0].before] + [s.after for s in rating.steps]
+        best, worst = rating.best, rating.worst
+        chart = charts.rating_chart(stats.player.name, values, (rating.number(best), best.after),
+                                    (rating.number(worst), worst.after))
+    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
+                  rating_chart=chart)

@@ -49,7 +49,7 @@ def upgrade():
     from scorekeeper.summaries import rebuild
 
     session = Session(bind=op.get_bind())
-    changed = rebuild(session)
+    changed = rebuild(session, ratings=False)  # the ratings' table comes later (9f4b2e6c1d83)
     session.flush()
     log.info("Summaries worked out again: %d filled or corrected", len(changed))
 

@@ -1,0 +1,105 @@
+"""The club's ratings (issue 15): the leaderboard, its CSV, and ``GET /api/ratings``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, jsonify, request, url_for
+
+from .. import charts, history, ratings, transfer
+from ..rules import RULESETS
+from .common import kept_page, page_key, render
+from .files import _download
+
+bp = Blueprint("ratings", __name__)
+
+
+def rating_filter() -> tuple[history.RatingFilter, list[tuple[str, str]]]:
+    """The filters asked for (``rules``, ``period``) and what was wrong with them, each
+    ``(field, message)``; a wrong one is left out of the filter."""
+    problems: list[tuple[str, str]] = []
+    rules = request.args.get("rules") or None
+    if rules is not None and rules not in RULESETS:
+        choices = " or ".join(f'"{key}" ({rs.name})' for key, rs in RULESETS.items())
+        problems.append(("rules", f'"{rules[:20]}" is not a rule set: choose {choices}, or none for every game.'))
+        rules = None
+    period = request.args.get("period") or "all"
+    if period not in history.PERIODS:
+        choices = " or ".join(f'"{key}" ({words.lower()})' for key, words in history.PERIODS.items())
+        problems.append(("period", f'"{period[:20]}" is not a period: choose {choices}.'))
+        period = "all"
+    return history.RatingFilter(rules, period), problems
+
+
+def spark(line: history.RatedPlayer):
+    recent = line.recent
+    games = len(recent) - 1
+    change = line.recent_change
+    words = (f"{'Up' if change > 0 else 'Down' if change < 0 else 'No change'}"
+             f"{f' {abs(change):.1f}' if round(change, 1) else ''} over the last {games} game{'s' if games != 1 else ''}")
+    return charts.sparkline(recent, words) if len(recent) > 1 else None
+
+
+@bp.get("/ratings")
+def leaderboard():
+    # The same for everyone; kept until the club changes (or the year does: "this year").
+    key = page_key(datetime.now(UTC).year)
+    page = kept_page(key)
+    if page is not None:
+        return page
+    filters, problems = rating_filter()
+    if problems:
+        return render("ratings.html", 404, board=None, filters=filters, problems=[m for _, m in problems],
+                      rulesets=RULESETS, periods=history.PERIODS, spark=spark)
+    board = history.leaderboard(filters)
+    return render("ratings.html", keep=key, board=board, filters=filters, problems=[], rulesets=RULESETS,
+                  periods=history.PERIODS, spark=spark)
+
+
+@bp.get("/ratings.csv")
+def leaderboard_csv():
+    filters, problems = rating_filter()
+    if problems:
+        return render("ratings.html", 404, board=None, filters=filters, problems=[m for _, m in problems],
+                      rulesets=RULESETS, periods=history.PERIODS, spark=spark)
+    suffix = "".join(f"-{part}" for part in (filters.rules, filters.period if filters.period != "all" else None)
+                     if part)
+    return _download(transfer.ratings_csv(history.leaderboard(filters)), f"scorekeeper-ratings{suffix}.csv",
+                     "text/csv")
+
+
+def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
+    r = line
+    return {
+        "rank": rank,
+        "player_id": line.player_id,
+        "name": line.name,
+        "rating": round(r.rating, 1),
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "games": r.games,
+        "wins": r.wins,
+        "recent": [round(v, 1) for v in r.recent],
+        "recent_change": round(r.recent_change, 1),
+        "provisional": r.provisional,
+        "url": url_for("stats.player", player_id=line.player_id),
+    }
+
+
+def api_ratings():
+    """``GET /api/ratings`` (registered on the API's blueprint, for its JSON errors)."""
+    from .api import ApiError
+
+    filters, problems = rating_filter()
+    if problems:
+        field, message = problems[0]
+        raise ApiError(400, message, field=field)
+    board = history.leaderboard(filters)
+    return jsonify({
+        "rules": filters.rules,
+        "period": filters.period,
+        "games": board.games,
+        "provisional_below": ratings.PROVISIONAL_BELOW,
+        "ranked": [_player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
+        "provisional": [_player_json(line, None) for line in board.provisional],
+    })

@@ -1,0 +1,419 @@
+"""Issue 15: club ratings (openskill's Plackett-Luce over the finished games, in finish order).
+
+The worked examples are the library's own figures for the same matches (openskill 6, the
+model's defaults: mu 25, sigma 25/3); the rest holds the app's rules around it: the order of
+the games, each game's standing, corrections, deletes and restores, the provisional threshold.
+"""
+
+from __future__ import annotations
+
+import doctest
+from dataclasses import replace
+import html
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from history_games import game, out, random_docs
+
+from sqlalchemy import select, update
+
+from scorekeeper import history, rating_summaries, ratings, store, transfer
+from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.models import Player, RatingSummary, db
+from scorekeeper.ratings import Entry, Standing, rate, standing_of
+from scorekeeper.rules import RoundRecord
+
+
+def match(game_id: int, *ranks: tuple[int, int], won: tuple[int, ...] = ()) -> Standing:
+    """A match of players ``(player_id, rank)``."""
+    return Standing(game_id, None, "classic", tuple(Entry(pid, rank, pid in won) for pid, rank in ranks))
+
+
+def test_the_doctests_hold():
+    assert doctest.testmod(ratings).failed == 0
+
+
+# =============================================================== worked examples
+
+
+def test_a_three_player_game_moves_each_rating_as_the_library_does():
+    r = rate([match(1, (1, 1), (2, 2), (3, 3), won=(1,))])
+    first, second, third = (r.of(p) for p in (1, 2, 3))
+    assert first.mu == pytest.approx(27.869048680749426)
+    assert first.sigma == pytest.approx(8.205243377397993)
+    assert second.mu == pytest.approx(25.717262170187357)
+    assert third.mu == pytest.approx(21.413689149063217)
+    assert second.sigma == third.sigma == pytest.approx(8.058224222802378)
+    # The rating shown is mu - 3 sigma, from 0 before any game.
+    assert [round(p.rating, 1) for p in (first, second, third)] == [3.3, 1.5, -2.8]
+    assert r.game(1)[1].before == 0.0
+    assert r.game(1)[1].after == pytest.approx(3.253318548555445)
+
+
+def test_a_tie_for_second_gives_both_the_same_rating():
+    r = rate([match(1, (1, 1), (2, 2), (3, 2))])
+    assert r.of(2).mu == r.of(3).mu == pytest.approx(23.565475659625285)
+    assert r.of(2).sigma == r.of(3).sigma == pytest.approx(8.058224222802378)
+    assert r.of(1).mu == pytest.approx(27.869048680749426)
+
+
+def test_a_shared_win_ranks_both_winners_first():
+    r = rate([match(1, (1, 1), (2, 1), (3, 3), won=(1, 2))])
+    assert r.of(1).mu == r.of(2).mu == pytest.approx(25.717262170187357)
+    assert r.of(3).mu == pytest.approx(23.565475659625285)
+    assert round(r.of(1).rating, 1) == 1.1 and round(r.of(3).rating, 1) == -1.1
+    assert r.of(1).wins == r.of(2).wins == 1 and r.of(3).wins == 0
+    # Two players sharing the win: neither moves, both grow surer.
+    two = rate([match(1, (1, 1), (2, 1), won=(1, 2))])
+    assert two.of(1).mu == two.of(2).mu == 25.0
+    assert two.of(1).sigma == pytest.approx(8.06590141354368)
+
+
+# =============================================================== the rules around it
+
+
+def test_a_standing_puts_the_winners_first_then_the_lowest_total():
+    # Player 2 won (the lowest total); 1 and 3 tie on 30: they share second place.
+    s = standing_of(9, None, "classic", [(1, False, 30, False), (2, True, 10, False), (3, False, 30, False)])
+    assert [(e.player_id, e.rank, e.won) for e in s.entries] == [(1, 2, False), (2, 1, True), (3, 2, False)]
+    # A shared win: both first.
+    s = standing_of(9, None, "classic", [(1, True, 5, False), (2, False, 38, False), (3, True, 5, False)])
+    assert [e.rank for e in s.entries] == [1, 3, 1]
+
+
+def test_with_a_lowest_finisher_rule_those_who_finished_the_ladder_come_first():
+    # Phase 10 style: the winner finished the last stage on 60; among the rest, the one who
+    # also finished (on 80) comes before a lower total that did not finish.
+    seats = [(1, False, 20, False), (2, True, 60, True), (3, False, 80, True), (4, False, 20, False)]
+    s = standing_of(9, None, "phase10", seats, lowest_finisher=True)
+    assert [e.rank for e in s.entries] == [3, 1, 2, 3]
+    # The same seats under a "lowest" rule: by total after the winner.
+    assert [e.rank for e in standing_of(9, None, "x", seats).entries] == [2, 1, 4, 2]
+
+
+def test_the_order_of_the_games_matters():
+    a, b = match(1, (1, 1), (2, 2)), match(2, (1, 2), (2, 1))
+    assert rate([a, b]).of(1).mu != rate([b, a]).of(1).mu
+
+
+def test_a_player_alone_is_not_moved():
+    r = rate([match(1, (1, 1))])
+    assert r.of(1).mu == 25.0 and r.of(1).games == 1
+
+
+def test_the_provisional_threshold_is_five_games():
+    games = [match(i, (1, 1), (2, 2), (3, 3)) for i in range(1, 5)]
+    r = rate(games)
+    assert r.of(1).games == 4 and r.of(1).provisional
+    r = rate([*games, match(5, (1, 1), (2, 2))])
+    assert r.of(1).games == 5 and not r.of(1).provisional
+    assert r.of(3).provisional  # four games
+    assert ratings.PROVISIONAL_BELOW == 5
+
+
+def test_recent_change_best_and_worst():
+    games = [match(i, (1, 1 if i % 3 else 2), (2, 2 if i % 3 else 1)) for i in range(1, 9)]
+    p = rate(games).of(1)
+    assert len(p.recent) == 6 and p.recent[-1] == pytest.approx(p.rating)
+    assert p.recent_change == pytest.approx(p.rating - p.steps[-5].before)
+    assert p.best.after == max(s.after for s in p.steps)
+    assert p.worst.after == min(s.after for s in p.steps)
+
+
+def test_rating_again_from_an_earlier_result_works_out_only_the_games_that_changed():
+    rng = random.Random(5)
+    games = []
+    for i in range(40):
+        players = rng.sample(range(1, 8), rng.randint(2, 5))
+        games.append(match(i + 1, *((p, rng.randint(1, len(players))) for p in players)))
+    whole = rate(games)
+    assert whole.worked_out == 40
+    again = rate(games, whole)
+    assert again.worked_out == 0 and again.players == whole.players
+    changed = list(games)
+    changed[30] = match(31, *((e.player_id, 1) for e in games[30].entries), won=(games[30].entries[0].player_id,))
+    assert changed[30] != games[30]
+    incremental = rate(changed, whole)
+    assert incremental.worked_out == 10
+    assert incremental.players == rate(changed).players
+    assert incremental.by_game == rate(changed).by_game
+    shorter = rate(changed[:20] + changed[21:], incremental)  # one game deleted
+    assert shorter.worked_out == 19 and shorter.players == rate(changed[:20] + changed[21:]).players
+
+
+# =============================================================== from the stored games
+
+CLASSIC_T = ["Ann", "Ben", "Cat"]
+
+
+def classic_game(players, went_out_first: str, started: str, finished: str) -> dict:
+    """A classic game: in deal 1 ``went_out_first`` goes out and the two others hold K K K and 2;
+    every later deal the first player goes out and the others hold a 2."""
+    first, *others = players
+    rest = [p for p in players if p != went_out_first]
+    deal1 = out(went_out_first, {rest[0]: "K K K", rest[1]: "2"})
+    later = [out(first, {p: "2" for p in others}) for _ in range(6)]
+    return game("classic", players, [deal1, *later], started, finished_at=finished)
+
+
+def import_docs(docs) -> list[int]:
+    return [o.game_id for o in transfer.import_files(read_document(backup_document(docs)))]
+
+
+@pytest.fixture
+def club(app):
+    """Four finished games; the first two end at the same time (the id decides)."""
+    with app.app_context():
+        ids = import_docs([
+            classic_game(["Ann", "Ben", "Cat"], "Ben", "2026-01-01T19:00:00Z", "2026-01-01T20:00:00Z"),
+            classic_game(["Ben", "Cat", "Dev"], "Dev", "2026-01-01T18:00:00Z", "2026-01-01T20:00:00Z"),
+            classic_game(["Ann", "Dev", "Cat"], "Ann", "2026-01-02T19:00:00Z", "2026-01-02T20:00:00Z"),
+            classic_game(["Cat", "Ann", "Ben"], "Cat", "2026-01-03T19:00:00Z", "2026-01-03T20:00:00Z"),
+        ])
+    return ids
+
+
+def stored(app=None) -> dict[int, tuple]:
+    """Every player's stored rating history over all games."""
+    ids = db.session.scalars(select(Player.id)).all()
+    return {pid: history.player_rating(pid).steps for pid in ids}
+
+
+def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
+    with app.app_context():
+        standings = rating_summaries.standings()
+        assert [s.game_id for s in standings] == club
+        # Game 1: Ann goes out in deals 2 to 7; Ben went out in deal 1 and held a 2 in each
+        # later deal (12), Cat 2 + 12 = 14, Ann K K K = 30: Ben first, Cat second, Ann third.
+        ann, ben, cat = (store.find_player(n).id for n in ("Ann", "Ben", "Cat"))
+        ranks = {e.player_id: e.rank for e in standings[0].entries}
+        assert ranks == {ben: 1, cat: 2, ann: 3}
+        # What the changes stored is what rating every game from nothing gives.
+        expected = rate(standings)
+        for pid, steps in stored().items():
+            # (A stored step counts the player's games; the pure one, every match.)
+            assert [replace(s, index=0) for s in steps] == [replace(s, index=0) for s in expected.of(pid).steps]
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club, monkeypatch):
+    with app.app_context():
+        dev = store.find_player("Dev").id
+        before = history.player_rating(dev)
+        rated: list[int] = []
+        real = ratings.rate
+        monkeypatch.setattr(ratings, "rate", lambda matches, *a, **k: rated.append(len(matches)) or real(matches, *a, **k))
+        # Game 3 corrected: Dev went out in deal 1, not Ann.
+        store.replace_round(club[2], 1, RoundRecord.create("Dev", {"Ann": "K K K", "Cat": "2"}))
+        # Worked out again from that game on: games 3 and 4 (all games; classic), game 3 (2026
+        # all; classic 2026 hold the same games), never the games before it.
+        assert max(rated) == 2
+        after = history.player_rating(dev)
+        assert after.steps[:1] == before.steps[:1] and after.rating != before.rating
+        assert rating_summaries.rebuild(fix=False) == []
+        # Game 1 corrected: everything after it moves.
+        store.replace_round(club[0], 1, RoundRecord.create("Ann", {"Ben": "K K K", "Cat": "2"}))
+        assert history.player_rating(dev).steps[1].before != after.steps[1].before
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_a_deleted_game_leaves_the_ratings_and_a_restore_brings_them_back(app, club):
+    with app.app_context():
+        before = stored()
+        dev = store.find_player("Dev").id
+        store.delete_game(club[1])
+        assert history.game_ratings(club[1]) == {}
+        assert history.player_rating(dev).games == 1
+        ann = store.find_player("Ann").id
+        assert history.player_rating(ann).rating != before[ann][-1].after
+        assert rating_summaries.rebuild(fix=False) == []
+        store.restore_game(club[1])
+        assert stored() == before
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_a_rename_changes_no_rating(app, club):
+    with app.app_context():
+        before = stored()
+        store.rename_player(store.find_player("Ann").id, "Annie")
+        assert stored() == before
+
+
+def test_a_game_in_progress_is_not_rated_until_it_finishes(app, club):
+    with app.app_context():
+        ids = import_docs([game("classic", ["Ann", "Eve", "Fay"], [out("Ann", {"Eve": "K", "Fay": "2"})],
+                                "2026-01-05T19:00:00Z")])
+        assert history.game_ratings(ids[0]) == {} and history.player_rating(store.find_player("Eve").id).games == 0
+        for number in range(2, 8):
+            store.record_round(ids[0], number, RoundRecord.create("Ann", {"Eve": "2", "Fay": "3"}))
+        steps = history.game_ratings(ids[0])
+        assert len(steps) == 3 and steps[store.find_player("Ann").id].rank == 1
+        assert rating_summaries.rebuild(fix=False) == []
+        # Deleting its last round: unfinished again, out of the ratings.
+        store.delete_round(ids[0], 7)
+        assert history.game_ratings(ids[0]) == {}
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_the_filters_rate_one_rule_set_and_this_year_only(app):
+    now = datetime.now(UTC)
+    with app.app_context():
+        import_docs(random_docs(6, seed=2, start_at=now - timedelta(days=400)))
+        recent = import_docs(random_docs(3, seed=3, start_at=datetime(now.year, 1, 1, 1, tzinfo=UTC)))
+        every = rating_summaries.standings()
+        year = rating_summaries.standings(year=now.year)
+        assert {s.game_id for s in year} <= set(recent) and len(year) < len(every)
+        classic = rating_summaries.standings("classic")
+        assert classic and all(s.rules == "classic" for s in classic)
+        board = history.leaderboard(history.RatingFilter(period="year"))
+        assert board.games == len(year)
+        # Ratings of this year's games only start from nothing.
+        for line in [*board.ranked, *board.provisional]:
+            assert history.player_rating(line.player_id).games >= line.games
+        assert history.leaderboard(history.RatingFilter("classic")).games == len(classic)
+        assert rating_summaries.rebuild(fix=False) == []
+
+
+def test_the_rebuild_command_finds_and_mends_tampered_ratings(app, club, runner):
+    with app.app_context():
+        db.session.execute(update(RatingSummary).where(RatingSummary.scope == "all").values(mu_after=1.0))
+        db.session.commit()
+    result = runner.invoke(args=["games", "rebuild", "--check"])
+    assert result.exit_code == 1 and "ratings all:" in result.output
+    result = runner.invoke(args=["games", "rebuild"])
+    assert result.exit_code == 1 and "ratings all:" in result.output
+    result = runner.invoke(args=["games", "rebuild"])
+    assert result.exit_code == 0, result.output
+
+
+# =============================================================== the leaderboard, its CSV, the API
+
+
+@pytest.fixture
+def season(app):
+    """Twelve finished games of four players (everyone rated, not provisional), and one game of
+    a newcomer (provisional)."""
+    with app.app_context():
+        ids = import_docs(random_docs(12, seed=11, players=["Ann", "Ben", "Cat", "Dev"]))
+        ids += import_docs([classic_game(["Ann", "Eve", "Ben"], "Eve", "2026-06-01T19:00:00Z",
+                                         "2026-06-01T20:00:00Z")])
+    return ids
+
+
+def test_the_leaderboard_ranks_the_players_with_five_games_and_lists_the_others_apart(web, app, season):
+    page = web.get("/ratings")
+    assert page.status_code == 200
+    text = page.text
+    with app.app_context():
+        board = history.leaderboard()
+    assert sorted(line.name for line in board.ranked) == ["Ann", "Ben", "Cat", "Dev"]
+    assert [line.rating for line in board.ranked] == sorted((line.rating for line in board.ranked), reverse=True)
+    assert [line.name for line in board.provisional] == ["Eve"]
+    ranked, provisional = text.split('id="provisional-h"')
+    for line in board.ranked:
+        assert f"{line.rating:.1f}" in ranked
+    assert "Eve" in provisional and "Eve" not in ranked
+    assert ranked.index(board.ranked[0].name) < ranked.index(board.ranked[-1].name)
+    assert 'class="spark' in ranked and "over the last 5 games" in ranked
+    # The menu and the history link to it.
+    assert 'href="/ratings"' in web.get("/history").text
+
+
+def test_the_leaderboard_page_and_its_fragment_come_from_one_template(web, season):
+    whole = web.get("/ratings?rules=classic")
+    fragment = web.get("/ratings?rules=classic", headers={"HX-Request": "true"})
+    assert fragment.status_code == 200 and "<html" not in fragment.text and "<html" in whole.text
+    assert 'option value="classic" selected' in fragment.text
+
+
+@pytest.mark.parametrize("query, words", [
+    ("rules=bridge", '"bridge" is not a rule set'),
+    ("period=decade", '"decade" is not a period'),
+    ("rules=%00%ff", "is not a rule set"),
+])
+def test_bad_filters_are_answered_with_a_message(web, season, query, words):
+    page = web.get(f"/ratings?{query}")
+    assert page.status_code == 404 and words in html.unescape(page.text)
+    api = web.get(f"/api/ratings?{query}")
+    assert api.status_code == 400 and words in api.get_json()["error"]["message"]
+    assert web.get(f"/ratings.csv?{query}").status_code == 404
+
+
+def test_the_api_answers_the_leaderboard_with_the_same_filters(web, app, season):
+    body = web.get("/api/ratings").get_json()
+    with app.app_context():
+        board = history.leaderboard()
+    assert [p["name"] for p in body["ranked"]] == [line.name for line in board.ranked]
+    assert [p["rank"] for p in body["ranked"]] == [1, 2, 3, 4]
+    assert body["provisional"][0]["name"] == "Eve" and body["provisional"][0]["rank"] is None
+    assert body["games"] == 13 and body["period"] == "all" and body["rules"] is None
+    classic = web.get("/api/ratings?rules=classic&period=all").get_json()
+    assert classic["rules"] == "classic" and classic["games"] < 13
+
+
+def test_the_leaderboard_csv_quotes_names_as_the_game_csv_does(web, app, season):
+    with app.app_context():
+        store.rename_player(store.find_player("Eve").id, "=Eve")
+    answer = web.get("/ratings.csv")
+    assert answer.status_code == 200 and answer.mimetype == "text/csv"
+    assert "attachment" in answer.headers["Content-Disposition"]
+    lines = answer.text.splitlines()
+    assert lines[0].startswith('"Rank","Player","Rating"')
+    assert len(lines) == 1 + 5
+    assert lines[-1].startswith('"","\'=Eve",')
+
+
+# =============================================================== the player's page, the story
+
+
+def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_worst(web, app, season):
+    with app.app_context():
+        ann = store.find_player("Ann").id
+        rating = history.player_rating(ann)
+    page = web.get(f"/players/{ann}")
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert 'id="rating-chart"' in text and f"{rating.rating:.1f}" in text
+    assert f"Best {rating.best.after:.1f} after game {rating.number(rating.best)}" in text
+    assert f"Lowest {rating.worst.after:.1f} after game {rating.number(rating.worst)}" in text
+    assert text.count('class="peak"') == 2
+    # The line: the start (0) and one point after each rated game.
+    points = text.split('class="line seat-0" points="')[1].split('"')[0].split()
+    assert len(points) == rating.games + 1
+
+
+def test_a_player_without_a_finished_game_has_no_rating_chart(web, app, season):
+    with app.app_context():
+        idle = store.add_player("Zoë").id
+    page = web.get(f"/players/{idle}")
+    assert page.status_code == 200 and "rating-chart" not in page.text
+
+
+def test_the_story_of_a_finished_game_shows_each_rating_before_and_after(web, app, season):
+    game_id = season[-1]
+    with app.app_context():
+        steps = history.game_ratings(game_id)
+    text = html.unescape(web.get(f"/games/{game_id}/story").text)
+    for step in steps.values():
+        assert f"{step.before:.1f} → <strong>{step.after:.1f}</strong>" in text
+    # The newcomer's first game: from 0.
+    assert "0.0 → <strong>" in text
+
+
+def test_the_leaderboard_follows_a_deletion_at_once(web, app, season):
+    before = web.get("/api/ratings").get_json()
+    web.get("/ratings")  # kept
+    with app.app_context():
+        store.delete_game(season[-1])
+    after = web.get("/api/ratings").get_json()
+    assert after["games"] == before["games"] - 1 and after["provisional"] == []
+    assert "Eve" not in web.get("/ratings").text
+
+
+def test_an_empty_club_has_an_empty_leaderboard(web):
+    page = web.get("/ratings")
+    assert page.status_code == 200 and "No finished game yet" in page.text
+    assert web.get("/api/ratings").get_json() == {"rules": None, "period": "all", "games": 0, "provisional_below": 5,
+                                                  "ranked": [], "provisional": []}
+    assert web.get("/ratings.csv").text.count("\r\n") == 1
