@@ -4,11 +4,60 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rules import PRESETS
 from .rules.cards import MAX_HAND_TEXT
 from .rules.replay import MAX_NAME
 
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
-HAND = {"type": "string", "maxLength": MAX_HAND_TEXT, "description": "ranks separated by spaces: A 2-10 J Q K, JK"}
+HAND = {"type": "string", "maxLength": MAX_HAND_TEXT,
+        "description": "ranks separated by spaces: A 2-10 J Q K, JK (the standard deck); 1-12, S, W (Phase 10)"}
+#: A round's bonuses: each player's keys of the rule set's bonuses earned (RULESETS.md).
+BONUSES = {"type": "object", "maxProperties": 8,
+           "additionalProperties": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+           "description": "each player's bonuses earned this round, by key: {\"Ann\": [\"perfect-cut\"]}; "
+           "a key the rule set does not have, or one given twice, is refused (422)"}
+
+_ENUM_STR = {"type": "string"}
+#: A rule-set document (RULESETS.md). The server checks more than this schema says (a ladder's
+#: stages deal alike, every rank of the deck valued, the deck table's rows ascending and able to
+#: deal, text without control characters, lengths counted after runs of spaces are made one),
+#: refusing with 422 and the field named.
+RULESET = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "progression", "stages", "deck", "jokers", "values", "hand_limit", "dealer_rules",
+                 "min_players", "max_players", "decks", "winner"],
+    "properties": {
+        "name": {**_ENUM_STR, "description": "1 to 60 characters"},
+        "stage_name": {**_ENUM_STR, "description": "1 to 20 characters; Level for a ladder, Deal for deals"},
+        "progression": {"type": "string", "enum": ["deal", "ladder"]},
+        "stages": {"type": "array", "minItems": 1, "maxItems": 30, "items": {
+            "type": "object", "additionalProperties": False, "required": ["contract", "cards"],
+            "properties": {"contract": {**_ENUM_STR, "description": "1 to 100 characters"},
+                           "cards": {"type": "integer", "minimum": 1, "maximum": 30}}}},
+        "deck": {"type": "string", "enum": ["standard", "phase10"]},
+        "jokers": {"type": "boolean"},
+        "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 500},
+                   "description": "every rank of the deck (and JK with jokers), no others"},
+        "hand_limit": {"type": "string", "enum": ["dealt", "none"]},
+        "dealer_rules": {"type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": True,
+                         "items": {"type": "string", "enum": ["winner", "rotate"]}},
+        "min_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "max_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "decks": {"type": "array", "minItems": 1, "maxItems": 8, "items": {
+            "type": "object", "additionalProperties": False, "required": ["up_to", "decks"],
+            "properties": {"up_to": {"type": "integer", "minimum": 2, "maximum": 8},
+                           "decks": {"type": "integer", "minimum": 1, "maximum": 8},
+                           "jokers": {"type": "integer", "minimum": 0, "maximum": 16}}}},
+        "bonuses": {"type": "array", "maxItems": 10, "items": {
+            "type": "object", "additionalProperties": False, "required": ["key", "label", "points"],
+            "properties": {"key": {"type": "string", "pattern": "^[a-z0-9-]{1,30}$"},
+                           "label": {**_ENUM_STR, "description": "1 to 60 characters"},
+                           "points": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"enum": [0]}}}}},
+        "winner": {"type": "string", "enum": ["lowest", "lowest-finisher"]},
+        "note": {**_ENUM_STR, "description": "up to 300 characters"},
+    },
+}
 
 
 def _round_schema(with_number: bool) -> dict[str, Any]:
@@ -18,6 +67,7 @@ def _round_schema(with_number: bool) -> dict[str, Any]:
         "achieved": {"type": "array", "items": NAME, "maxItems": 8},
         "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10000},
                    "maxProperties": 8},
+        "bonuses": BONUSES,
         "number": {"type": "integer", "minimum": 1, "maximum": 10000},
     }
     return {
@@ -49,15 +99,18 @@ ERROR = {
 
 GAME = {
     "type": "object",
-    "description": "A game file (GAME-FORMAT.md). Beyond this schema the rules refuse, with 422 naming the "
+    "description": "A game file (GAME-FORMAT.md; version 2 in RULESETS.md: rules as any preset's key or a "
+    "whole rule-set document, rounds with bonuses; an export always writes version 2). Beyond this schema the rules refuse, with 422 naming the "
     "field, round, player and card: players alike, a first dealer not at the table, more or fewer players, "
     "decks or jokers than the rules allow, and rounds the rules do not allow (a name not at the table, "
     "more cards of a rank than the decks hold).",
     "required": ["format", "rules", "players", "first_dealer", "rounds"],
     "additionalProperties": False,
     "properties": {
-        "format": {"type": "string", "enum": ["scorekeeper-game/1"]},
-        "rules": {"type": "string", "enum": ["balmoral", "classic"]},
+        "format": {"type": "string", "enum": ["scorekeeper-game/1", "scorekeeper-game/2"]},
+        "rules": {"oneOf": [{"type": "string", "enum": list(PRESETS)}, {"$ref": "#/components/schemas/RuleSet"}],
+                  "description": "version 1: balmoral or classic; version 2: any preset's key or a whole rule-set "
+                  "document"},
         "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8, "uniqueItems": True,
                     "description": "in seating order, clockwise; no two alike ignoring case and spaces "
                     "(\"Ann\" and \" ann\" are one player: refused with 422); as many as the rules "
@@ -67,7 +120,8 @@ GAME = {
         # reader has always done.
         "dealer_rule": {"type": "string", "enum": ["winner", "rotate", None], "nullable": True},
         "decks": {"type": "integer", "minimum": 1, "maximum": 8, "nullable": True},
-        "jokers": {"type": "integer", "minimum": 0, "maximum": 8, "nullable": True},
+        "jokers": {"type": "integer", "minimum": 0, "maximum": 16, "nullable": True,
+                   "description": "at most 8, or what the rule set's deck table suggests if more"},
         "started_at": {"type": "string", "format": "date-time", "nullable": True},
         "finished_at": {"type": "string", "format": "date-time", "nullable": True},
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
@@ -89,7 +143,8 @@ RESULT = {
                 "properties": {
                     "name": {"type": "string"},
                     "total": {"type": "integer"},
-                    "completed": {"type": "integer", "minimum": 0, "maximum": 7},
+                    "completed": {"type": "integer", "minimum": 0, "maximum": 30,
+                                  "description": "ladder rule sets: the stages completed"},
                     "penalties": {"type": "array", "items": {"type": "integer"}},
                 },
             },
@@ -243,6 +298,7 @@ def openapi_document() -> dict[str, Any]:
                                             "description": "the club key (flask club-key prints it)"}},
             "schemas": {
                 "Game": GAME,
+                "RuleSet": RULESET,
                 "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
                 "Round": _round_schema(False),
                 "NumberedRound": _round_schema(True),
@@ -311,7 +367,7 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "Create a game from a game file (usually with no rounds)",
                     "requestBody": {"required": True, "content": {"application/json": {
                         "schema": {"$ref": "#/components/schemas/Game"},
-                        "example": {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
+                        "example": {"format": "scorekeeper-game/2", "rules": "liverpool", "players": ["Ann", "Ben", "Cat"],
                                     "first_dealer": "Ann", "rounds": []}}}},
                     "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
                                   "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"],
