@@ -192,8 +192,11 @@ def read_rules(value: object, version: str) -> RuleSet:
     return PRESETS[preset] if preset is not None else rules
 
 
-def read_game(doc: object) -> GameFile:
-    """Check a whole game file against GAME-FORMAT.md, RULESETS.md and its rules."""
+def read_game(doc: object, rules: RuleSet | None = None) -> GameFile:
+    """Check a whole game file against GAME-FORMAT.md, RULESETS.md and its rules.
+
+    ``rules``, when given, are the rules the caller found for the file's ``rules`` (the API
+    takes a house rule set's key, which a file cannot name); the file's own are not read."""
     if not isinstance(doc, Mapping):
         raise _fail("a game file must be a JSON object")
     version = doc.get("format")
@@ -202,7 +205,8 @@ def read_game(doc: object) -> GameFile:
     unknown = sorted(set(doc) - _GAME_FIELDS)
     if unknown:
         raise _fail(f'unknown field "{unknown[0]}"', field=unknown[0])
-    rules = read_rules(doc.get("rules"), version)  # type: ignore[arg-type]
+    if rules is None:
+        rules = read_rules(doc.get("rules"), version)  # type: ignore[arg-type]
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise _fail('"players" must be a list of names')

@@ -94,6 +94,10 @@ ERROR = {
             },
         },
         "game": {"$ref": "#/components/schemas/GameWithResult"},
+        "problems": {"type": "array", "description": "a refused rule set: every problem, each with its field "
+                     "(and stage or rank)", "items": {"type": "object", "required": ["field", "message"],
+                     "properties": {"field": {"type": "string"}, "message": {"type": "string"},
+                                    "stage": {"type": "integer"}, "rank": {"type": "string"}}}},
     },
 }
 
@@ -108,9 +112,12 @@ GAME = {
     "additionalProperties": False,
     "properties": {
         "format": {"type": "string", "enum": ["scorekeeper-game/1", "scorekeeper-game/2"]},
-        "rules": {"oneOf": [{"type": "string", "enum": list(PRESETS)}, {"$ref": "#/components/schemas/RuleSet"}],
+        "rules": {"oneOf": [{"type": "string", "enum": list(PRESETS)},
+                            {"type": "string", "pattern": "^house-[0-9]+$"},
+                            {"$ref": "#/components/schemas/RuleSet"}],
                   "description": "version 1: balmoral or classic; version 2: any preset's key or a whole rule-set "
-                  "document"},
+                  "document; POST /api/games also takes a house rule set's key (house-ID, version 2), which a "
+                  "file to import cannot name"},
         "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8, "uniqueItems": True,
                     "description": "in seating order, clockwise; no two alike ignoring case and spaces "
                     "(\"Ann\" and \" ann\" are one player: refused with 422); as many as the rules "
@@ -126,6 +133,18 @@ GAME = {
         "finished_at": {"type": "string", "format": "date-time", "nullable": True},
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
         "result": {"type": "object", "description": "ignored on import; worked out again"},
+    },
+}
+
+RULESET_ENTRY = {
+    "type": "object",
+    "required": ["key", "name", "preset", "summary", "document"],
+    "properties": {
+        "key": {"type": "string", "description": "a preset's key, or house-ID: what POST /api/games takes as rules"},
+        "name": {"type": "string"},
+        "preset": {"type": "boolean", "description": "built in (never changed), or the club's own"},
+        "summary": {"type": "string", "description": "one line on the rule set"},
+        "document": {"$ref": "#/components/schemas/RuleSet"},
     },
 }
 
@@ -299,6 +318,9 @@ def openapi_document() -> dict[str, Any]:
             "schemas": {
                 "Game": GAME,
                 "RuleSet": RULESET,
+                "RuleSetEntry": RULESET_ENTRY,
+                "RuleSets": {"type": "object", "required": ["rulesets"], "properties": {
+                    "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RuleSetEntry"}}}},
                 "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
                 "Round": _round_schema(False),
                 "NumberedRound": _round_schema(True),
@@ -334,6 +356,28 @@ def openapi_document() -> dict[str, Any]:
                                   "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit"),
                                   "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
                 }
+            },
+            "/api/rulesets": {
+                "get": {
+                    "operationId": "rulesets",
+                    "summary": "Every rule set a game can be started with: the presets, then the club's house "
+                               "rule sets, each as its whole document with its key",
+                    "responses": {"200": _json("RuleSets", "the rule sets")},
+                },
+                "post": {
+                    "operationId": "saveRuleset",
+                    "summary": "Save a house rule set (the club's, as its roster is: the club key); its name must "
+                               "be no other rule set's",
+                    "security": [{"clubKey": []}],
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/RuleSet"}}}},
+                    "responses": {"201": _json("RuleSetEntry", "saved: its key (house-ID) and document"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": BAD["413"],
+                                  "415": BAD["415"],
+                                  "422": _error("refused: the message and field name the first problem, "
+                                                "problems lists each"),
+                                  "429": TOO_MANY},
+                },
             },
             "/api/ratings": {
                 "get": {
