@@ -4,11 +4,60 @@ from __future__ import annotations
 
 from typing import Any
 
+from .rules import PRESETS
 from .rules.cards import MAX_HAND_TEXT
 from .rules.replay import MAX_NAME
 
 NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
-HAND = {"type": "string", "maxLength": MAX_HAND_TEXT, "description": "ranks separated by spaces: A 2-10 J Q K, JK"}
+HAND = {"type": "string", "maxLength": MAX_HAND_TEXT,
+        "description": "ranks separated by spaces: A 2-10 J Q K, JK (the standard deck); 1-12, S, W (Phase 10)"}
+#: A round's bonuses: each player's keys of the rule set's bonuses earned (RULESETS.md).
+BONUSES = {"type": "object", "maxProperties": 8,
+           "additionalProperties": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+           "description": "each player's bonuses earned this round, by key: {\"Ann\": [\"perfect-cut\"]}; "
+           "a key the rule set does not have, or one given twice, is refused (422)"}
+
+_ENUM_STR = {"type": "string"}
+#: A rule-set document (RULESETS.md). The server checks more than this schema says (a ladder's
+#: stages deal alike, every rank of the deck valued, the deck table's rows ascending and able to
+#: deal, text without control characters, lengths counted after runs of spaces are made one),
+#: refusing with 422 and the field named.
+RULESET = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "progression", "stages", "deck", "jokers", "values", "hand_limit", "dealer_rules",
+                 "min_players", "max_players", "decks", "winner"],
+    "properties": {
+        "name": {**_ENUM_STR, "description": "1 to 60 characters"},
+        "stage_name": {**_ENUM_STR, "description": "1 to 20 characters; Level for a ladder, Deal for deals"},
+        "progression": {"type": "string", "enum": ["deal", "ladder"]},
+        "stages": {"type": "array", "minItems": 1, "maxItems": 30, "items": {
+            "type": "object", "additionalProperties": False, "required": ["contract", "cards"],
+            "properties": {"contract": {**_ENUM_STR, "description": "1 to 100 characters"},
+                           "cards": {"type": "integer", "minimum": 1, "maximum": 30}}}},
+        "deck": {"type": "string", "enum": ["standard", "phase10"]},
+        "jokers": {"type": "boolean"},
+        "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 500},
+                   "description": "every rank of the deck (and JK with jokers), no others"},
+        "hand_limit": {"type": "string", "enum": ["dealt", "none"]},
+        "dealer_rules": {"type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": True,
+                         "items": {"type": "string", "enum": ["winner", "rotate"]}},
+        "min_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "max_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "decks": {"type": "array", "minItems": 1, "maxItems": 8, "items": {
+            "type": "object", "additionalProperties": False, "required": ["up_to", "decks"],
+            "properties": {"up_to": {"type": "integer", "minimum": 2, "maximum": 8},
+                           "decks": {"type": "integer", "minimum": 1, "maximum": 8},
+                           "jokers": {"type": "integer", "minimum": 0, "maximum": 16}}}},
+        "bonuses": {"type": "array", "maxItems": 10, "items": {
+            "type": "object", "additionalProperties": False, "required": ["key", "label", "points"],
+            "properties": {"key": {"type": "string", "pattern": "^[a-z0-9-]{1,30}$"},
+                           "label": {**_ENUM_STR, "description": "1 to 60 characters"},
+                           "points": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"enum": [0]}}}}},
+        "winner": {"type": "string", "enum": ["lowest", "lowest-finisher"]},
+        "note": {**_ENUM_STR, "description": "up to 300 characters"},
+    },
+}
 
 
 def _round_schema(with_number: bool) -> dict[str, Any]:
@@ -18,6 +67,7 @@ def _round_schema(with_number: bool) -> dict[str, Any]:
         "achieved": {"type": "array", "items": NAME, "maxItems": 8},
         "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10000},
                    "maxProperties": 8},
+        "bonuses": BONUSES,
         "number": {"type": "integer", "minimum": 1, "maximum": 10000},
     }
     return {
@@ -44,20 +94,30 @@ ERROR = {
             },
         },
         "game": {"$ref": "#/components/schemas/GameWithResult"},
+        "problems": {"type": "array", "description": "a refused rule set: every problem, each with its field "
+                     "(and stage or rank)", "items": {"type": "object", "required": ["field", "message"],
+                     "properties": {"field": {"type": "string"}, "message": {"type": "string"},
+                                    "stage": {"type": "integer"}, "rank": {"type": "string"}}}},
     },
 }
 
 GAME = {
     "type": "object",
-    "description": "A game file (GAME-FORMAT.md). Beyond this schema the rules refuse, with 422 naming the "
+    "description": "A game file (GAME-FORMAT.md; version 2 in RULESETS.md: rules as any preset's key or a "
+    "whole rule-set document, rounds with bonuses; an export always writes version 2). Beyond this schema the rules refuse, with 422 naming the "
     "field, round, player and card: players alike, a first dealer not at the table, more or fewer players, "
     "decks or jokers than the rules allow, and rounds the rules do not allow (a name not at the table, "
     "more cards of a rank than the decks hold).",
     "required": ["format", "rules", "players", "first_dealer", "rounds"],
     "additionalProperties": False,
     "properties": {
-        "format": {"type": "string", "enum": ["scorekeeper-game/1"]},
-        "rules": {"type": "string", "enum": ["balmoral", "classic"]},
+        "format": {"type": "string", "enum": ["scorekeeper-game/1", "scorekeeper-game/2"]},
+        "rules": {"oneOf": [{"type": "string", "enum": list(PRESETS)},
+                            {"type": "string", "pattern": "^house-[0-9]+$"},
+                            {"$ref": "#/components/schemas/RuleSet"}],
+                  "description": "version 1: balmoral or classic; version 2: any preset's key or a whole rule-set "
+                  "document; POST /api/games also takes a house rule set's key (house-ID, version 2), which a "
+                  "file to import cannot name"},
         "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8, "uniqueItems": True,
                     "description": "in seating order, clockwise; no two alike ignoring case and spaces "
                     "(\"Ann\" and \" ann\" are one player: refused with 422); as many as the rules "
@@ -67,11 +127,24 @@ GAME = {
         # reader has always done.
         "dealer_rule": {"type": "string", "enum": ["winner", "rotate", None], "nullable": True},
         "decks": {"type": "integer", "minimum": 1, "maximum": 8, "nullable": True},
-        "jokers": {"type": "integer", "minimum": 0, "maximum": 8, "nullable": True},
+        "jokers": {"type": "integer", "minimum": 0, "maximum": 16, "nullable": True,
+                   "description": "at most 8, or what the rule set's deck table suggests if more"},
         "started_at": {"type": "string", "format": "date-time", "nullable": True},
         "finished_at": {"type": "string", "format": "date-time", "nullable": True},
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
         "result": {"type": "object", "description": "ignored on import; worked out again"},
+    },
+}
+
+RULESET_ENTRY = {
+    "type": "object",
+    "required": ["key", "name", "preset", "summary", "document"],
+    "properties": {
+        "key": {"type": "string", "description": "a preset's key, or house-ID: what POST /api/games takes as rules"},
+        "name": {"type": "string"},
+        "preset": {"type": "boolean", "description": "built in (never changed), or the club's own"},
+        "summary": {"type": "string", "description": "one line on the rule set"},
+        "document": {"$ref": "#/components/schemas/RuleSet"},
     },
 }
 
@@ -89,7 +162,8 @@ RESULT = {
                 "properties": {
                     "name": {"type": "string"},
                     "total": {"type": "integer"},
-                    "completed": {"type": "integer", "minimum": 0, "maximum": 7},
+                    "completed": {"type": "integer", "minimum": 0, "maximum": 30,
+                                  "description": "ladder rule sets: the stages completed"},
                     "penalties": {"type": "array", "items": {"type": "integer"}},
                 },
             },
@@ -243,6 +317,10 @@ def openapi_document() -> dict[str, Any]:
                                             "description": "the club key (flask club-key prints it)"}},
             "schemas": {
                 "Game": GAME,
+                "RuleSet": RULESET,
+                "RuleSetEntry": RULESET_ENTRY,
+                "RuleSets": {"type": "object", "required": ["rulesets"], "properties": {
+                    "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RuleSetEntry"}}}},
                 "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
                 "Round": _round_schema(False),
                 "NumberedRound": _round_schema(True),
@@ -279,6 +357,28 @@ def openapi_document() -> dict[str, Any]:
                                   "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
                 }
             },
+            "/api/rulesets": {
+                "get": {
+                    "operationId": "rulesets",
+                    "summary": "Every rule set a game can be started with: the presets, then the club's house "
+                               "rule sets, each as its whole document with its key",
+                    "responses": {"200": _json("RuleSets", "the rule sets")},
+                },
+                "post": {
+                    "operationId": "saveRuleset",
+                    "summary": "Save a house rule set (the club's, as its roster is: the club key); its name must "
+                               "be no other rule set's",
+                    "security": [{"clubKey": []}],
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/RuleSet"}}}},
+                    "responses": {"201": _json("RuleSetEntry", "saved: its key (house-ID) and document"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": BAD["413"],
+                                  "415": BAD["415"],
+                                  "422": _error("refused: the message and field name the first problem, "
+                                                "problems lists each"),
+                                  "429": TOO_MANY},
+                },
+            },
             "/api/ratings": {
                 "get": {
                     "operationId": "ratings",
@@ -311,7 +411,7 @@ def openapi_document() -> dict[str, Any]:
                     "summary": "Create a game from a game file (usually with no rounds)",
                     "requestBody": {"required": True, "content": {"application/json": {
                         "schema": {"$ref": "#/components/schemas/Game"},
-                        "example": {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
+                        "example": {"format": "scorekeeper-game/2", "rules": "liverpool", "players": ["Ann", "Ben", "Cat"],
                                     "first_dealer": "Ann", "rounds": []}}}},
                     "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
                                   "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"],

@@ -5,7 +5,9 @@ The command line (``flask games import``) and the upload page both import throug
 
 A game's *fingerprint* is the SHA-256 of its canonical game file without ``result``
 (the file as this app would write it: names as seated, hands in canonical order,
-defaults filled in, times in UTC), so two files that differ only in spacing, rank
+defaults filled in, times in UTC; written as version 1 for a game that version can tell, a
+game of balmoral or classic, so that fingerprints stored before version 2 still match, and as
+version 2 with the whole rule-set document for any other), so two files that differ only in spacing, rank
 spelling, key order or an out-of-date ``result`` are the same game. An imported
 game keeps the fingerprint of the file it came from (a fact about the import). A
 file matches a stored game when its fingerprint is that stored fingerprint, or
@@ -28,7 +30,16 @@ from sqlalchemy import func, select, update
 
 from . import rating_summaries, store
 from .database import writing
-from .gamefile import GameFile, GameFileError, backup_document, game_document, read_document
+from .gamefile import (
+    GAME_FORMAT,
+    GAME_FORMAT_1,
+    GameFile,
+    GameFileError,
+    backup_document,
+    game_document,
+    read_document,
+    v1_expressible,
+)
 from .models import Game, db
 from .replays import LoadedGame, load_games
 from .presenters import round_cells
@@ -46,7 +57,8 @@ def canonical_json(doc: Any) -> str:
 
 
 def state_fingerprint(state: GameState, started_at, finished_at) -> str:
-    doc = game_document(state, started_at, finished_at, with_result=False)
+    version = GAME_FORMAT_1 if v1_expressible(state.rules) else GAME_FORMAT
+    doc = game_document(state, started_at, finished_at, with_result=False, version=version)
     return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
 
 

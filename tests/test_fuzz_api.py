@@ -260,10 +260,28 @@ def test_ratings(api):
     fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
 
 
+# ------------------------------------------------------------------ rule sets (issue 14)
+
+
+def test_rulesets(api):
+    op = operation(api, "GET", "/api/rulesets")
+    fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
+
+
+@pytest.mark.parametrize("club", [True, False], ids=["keeper", "stranger"])
+def test_save_ruleset(api, club):
+    """Documents made up from the schema, by the keeper and by strangers: saved, or refused
+    with the field named; a stranger's always refused."""
+    op = operation(api, "POST", "/api/rulesets")
+    strategy = MODES.flatmap(lambda mode: op.as_strategy(mode, headers={"Authorization": f"Bearer {CLUB_KEY}"}
+                                                         if club else None))
+    fuzz(api, strategy, fill_game=False, fill_key=False)
+
+
 def test_every_operation_is_fuzzed(api):
     """A new operation in the document must be added to the tests above."""
     fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, ("POST", "/api/import"),
-              ("GET", "/api/backup"), ("GET", "/api/ratings")}
+              ("GET", "/api/backup"), ("GET", "/api/ratings"), ("GET", "/api/rulesets"), ("POST", "/api/rulesets")}
     listed = {(r.ok().method.upper(), r.ok().path) for r in api.schema.get_all_operations()}
     assert listed == fuzzed
 

@@ -82,7 +82,7 @@ def mutate(path, value):
     "doc, words",
     [
         ([], "must be a JSON object"),
-        (mutate(["format"], "scorekeeper-game/2"), "format"),
+        (mutate(["format"], "scorekeeper-game/3"), "format"),  # version 2 is read too (RULESETS.md)
         (mutate(["rules"], "gin"), 'unknown rule set "gin"'),
         (mutate(["players"], ["Ann", "ann"]), "at the table twice"),
         (mutate(["first_dealer"], "Zed"), "first dealer"),

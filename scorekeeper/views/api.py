@@ -1,7 +1,8 @@
 """The JSON API: the same store and the same checks as the HTML forms.
 
 Changes need the game's edit key as ``Authorization: Bearer <key>``; the club's acts (import,
-the backup of everything) need the club key the same way (:mod:`scorekeeper.club`). Errors are
+the backup of everything, saving a house rule set: the house rule sets are the club's, as its
+roster is) need the club key the same way (:mod:`scorekeeper.club`). Errors are
 JSON objects ``{"error": {"message": ..., "field": ..., "round": ..., "player": ..., "card": ...}}``.
 """
 
@@ -15,10 +16,10 @@ from werkzeug.exceptions import HTTPException
 from .. import access, links, store, transfer
 from ..club import club_only
 from ..limits import max_body
-from ..gamefile import GameFileError, game_document, read_game, read_round, round_document
+from ..gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
 from ..models import Game
 from ..openapi import openapi_document
-from ..rules import GameState, Problem, RoundError, RoundRecord, advance, replay
+from ..rules import GameState, Problem, RoundError, RoundRecord, RuleSetError, advance, replay
 from .errors import with_headers
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -148,11 +149,26 @@ def openapi():
     return jsonify(openapi_document())
 
 
+def _house_rules(doc: dict):
+    """The house rule set a version 2 body names by key (``house-3``), or None: any other
+    ``rules`` is the file's own (a preset's key, a whole document), read as a file's."""
+    key = doc.get("rules")
+    if doc.get("format") != GAME_FORMAT or not isinstance(key, str) or not key.startswith(store.HOUSE):
+        return None
+    try:
+        return store.get_ruleset(key).rules
+    except store.NotFound as exc:
+        raise ApiError(422, f"{exc} (the house rule sets: GET /api/rulesets)",
+                       "rules") from None
+
+
 @bp.post("/games")
 def create_game():
+    """A game from a game file: its rules a preset's key, a whole document, or (version 2) a
+    house rule set's key; the game keeps its own copy of them either way."""
     doc = _json_body()
     try:
-        gf = read_game(doc)
+        gf = read_game(doc, _house_rules(doc))
     except GameFileError as exc:
         raise ApiError(422, str(exc), exc.field) from None
     keys: list[str] = []
@@ -270,6 +286,34 @@ def import_files():
          **({"edit_key": next(new_keys)} if o.status == transfer.NEW else {})}
         for o in outcomes
     ]})
+
+
+def _ruleset_entry(entry: store.RuleSetEntry) -> dict:
+    return {"key": entry.key, "name": entry.name, "preset": entry.preset, "summary": entry.summary,
+            "document": entry.document}
+
+
+@bp.get("/rulesets")
+def rulesets():
+    """Every rule set a game can be started with: the presets, then the house rule sets."""
+    return jsonify({"rulesets": [_ruleset_entry(entry) for entry in store.list_rulesets()]})
+
+
+@bp.post("/rulesets")
+@club_only("save house rule sets")
+def save_ruleset():
+    """Save a house rule set from its document, checked as every document is (422 naming the
+    field, and the stage or rank); the club keeper's, as the roster is."""
+    doc = _json_body()
+    try:
+        entry = store.save_ruleset(doc)
+    except RuleSetError as exc:
+        problem = exc.first
+        extra = {"problems": [{"field": p.field, "message": p.message,
+                               **({"stage": p.stage} if p.stage is not None else {}),
+                               **({"rank": p.rank} if p.rank is not None else {})} for p in exc.problems]}
+        raise ApiError(422, str(exc), problem.field, extra=extra) from None
+    return jsonify(_ruleset_entry(entry)), 201
 
 
 @bp.get("/ratings")

@@ -1,0 +1,81 @@
+"""The API's rule sets (issue 14, point 7): listed with their documents, saved by the club's
+keeper with the same checks as everywhere, and games started with a key or a whole document."""
+
+from conftest import CLUB_KEY
+
+from scorekeeper.models import Game, db
+from scorekeeper.rules import PRESET_DOCUMENTS, document_text, parse_ruleset
+
+KEEPER = {"Authorization": f"Bearer {CLUB_KEY}"}
+FAMILY = {**PRESET_DOCUMENTS["liverpool"], "name": "Family Liverpool",
+          "values": {**PRESET_DOCUMENTS["liverpool"]["values"], "A": 20}}
+
+
+def new_game(rules, **more):
+    return {"format": "scorekeeper-game/2", "rules": rules, "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ann",
+            "rounds": [], **more}
+
+
+def test_the_presets_are_listed_with_their_documents(client):
+    body = client.get("/api/rulesets").get_json()
+    assert [r["key"] for r in body["rulesets"]] == ["balmoral", "classic", "liverpool", "shanghai", "phase10"]
+    liverpool = body["rulesets"][2]
+    assert liverpool["preset"] is True and liverpool["name"] == "Liverpool Rummy"
+    assert liverpool["document"] == dict(PRESET_DOCUMENTS["liverpool"])
+    assert liverpool["summary"] == "Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5."
+
+
+def test_the_keeper_saves_a_house_rule_set_and_a_game_starts_from_its_key(client, app):
+    saved = client.post("/api/rulesets", json=FAMILY, headers=KEEPER)
+    assert saved.status_code == 201, saved.get_json()
+    body = saved.get_json()
+    assert body["key"] == "house-1" and body["preset"] is False and body["document"]["values"]["A"] == 20
+    assert [r["key"] for r in client.get("/api/rulesets").get_json()["rulesets"]][-1] == "house-1"
+    created = client.post("/api/games", json=new_game("house-1"))
+    assert created.status_code == 201, created.get_json()
+    game = client.get(f"/api/games/{created.get_json()['id']}").get_json()
+    assert game["rules"]["name"] == "Family Liverpool" and game["jokers"] == 4
+    with app.app_context():
+        stored = db.session.get(Game, created.get_json()["id"])
+        # The key it came from, and its own copy of the rules.
+        assert stored.rules == "house-1"
+        assert stored.rules_document == document_text(parse_ruleset(FAMILY))
+
+
+def test_a_game_starts_from_a_whole_document_or_a_preset_key(client, app):
+    by_document = client.post("/api/games", json=new_game(FAMILY))
+    by_key = client.post("/api/games", json=new_game("shanghai"))
+    assert by_document.status_code == by_key.status_code == 201
+    with app.app_context():
+        assert db.session.get(Game, by_document.get_json()["id"]).rules == "imported"
+        assert db.session.get(Game, by_key.get_json()["id"]).rules == "shanghai"
+    game = client.get(f"/api/games/{by_key.get_json()['id']}").get_json()
+    assert game["format"] == "scorekeeper-game/2" and game["rules"]["name"] == "Shanghai Rummy"
+
+
+def test_refusals_name_the_field(client):
+    no_two = {k: v for k, v in FAMILY["values"].items() if k != "2"}
+    refused = client.post("/api/rulesets", json={**FAMILY, "values": no_two}, headers=KEEPER)
+    assert refused.status_code == 422
+    body = refused.get_json()
+    assert body["error"] == {"message": "values: no value for 2", "field": "values"}
+    assert body["problems"] == [{"field": "values", "message": "no value for 2", "rank": "2"}]
+    taken = client.post("/api/rulesets", json={**FAMILY, "name": "liverpool rummy"}, headers=KEEPER)
+    assert taken.status_code == 422 and taken.get_json()["error"]["field"] == "name"
+    assert '"liverpool rummy" is taken: "Liverpool Rummy" is another rule set' in taken.get_json()["error"]["message"]
+    unknown = client.post("/api/games", json=new_game("house-9"))
+    assert unknown.status_code == 422
+    assert unknown.get_json()["error"] == {"message": "no house rule set 9 (the house rule sets: GET /api/rulesets)",
+                                           "field": "rules"}
+    # A version 1 file names balmoral or classic only.
+    v1 = client.post("/api/games", json={**new_game("liverpool"), "format": "scorekeeper-game/1"})
+    assert v1.status_code == 422 and v1.get_json()["error"]["field"] == "rules"
+    bad_doc = client.post("/api/games", json=new_game({**FAMILY, "winner": "highest"}))
+    assert bad_doc.status_code == 422
+    assert bad_doc.get_json()["error"]["message"].startswith('rules: winner: must be "lowest" or "lowest-finisher"')
+
+
+def test_only_the_keeper_saves_house_rule_sets(client):
+    assert client.post("/api/rulesets", json=FAMILY).status_code == 401
+    assert client.post("/api/rulesets", json=FAMILY, headers={"Authorization": "Bearer nope"}).status_code == 403
+    assert len(client.get("/api/rulesets").get_json()["rulesets"]) == 5
