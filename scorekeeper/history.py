@@ -160,7 +160,10 @@ def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
                _count(and_(finished, SeatSummary.total > theirs.total)),
                _count(and_(finished, SeatSummary.total == theirs.total)),
                _count(and_(finished, SeatSummary.won)), _count(and_(finished, theirs.won)))
+        .select_from(SeatSummary)
         .join(theirs, and_(theirs.game_id == SeatSummary.game_id, theirs.player_id == opponent_id))
+        .join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
+        .join(Game, Game.id == SeatSummary.game_id)
         .where(_mine(SeatSummary, stats.player.id))
     ).one()
     return statistics.head_to_head(stats, opponent_id, row)
