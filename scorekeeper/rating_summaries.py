@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from . import ratings
 from .models import Game, GameSummary, RatingSummary, SeatSummary, db
-from .rules import PRESETS, WinnerRule
+from .rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_text
 
 #: The order of the rated games: when each finished (when it started, if that is unknown), then its id.
 FINISHED = func.coalesce(Game.finished_at, Game.started_at)
@@ -80,8 +80,8 @@ def standings(rules: str | None = None, year: int | None = None, start: Key | No
         at, game_id = start
         conditions.append(or_(FINISHED > at, and_(FINISHED == at, Game.id >= game_id)))
     rows = session.execute(
-        select(Game.id, FINISHED.label("at"), Game.rules, SeatSummary.player_id, SeatSummary.won, SeatSummary.total,
-               SeatSummary.climbs)
+        select(Game.id, FINISHED.label("at"), Game.rules, Game.rules_document, SeatSummary.player_id, SeatSummary.won,
+               SeatSummary.total, SeatSummary.climbs)
         .join(GameSummary, GameSummary.game_id == Game.id)
         .join(SeatSummary, SeatSummary.game_id == Game.id)
         .where(and_(*conditions))
@@ -94,7 +94,7 @@ def standings(rules: str | None = None, year: int | None = None, start: Key | No
         j = i
         while j < len(rows) and rows[j].id == first.id:
             j += 1
-        ruleset = PRESETS.get(first.rules)
+        ruleset = _rules_of(first.rules_document, first.rules)
         finisher = ruleset is not None and ruleset.winner is WinnerRule.LOWEST_FINISHER
         last = f"{ruleset.last_stage}:" if ruleset is not None else ""
         seats = [(r.player_id, bool(r.won), r.total,
@@ -102,6 +102,15 @@ def standings(rules: str | None = None, year: int | None = None, start: Key | No
         found.append(ratings.standing_of(first.id, first.at, first.rules, seats, finisher))
         i = j
     return found
+
+
+def _rules_of(document: str, key: str) -> RuleSet | None:
+    """The rules a game was played by (its own frozen copy: a house or imported rule set's winner
+    rule counts as a preset's does); None if the copy cannot be read."""
+    try:
+        return ruleset_from_text(document, key)
+    except RuleSetError:
+        return None
 
 
 # ================================================================ writing

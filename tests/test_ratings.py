@@ -417,3 +417,27 @@ def test_an_empty_club_has_an_empty_leaderboard(web):
     assert web.get("/api/ratings").get_json() == {"rules": None, "period": "all", "games": 0, "provisional_below": 5,
                                                   "ranked": [], "provisional": []}
     assert web.get("/ratings.csv").text.count("\r\n") == 1
+
+
+def test_a_house_ladder_ranks_its_finishers_first_by_its_own_winner_rule(app):
+    """A table's own copy of Phase 10 ("lowest-finisher"): Ann and Ben both complete phase 10 in
+    the last round; Cat never does and holds the lowest total but Ann's. Ann wins, and Ben, a
+    finisher, ranks above Cat: the game's own rules decide, not only a preset's."""
+    from scorekeeper import rating_summaries, store
+    from scorekeeper.rules import PHASE10, GameSetup, RoundRecord, ruleset_document
+
+    document = ruleset_document(PHASE10)
+    document["name"] = "Phase 10 at the Pub"
+    with app.app_context():
+        house = store.save_ruleset(document)
+        setup = GameSetup.create(house.rules, ["Ann", "Ben", "Cat"])
+        game, _ = store.create_game(setup)
+        for number in range(1, 11):
+            store.record_round(game.id, number, RoundRecord.create(
+                "Ann", {"Ben": "12", "Cat": "1"}, None, ["Ben"], None, deck=house.rules.deck))
+        state = store.load(game.id).state
+        assert state.finished and state.winners == ("Ann",)
+        assert [p.total for p in state.players] == [0, 100, 50]
+        (standing,) = rating_summaries.standings()
+    names = dict(zip(setup.players, (entry.rank for entry in standing.entries), strict=True))
+    assert names == {"Ann": 1, "Ben": 2, "Cat": 3}
