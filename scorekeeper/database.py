@@ -87,6 +87,8 @@ def read_one_on(engine: Engine, statement: Select, params: dict[str, Any]) -> An
     return None if row is None else row[0]
 
 
+#: Compiled once per statement and database. Keyed by the statement's identity: pass only
+#: statements made once, at module level (``store._PEEK``, ``store.VERSION_OF``, ``_READ``).
 _statements: dict[tuple[int, str], tuple[str, tuple[str, ...] | None]] = {}
 
 
