@@ -83,7 +83,7 @@ def new_game():
                         rules,
                         seats,
                         first_dealer=seats[dealer] if seats else None,
-                        dealer_rule=form.dealer_rule.data if rules.key == "balmoral" else None,
+                        dealer_rule=form.dealer_rule.data if len(rules.dealer_rules) > 1 else None,
                         decks=form.decks.data,
                         jokers=form.jokers.data,
                     )
