@@ -62,7 +62,15 @@ def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tu
     sql, order = _compiled(engine, statement)
     values = tuple(params[name] for name in order) if order is not None else params
     connection = engine.raw_connection()
+    # On PostgreSQL the driver would wrap the one statement in a transaction: BEGIN, the
+    # SELECT, and the pool's ROLLBACK when the connection goes back, three round trips to the
+    # server where the statement alone is one. In autocommit it is one (the pool's rollback has
+    # no transaction to end, and psycopg sends nothing for it). SQLite's connections already
+    # send no BEGIN of their own (_sqlite_pragmas).
+    driver = connection.driver_connection if engine.dialect.name == "postgresql" else None
     try:
+        if driver is not None:
+            driver.autocommit = True
         cursor = connection.cursor()
         if engine.dispatch.before_cursor_execute:
             # Whoever listens for the statements sent (the tests that count queries) sees this one too.
@@ -71,7 +79,9 @@ def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tu
         row = cursor.fetchone()
         cursor.close()
     finally:
-        connection.close()  # back to the pool (which ends PostgreSQL's implicit transaction)
+        if driver is not None and not driver.closed:
+            driver.autocommit = False  # as the pool lends it to sessions
+        connection.close()  # back to the pool
     return None if row is None else tuple(row)
 
 

@@ -106,3 +106,25 @@ def test_a_page_with_a_message_is_not_kept_nor_served_from_the_kept_ones(web, ap
     shown = web.get(f"/games/{game_id}")
     assert "Saved, as you asked." in text(shown) and kept_pages(app) == kept
     assert "Saved, as you asked." not in text(web.get(f"/games/{game_id}"))
+
+
+def test_a_look_up_leaves_its_connection_as_the_sessions_expect_it(app):
+    """The look-ups of versions read outside any transaction (on PostgreSQL in autocommit, one
+    round trip), and hand their connection back as sessions use it: a session's change that
+    fails still rolls back whole."""
+    with app.app_context():
+        engine = db.engine
+        before = club_version()
+        for _ in range(engine.pool.size() + 2):  # every pooled connection lent once
+            assert club_version() == before
+        connection = engine.raw_connection()
+        try:
+            assert getattr(connection.driver_connection, "autocommit", False) in (False, -1)
+        finally:
+            connection.close()
+        player = Player(name="Zed", name_key="zed")
+        db.session.add(player)
+        db.session.flush()
+        db.session.rollback()
+        assert db.session.scalar(select(Player.id).where(Player.name == "Zed")) is None
+        assert club_version() == before
