@@ -1,0 +1,61 @@
+"""A worker's warm-up (app.warm_up): it answers one request of each kind of page to itself, so a
+phone's first request compiles no statement, and it keeps none of what it rendered."""
+
+from __future__ import annotations
+
+import flask_migrate
+from conftest import CLUB_KEY, empty_database
+from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
+
+from scorekeeper import create_app
+from scorekeeper.club import digest
+from scorekeeper.database import MIGRATIONS
+from scorekeeper.models import db
+
+
+def _app(url: str, warm: bool):
+    return create_app({"TESTING": True, "SECRET_KEY": "w", "SQLALCHEMY_DATABASE_URI": url, "USE_CDN": False,
+                       "CHECK_SCHEMA": False, "RATELIMIT_ENABLED": False, "WTF_CSRF_ENABLED": False,
+                       "CLUB_KEY_HASH": digest(CLUB_KEY), "WARM_UP": warm})
+
+
+def _compiled(app) -> int:
+    with app.app_context():
+        return len(db.engine._compiled_cache)
+
+
+def test_a_warm_worker_compiles_nothing_for_the_first_page_of_each_kind_and_keeps_no_page(app, web):
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+    game_id = new_game(web, ANN_BEN_CAT_DAN)
+    save_round(web, game_id, 1, went_out=1, hands={0: "A K", 2: "Q", 3: "2"})
+    ann = player_id(app, "Ann")
+
+    worker = _app(url, warm=True)
+    try:
+        assert not any(len(kept) for kept in worker.extensions.get("scorekeeper.kept", {}).values())
+        compiled = _compiled(worker)
+        phone = worker.test_client()
+        for path in (f"/games/{game_id}", "/history", f"/players/{ann}", "/ratings", f"/games/{game_id}.json"):
+            assert phone.get(path).status_code == 200
+            assert _compiled(worker) == compiled, f"{path} compiled a statement the warm-up did not"
+    finally:
+        with worker.app_context():
+            db.engine.dispose()
+
+
+def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app, capfd):
+    """`flask db upgrade` makes the app before it upgrades: its warm-up reads nothing (a page
+    of the newer app would ask for columns the database does not have yet)."""
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="3c9d0e4f2a61")
+    worker = _app(app.config["SQLALCHEMY_DATABASE_URI"], warm=True)
+    try:
+        assert "No warm-up reading: the database is not upgraded yet" in capfd.readouterr().err
+    finally:
+        with worker.app_context():
+            db.engine.dispose()
