@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, insert, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from .models import Game, GameSummary, Player, SeatSummary, db
@@ -119,11 +119,22 @@ def write(game_id: int, player_ids: Sequence[int], state: GameState | None, prob
     rows = rows_of(game_id, player_ids, state, problem)
     session = db.session()
     game = {k: v for k, v in rows.game.items() if k != "game_id"}
-    updated = session.execute(update(GameSummary).where(GameSummary.game_id == game_id).values(**game))
+    updated = session.execute(_UPDATE_GAME, {"key_game_id": game_id, **game})
     if updated.rowcount != 1:
         store([rows])
         return
-    session.execute(update(SeatSummary), list(rows.seats))
+    session.execute(_UPDATE_SEAT, [
+        {"key_game_id": game_id, "key_position": seat["position"],
+         **{k: v for k, v in seat.items() if k not in ("game_id", "position")}} for seat in rows.seats])
+
+
+# Made once, on the tables rather than the mapped classes: the ORM's bulk update by primary
+# key costs about a millisecond more a round than the same statement (measured with cProfile),
+# in the transaction that every round waits for.
+_GAMES, _SEATS = GameSummary.__table__, SeatSummary.__table__
+_UPDATE_GAME = update(_GAMES).where(_GAMES.c.game_id == bindparam("key_game_id"))
+_UPDATE_SEAT = update(_SEATS).where(_SEATS.c.game_id == bindparam("key_game_id"),
+                                    _SEATS.c.position == bindparam("key_position"))
 
 
 def _chunks(values: Sequence, size: int = 500) -> Iterator[Sequence]:
