@@ -47,15 +47,13 @@ def test_a_warm_worker_compiles_nothing_for_the_first_page_of_each_kind_and_keep
             db.engine.dispose()
 
 
-def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app, capfd):
+def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app):
     """`flask db upgrade` makes the app before it upgrades: its warm-up reads nothing (a page
-    of the newer app would ask for columns the database does not have yet)."""
+    of the newer app would ask for columns the database does not have yet, and a test app lets
+    the error out)."""
     with app.app_context():
         db.drop_all()
         flask_migrate.upgrade(directory=str(MIGRATIONS), revision="3c9d0e4f2a61")
     worker = _app(app.config["SQLALCHEMY_DATABASE_URI"], warm=True)
-    try:
-        assert "No warm-up reading: the database is not upgraded yet" in capfd.readouterr().err
-    finally:
-        with worker.app_context():
-            db.engine.dispose()
+    with worker.app_context():
+        db.engine.dispose()
