@@ -274,6 +274,15 @@ def problems_by_place(problems: Iterable[DocumentProblem]) -> dict[Any, list[str
     return places
 
 
+def error_id(place: Any) -> str:
+    """The id of the message shown at a place of :func:`problems_by_place` (for the list of
+    problems atop the editor to link to, and for the field's ``aria-describedby``)."""
+    if isinstance(place, tuple):
+        field, where = place
+        return f"stage-{where}-err" if field == "stages" else f"value-{where}-err"
+    return f"{place}-err"
+
+
 #: What the editor calls a field, for an engine message that starts with "must be".
 FIELD_WORDS = {
     "name": "The name", "stage_name": "The word for a stage", "progression": "How players move on",
@@ -290,4 +299,4 @@ def rank_label(rank: str) -> str:
 
 
 __all__ = ["ACTIONS", "RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
-           "editor_data", "follow_deck", "problems_by_place", "rank_label"]
+           "editor_data", "error_id", "follow_deck", "problems_by_place", "rank_label"]

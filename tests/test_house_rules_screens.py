@@ -7,6 +7,7 @@ shows, plus the button pressed (see :func:`form_of`).
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 
@@ -256,7 +257,9 @@ def test_a_refused_document_stores_nothing_and_names_each_field_stage_and_rank(w
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert house_rows(app) == 0
-    assert "Nothing was saved" in html
+    assert "Nothing was saved" in html and response.headers["HX-Reswap"] == "outerHTML show:#rules-editor:top"
+    # The list atop the editor links each problem to its place.
+    assert '<a href="#value-A-err">the value of A must be' in html and '<a href="#stage-3-err">' in html
     # Each message next to its field, the field marked for assistive technology.
     assert re.search(r'aria-describedby="name-err" aria-invalid="true"[^>]*id="name"', html)
     assert re.search(r'id="name-err"[^>]*><p>The name must be 1 to 60 characters, not 0', html)
@@ -297,7 +300,8 @@ def test_copy_change_and_save_makes_a_house_rule_set(web, app):
 def test_saving_through_htmx_navigates_to_the_saved_rule_set(web):
     url = "/rules/liverpool/copy"
     saved = press(web, url, web.get(url), "save", headers=HTMX)
-    assert saved.status_code == 204 and '"/rules/house-1"' in saved.headers["HX-Location"]
+    assert saved.status_code == 204 and json.loads(saved.headers["HX-Location"]) == {
+        "path": "/rules/house-1", "target": "#main", "swap": "innerHTML show:window:top"}
 
 
 def test_changing_a_house_rule_set_keeps_its_key_and_leaves_its_games_alone(web, app):

@@ -7,22 +7,25 @@ Anyone may read them. Saving, renaming and deleting are the club keeper's, as in
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, flash, request, url_for
 from flask_wtf import FlaskForm
 from wtforms import StringField
 
 from .. import club, store
-from ..replays import rules_of
 from ..club import club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID
+from ..replays import rules_of
 from ..rules import PRESETS, RuleSet, RuleSetError, document_text, ruleset_document
-from ..rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, follow_deck, problems_by_place,
-                         rank_label)
-from .common import go, render
+from ..rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
+                         problems_by_place, rank_label)
+from .common import go, is_htmx, render
 
 bp = Blueprint("house_rules", __name__, url_prefix="/rules")
 bp.add_app_template_global(rank_label, "rank_label")
+bp.add_app_template_global(error_id, "error_id")
 
 SAVE = "save house rule sets"
 CHANGE = "change house rule sets"
@@ -109,10 +112,25 @@ def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
                 else:
                     flash(f"Saved \u201c{saved.name}\u201d. Games already played keep the rules they were "
                           "played by.", "ok")
-                    return go(url_for(".show", key=saved.key))
+                    return _go_to_top(url_for(".show", key=saved.key))
     form = RuleSetForm(formdata=None, data=data)
-    return render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
-                  action=action, problems=problems)
+    response = render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
+                      action=action, problems=problems)
+    if problems and is_htmx():
+        # Saving was refused: show the list of problems at the top of the editor, not the Save
+        # button the thumb is on (a shape button keeps the place, where its change is).
+        response.headers["HX-Reswap"] = "outerHTML show:#rules-editor:top"
+    return response
+
+
+def _go_to_top(url: str):
+    """:func:`go`, and with htmx the page it goes to is shown from its top (the editor is long:
+    without this the saved rule set would be shown where the Save button was)."""
+    response = go(url)
+    if is_htmx():
+        response.headers["HX-Location"] = json.dumps({"path": url, "target": "#main",
+                                                      "swap": "innerHTML show:window:top"})
+    return response
 
 
 @bp.route("/<key>/rename", methods=["GET", "POST"])
