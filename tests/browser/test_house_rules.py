@@ -65,7 +65,8 @@ def test_the_keeper_makes_a_house_rule_set_from_liverpool(page: Page, server, cl
     expect(page.locator("#values-0-value")).to_have_value("20")
     expect(page.locator("#stages-7-cards")).to_have_value("14")
     assert page.evaluate("window.sameDocument") is True
-    page.screenshot(path=str(artifacts / "house-rules-editor.png"), full_page=True)
+    page.locator("#stages").screenshot(path=str(artifacts / "house-rules-stages.png"))
+    page.locator("#values").screenshot(path=str(artifacts / "house-rules-values.png"))
 
     page.get_by_role("button", name="Save", exact=True).tap()
     expect(page.locator("h1")).to_have_text("Family Liverpool")
