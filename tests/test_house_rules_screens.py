@@ -437,6 +437,14 @@ def test_saved_rules_whose_name_is_taken_get_another(web, app):
     assert saved.headers["Location"] == "/rules/house-2"
     with app.app_context():
         assert store.get_ruleset("house-2").name == "Family Liverpool (house)"
+    # Saved under another name, they are still the game's rules: the offer is gone, and stays
+    # gone when the rule set is renamed.
+    web.get("/rules/house-2")
+    offer = web.get(f"/rules/games/{game_id}", headers=HTMX).get_data(as_text=True)
+    assert "Save these rules" not in offer and "The same as" in offer
+    web.post("/rules/house-2/rename", data={"name": "Sunday Liverpool"})
+    web.get("/rules/house-2")
+    assert "Save these rules" not in web.get(f"/rules/games/{game_id}", headers=HTMX).get_data(as_text=True)
 
 
 def test_a_stranger_reads_a_games_rules_but_is_not_offered_to_save_them(stranger, app):
@@ -457,3 +465,15 @@ def test_the_translation_reads_numbers_and_passes_anything_else_on():
     assert bonus_key("  ") == ""
     assert copy_name("Liverpool Rummy", ["Liverpool Rummy", "liverpool rummy (house)"]) == "Liverpool Rummy (house 2)"
     assert len(copy_name("x" * 60, [])) == 60
+
+
+def test_a_preset_under_another_name_is_the_preset(web, app):
+    """A game of Liverpool's rules called something else (an imported file's name for them) is not
+    offered: the rules are a preset's, whatever they are called."""
+    with app.app_context():
+        renamed = parse_ruleset({**ruleset_document(LIVERPOOL), "name": "Our Liverpool"})
+        game, _ = store.create_game(GameSetup.create(renamed, ["Ann", "Ben", "Cat"]))
+        game_id = game.id
+    assert "/rules/games/" not in web.get(f"/games/{game_id}").get_data(as_text=True)
+    offer = web.get(f"/rules/games/{game_id}").get_data(as_text=True)
+    assert "The same as" in offer and "Liverpool Rummy" in offer and "Save these rules" not in offer

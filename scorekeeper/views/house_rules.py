@@ -7,6 +7,7 @@ Anyone may read them. Saving, renaming and deleting are the club keeper's, as in
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from flask import Blueprint, abort, flash, request, url_for
@@ -30,8 +31,17 @@ bp.add_app_template_global(error_id, "error_id")
 SAVE = "save house rule sets"
 CHANGE = "change house rule sets"
 
-#: Each preset's frozen text: a game whose text is one of these plays a preset, unchanged.
-_PRESET_TEXTS = frozenset(document_text(rules) for rules in PRESETS.values())
+
+
+def _rules_text(rules: RuleSet) -> str:
+    """A rule set's document as text, its name left out: two rule sets that score, deal and end
+    alike are the same rules whatever each is called (a house rule set renamed, or saved from a
+    game under another name because its own was taken, still holds that game's rules)."""
+    return document_text(dataclasses.replace(rules, name=""))
+
+
+#: Each preset's rules: a game whose rules are one of these plays a preset, unchanged.
+_PRESET_TEXTS = frozenset(_rules_text(rules) for rules in PRESETS.values())
 
 
 class RenameForm(FlaskForm):
@@ -173,7 +183,7 @@ def rules_of_its_own(rules: RuleSet) -> bool:
     """True when a game's rules are not a preset's, unchanged: the game page then asks (after
     the page is shown: it depends on the house rule sets, which a board's version does not
     follow) whether they could be saved as house rules."""
-    return document_text(rules) not in _PRESET_TEXTS
+    return _rules_text(rules) not in _PRESET_TEXTS
 
 
 def _game_rules(game_id: int) -> tuple[int, RuleSet]:
@@ -184,9 +194,9 @@ def _game_rules(game_id: int) -> tuple[int, RuleSet]:
 
 
 def _saved_as(rules: RuleSet) -> store.RuleSetEntry | None:
-    """The preset or house rule set whose document is the same as these rules', if any."""
-    text = document_text(rules)
-    return next((e for e in store.list_rulesets() if document_text(e.rules) == text), None)
+    """The preset or house rule set that has these rules (whatever it is called), if any."""
+    text = _rules_text(rules)
+    return next((e for e in store.list_rulesets() if _rules_text(e.rules) == text), None)
 
 
 @bp.get("/games/<int:game_id>", endpoint="game_rules")

@@ -87,3 +87,34 @@ def test_the_keeper_makes_a_house_rule_set_from_liverpool(page: Page, server, cl
         assert house.document == expected
         db.session.remove()
     assert page.url.endswith(f"/rules/{house.key}")
+
+
+def test_a_game_with_rules_of_its_own_offers_to_save_them_once(page: Page, server, club_link, live_app):
+    """A game started from house rules that were changed since keeps rules no rule set has: its
+    page offers to save them; once saved, the same page (the same version of the game) no longer does."""
+    from scorekeeper.rules import GameSetup
+
+    with live_app.app_context():
+        doc = {**ruleset_document(LIVERPOOL), "name": "Family Liverpool", "hand_limit": "dealt"}
+        house = store.save_ruleset(doc)
+        game, key = store.create_game(GameSetup.create(house.rules, ["Ann", "Ben", "Cat"]))
+        game_id = game.id
+        store.save_ruleset({**doc, "values": {**doc["values"], "A": 20}}, house.house_id)
+        db.session.remove()
+    page.goto(club_link)
+    expect(page.locator(".flash")).to_contain_text("club\u2019s keeper")
+    page.goto(f"{server}/games/{game_id}")
+    offer = page.get_by_role("button", name="Save these rules as a house rule set")
+    expect(offer).to_be_visible()
+    assert offer.bounding_box()["height"] >= 44
+    offer.tap()
+    expect(page.locator("h1")).to_have_text("Family Liverpool (house)")
+    expect(page.locator(".flash")).to_contain_text("Saved this game\u2019s rules")
+    with live_app.app_context():
+        saved = store.get_ruleset(page.url.rsplit("/", 1)[1])
+        assert saved.document == {**doc, "name": "Family Liverpool (house)"}
+        db.session.remove()
+
+    page.goto(f"{server}/games/{game_id}")
+    expect(page.locator("#save-rules-offer")).to_contain_text("The same as Family Liverpool (house)")
+    expect(page.get_by_role("button", name="Save these rules as a house rule set")).to_have_count(0)
