@@ -155,7 +155,7 @@ def rename(key: str):
         try:
             renamed = store.rename_ruleset(entry.house_id, (form.name.data or "").strip())
         except RuleSetError as exc:
-            problem = exc.first.message
+            problem = " ".join(" ".join(messages) for messages in problems_by_place(exc.problems).values())
         else:
             flash(f"Renamed \u201c{renamed.name}\u201d.", "ok")
             return go(url_for(".show", key=renamed.key))

@@ -38,6 +38,12 @@ def test_the_keeper_makes_a_house_rule_set_from_liverpool(page: Page, server, cl
     assert len({box["y"] for box in boxes}) == 1, boxes  # one line
     assert page.locator(".nav-rules .nav-long").bounding_box()["width"] <= 1  # "Rules" on a phone
     page.screenshot(path=str(artifacts / "house-rules-menu.png"), clip={"x": 0, "y": 0, "width": 390, "height": 160})
+    for width in (360, 400, 414, 430, 500, 800):  # and on other phones: no link off the screen
+        page.set_viewport_size({"width": width, "height": 844})
+        for i in range(5):
+            box = menu.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 44, (width, i, box)
+    page.set_viewport_size({"width": 390, "height": 844})
 
     page.get_by_role("link", name="House rules").tap()
     expect(page.locator("h1")).to_have_text("House rules")
