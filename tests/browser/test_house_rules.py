@@ -124,3 +124,18 @@ def test_a_game_with_rules_of_its_own_offers_to_save_them_once(page: Page, serve
     page.goto(f"{server}/games/{game_id}")
     expect(page.locator("#save-rules-offer")).to_contain_text("The same as Family Liverpool (house)")
     expect(page.get_by_role("button", name="Save these rules as a house rule set")).to_have_count(0)
+
+
+def test_the_values_follow_the_deck_and_the_jokers_as_they_are_chosen(page: Page, server, club_link):
+    page.goto(club_link)
+    expect(page.locator(".flash")).to_contain_text("club\u2019s keeper")
+    page.goto(f"{server}/rules/liverpool/copy")
+    page.evaluate("window.sameDocument = true")
+    expect(page.locator("#values label")).to_have_count(14)
+    page.get_by_text("Play with jokers").tap()
+    expect(page.locator("#values label")).to_have_count(13)
+    expect(page.locator("#values")).not_to_contain_text("Joker")
+    page.get_by_text("Phase 10 (1 to 12, skips, wilds)").tap()
+    expect(page.locator("#values label").last).to_have_text("Wild")
+    expect(page.locator("#values-13-value")).to_have_value("25")
+    assert page.evaluate("window.sameDocument") is True
