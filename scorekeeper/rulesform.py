@@ -206,18 +206,15 @@ def follow_deck(data: dict[str, Any]) -> bool:
 
 # ----------------------------------------------------------- the shape buttons
 
-#: The buttons that change the form's shape; their value is the row they act on.
-ACTIONS = ("add_stage", "remove_stage", "up_stage", "down_stage", "add_bonus", "remove_bonus",
-           "add_deck_row", "remove_deck_row", "refresh")
-
-
 def _index(text: str | None, rows: list) -> int | None:
     return int(text) if text is not None and text.isdigit() and int(text) < len(rows) else None
 
 
 def apply_action(data: dict[str, Any], pressed: Mapping[str, str]) -> str | None:
-    """Apply the shape button that was pressed (``pressed``: the posted form) to the form's
-    data; the name of the button, or None when none was."""
+    """Apply the shape button that was pressed (``pressed``: the posted form; a button's value
+    is the row it acts on) to the form's data; the name of the button, or None when none was
+    (add_stage, remove_stage, up_stage, down_stage, add_bonus, remove_bonus, add_deck_row,
+    remove_deck_row, refresh)."""
     stages, bonuses, rows = data["stages"], data["bonuses"], data["decks"]
     if "add_stage" in pressed:
         if len(stages) < MAX_STAGES:
@@ -298,5 +295,5 @@ def rank_label(rank: str) -> str:
     return {"JK": "Joker", "S": "Skip", "W": "Wild"}.get(rank, rank)
 
 
-__all__ = ["ACTIONS", "RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
+__all__ = ["RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
            "editor_data", "error_id", "follow_deck", "problems_by_place", "rank_label"]
