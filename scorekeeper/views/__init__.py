@@ -10,7 +10,7 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from . import api, club, errors, files, games, history, players, pwa, ratings, rounds, stats
+    from . import api, club, errors, files, games, history, house_rules, players, pwa, ratings, rounds, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -24,6 +24,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(ratings.bp)
     app.register_blueprint(files.bp)
     app.register_blueprint(club.bp)
+    app.register_blueprint(house_rules.bp)
     errors.register(app)
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.

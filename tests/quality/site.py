@@ -39,6 +39,8 @@ class Seeded:
     idle_player: int = 0  # on the roster, never played
     keys: dict[int, str] = field(default_factory=dict)
     game_file: bytes = b""  # the game file of balmoral_over: importing it again stores nothing
+    house: str = ""  # a house rule set (Liverpool changed)
+    own_rules: int = 0  # a game whose rules no rule set has (its house rule set changed since)
 
 
 NAMES = ["Ann", "Benedict", "Cat", "Dev", "Eve", "Fin"]
@@ -97,6 +99,17 @@ def seed(app: Flask) -> Seeded:
         s.deleted, s.keys[game.id] = game.id, key
         store.record_round(game.id, 1, RoundRecord.create("Eve", {"Dev": "Q", "Fin": "4 4"}))
         store.delete_game(s.deleted)
+
+        # A house rule set, and a game started from it before it was changed: the game keeps
+        # rules of its own (the game page offers to save them).
+        from scorekeeper.rules import LIVERPOOL, ruleset_document
+
+        doc = {**ruleset_document(LIVERPOOL), "name": "Family Liverpool"}
+        doc["bonuses"] = [*doc["bonuses"], {"key": "in-one-go", "label": "Went out in one go", "points": -20}]
+        house = store.save_ruleset(doc)
+        game, key = store.create_game(GameSetup.create(house.rules, ["Ann", "Cat", "Dev"]))
+        s.own_rules, s.keys[game.id], s.house = game.id, key, house.key
+        store.save_ruleset({**doc, "values": {**doc["values"], "A": 20}}, house.house_id)
 
         s.player = store.find_player("Ann").id
         s.opponent = store.find_player("Cat").id
@@ -204,10 +217,38 @@ def catalogue(s: Seeded) -> list[Page]:
              browser="import_refused"),
         Page("import-nothing-new", "/import", form={}, files=same_file, token_from="/import",
              browser="import_again"),
+        Page("rules", "/rules"),
+        Page("rules-preset", "/rules/liverpool"),
+        Page("rules-ladder", "/rules/phase10", editor=False),
+        Page("rules-house", f"/rules/{s.house}"),
+        Page("rules-copy", "/rules/liverpool/copy"),
+        Page("rules-edit", f"/rules/{s.house}/edit"),
+        Page("rules-refused", "/rules/liverpool/copy", 422, form=_rules_refused(), token_from="/rules/liverpool/copy",
+             browser="rules_refused"),
+        Page("rules-rename", f"/rules/{s.house}/rename"),
+        Page("rules-delete", f"/rules/{s.house}/delete"),
+        Page("rules-of-a-game", f"/rules/games/{s.own_rules}"),
+        Page("rules-of-a-game-watcher", f"/rules/games/{s.own_rules}", editor=False),
+        Page("scoreboard-own-rules", f"/games/{s.own_rules}"),
+        Page("error-403-rules", "/rules/liverpool/copy", 403, editor=False),
         Page("offline", "/offline", fragment=False),
         Page("error-404", "/games/999999", 404),
         Page("error-403-round", f"/games/{b}/rounds/new", 403, editor=False),
     ]
+
+
+def _rules_refused() -> dict:
+    """The Liverpool editor posted with an ace worth 501 and a deal of 31 cards."""
+    from scorekeeper.rules import LIVERPOOL, ruleset_document
+    from scorekeeper.rulesform import editor_data
+
+    data = editor_data({**ruleset_document(LIVERPOOL), "name": "Too much"})
+    form = {key: value for key, value in data.items() if isinstance(value, str)}
+    for table in ("stages", "values", "decks", "bonuses"):
+        for i, row in enumerate(data[table]):
+            form.update({f"{table}-{i}-{field}": value for field, value in row.items()})
+    form.update({"jokers": "y", "values-0-value": "501", "stages-2-cards": "31", "save": "1"})
+    return form
 
 
 def csrf_token(html: str) -> str:

@@ -135,9 +135,17 @@ def club_refused(page: PwPage, base: str, s: Seeded) -> None:
     expect(page.get_by_role("alert")).to_contain_text("not the club key")
 
 
+def rules_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/rules/liverpool/copy")
+    page.locator("#values-0-value").fill("501")
+    page.locator("#stages-2-cards").fill("31")
+    page.get_by_role("button", name="Save", exact=True).tap()
+    expect(page.locator("#value-A-err")).to_be_visible()
+
+
 FLOWS = {f.__name__: f for f in (new_game_classic, new_game_refused, players_refused, rename_refused,
                                  round_refused, import_refused, import_again, share_edit_link, join_refused,
-                                 club_refused)}
+                                 club_refused, rules_refused)}
 
 
 def open_page(page: PwPage, base: str, seeded: Seeded, spec: Page) -> None:
