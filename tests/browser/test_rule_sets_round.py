@@ -5,12 +5,14 @@ whose points the row's total and the saved round include."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper import store
 from scorekeeper.rules import GameSetup, get_preset
 
 from .test_round_screen import keep_score
+from .test_signal import controlled_by_the_service_worker, phone_totals, rounds_stored
 from .test_table import mark_out, no_internet, pick, row, totals  # noqa: F401 (no_internet: autouse fixture)
 
 
@@ -94,3 +96,30 @@ def test_a_liverpool_bonus_is_toggled_for_one_player_and_counted(page: Page, ser
     page.goto(f"{server}/games/{game_id}/rounds/1/edit")
     expect(row(page, "Ben").locator("input[name=bonus-1]")).to_be_checked()
     expect(row(page, "Ben").locator(".penalty")).to_have_text("-28")
+
+
+@pytest.mark.offline
+def test_a_bonus_saved_without_signal_waits_and_is_sent_with_the_round(page: Page, server, context, live_app):
+    game_id, key = seeded(live_app, "liverpool", ["Ann", "Ben", "Cat"])
+    keep_score(page, server, game_id, key)
+    board = page.url
+    controlled_by_the_service_worker(page)
+    page.wait_for_function("() => !!localStorage.getItem('scorekeeper-form')")
+    page.get_by_role("link", name="Record deal 1").tap()
+    mark_out(page, "Ann")
+    pick(page, "Ben")
+    tap(page, "K", "Ben")
+    pick(page, "Cat")
+    tap(page, "A", "Cat")
+    row(page, "Ann").locator(".bonus-toggle").tap()
+    expect(row(page, "Ann").locator(".penalty")).to_have_text("-50")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator(".outbox-note")).to_contain_text("Deal 1: waiting to send")
+    page.goto(board)  # the kept scoreboard works the waiting round out on the phone, bonus and all
+    expect(page.locator(".phone-figures")).to_contain_text("after deal 1")
+    assert phone_totals(page) == {"Ann": -50, "Ben": 10, "Cat": 15}
+    assert rounds_stored(live_app) == 0
+    context.set_offline(False)
+    expect(page.locator("h1")).to_contain_text("Deal 2", timeout=30_000)
+    assert totals(page) == {"Ann": -50, "Ben": 10, "Cat": 15}
