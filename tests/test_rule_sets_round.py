@@ -3,6 +3,7 @@ keypad shows the deck's ranks and what each costs, hands are read with the game'
 Phase 10 game's 1 to 12, skips and wilds), and each bonus of the rule set is a per-player
 toggle carried into the round, its total, the stored round, a correction and the API."""
 
+import html
 import json
 import re
 
@@ -145,7 +146,7 @@ def test_each_bonus_is_a_toggle_for_each_player(web):
     page = web.get(f"/games/{game_id}/rounds/new")
     for seat, name in enumerate(("Ann", "Ben", "Cat")):
         tag = input_tag(page, f"bonus-{seat}")
-        assert 'value="perfect-cut"' in tag and f'aria-label="{name}: Perfect cut (\u221250)"' in tag
+        assert 'value="perfect-cut"' in tag and f'aria-label="Perfect cut \u221250 for {name}"' in tag
     assert "Perfect cut \u221250" in text(page)
 
 
@@ -262,8 +263,36 @@ def test_undo_then_restore_puts_back_a_phase10_round_with_its_cards(web, app):
     assert undone.status_code == 200
     payload = re.search(r'name="round" value=\'([^\']*)\'', undone.text)
     assert payload, text(undone)
-    import html
+
     restored = web.post(f"/games/{game_id}/rounds/restore",
                         data={"number": "1", "round": html.unescape(payload.group(1))})
     assert restored.status_code in (200, 303), text(restored)
     assert totals_of(app, game_id) == [0, 40, 10]
+
+
+def test_the_typed_cards_hint_is_in_the_games_deck(web):
+    game_id = game_for(web, "phase10")
+    assert "Cards left for Ben (type: 12 S W 1)" in text(web.get(f"/games/{game_id}/rounds/new"))
+
+
+def test_undo_then_restore_keeps_the_bonus(web, app):
+    game_id = game_for(web, "liverpool")
+    accepted(web, game_id, post_round(web, game_id, 1, headers=HTMX, went_out=0, hands={1: "A", 2: "K"},
+                                      **{"bonus-1": "perfect-cut"}))
+    undone = follow(web, web.post(f"/games/{game_id}/rounds/undo", data={"version": "2"}))
+    payload = re.search(r'name="round" value=\'([^\']*)\'', undone.text)
+
+    web.post(f"/games/{game_id}/rounds/restore", data={"number": "1", "round": html.unescape(payload.group(1))})
+    assert totals_of(app, game_id) == [0, 15 - 50, 10]
+    assert [h[2] for h in stored_hands(app, game_id)] == ["", "perfect-cut", ""]
+
+
+def test_the_api_corrects_a_phase10_round(client):
+    game_id, key = api_game(client, "phase10")
+    auth = {"Authorization": f"Bearer {key}"}
+    first = {"number": 1, "went_out": "Ann", "hands": {"Ben": "12", "Cat": "W"}}
+    assert client.post(f"/api/games/{game_id}/rounds", headers=auth, json=first).status_code == 201
+    answer = client.put(f"/api/games/{game_id}/rounds/1", headers=auth,
+                        json={"went_out": "Ann", "hands": {"Ben": "S 12", "Cat": "W"}})
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["penalties"] == {"Ann": 0, "Ben": 25, "Cat": 25}
