@@ -99,6 +99,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         card_values=presenters.card_values,
         hand_points=presenters.hand_points,
         card_label=presenters.card_label,
+        key_value=presenters.key_value,
+        round_points=presenters.round_points,
+        bonus_words=presenters.bonus_words,
+        signed=presenters.signed,
         game_data=presenters.game_data,
     )
     app.jinja_env.filters["fromjson"] = json.loads

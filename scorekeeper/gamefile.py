@@ -28,6 +28,7 @@ from .rules import (
     PRESETS,
     RULESETS,
     CardError,
+    Deck,
     GameSetup,
     GameState,
     Progression,
@@ -115,12 +116,13 @@ def format_time(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def read_round(doc: object, where: str, setup: GameSetup | None = None, *, bonuses: bool = True) -> RoundRecord:
+def read_round(doc: object, where: str, setup: GameSetup | None = None, *, bonuses: bool = True,
+               deck: Deck | None = None) -> RoundRecord:
     """One round of a game file (or of an API call) as a record; ``GameFileError`` otherwise.
 
     Only its form is checked here (names are matched to the seats, bonuses and the cards to
-    the rules, by the engine); ``setup`` gives the deck the hands are read with (standard
-    without one). ``bonuses=False`` refuses the field, as version 1 of the file has none."""
+    the rules, by the engine); ``setup`` gives the deck the hands are read with (else ``deck``;
+    standard without either). ``bonuses=False`` refuses the field, as version 1 of the file has none."""
     if not isinstance(doc, Mapping):
         raise _fail("a round must be an object", where)
     unknown = sorted(set(doc) - (_ROUND_FIELDS if bonuses else _ROUND_FIELDS - {"bonuses"}), key=str)
@@ -132,7 +134,8 @@ def read_round(doc: object, where: str, setup: GameSetup | None = None, *, bonus
     hands_doc = doc.get("hands", {})
     if not isinstance(hands_doc, Mapping):
         raise _fail('"hands" must be an object of player: cards', where)
-    deck = setup.rules.deck if setup is not None else None
+    if setup is not None:
+        deck = setup.rules.deck
     hands = {}
     for name, text in hands_doc.items():
         if not isinstance(text, str):

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import CardError, GameState, NextRound, Progression, RoundResult, hand_penalty, parse_rank
+from .rules import (
+    Card,
+    CardError,
+    Deck,
+    GameState,
+    NextRound,
+    Progression,
+    RoundResult,
+    RuleSet,
+    hand_penalty,
+    parse_rank,
+)
 
 
 def join_names(names) -> str:
@@ -24,12 +35,33 @@ def deck_words(decks: int, jokers: int) -> str:
     return f"{d}, {jokers} joker{'s' if jokers != 1 else ''}"
 
 
-def card_label(token: str) -> str:
-    """A card as its chip shows it ("Joker", not "JK"); what is no card, as typed."""
+def card_label(token: str, deck: Deck | None = None) -> str:
+    """A card of ``deck`` as its chip shows it ("Joker", not "JK"; "Skip", not "S"); what is
+    no card, as typed."""
     try:
-        return parse_rank(token).label
+        return parse_rank(token, deck).label
     except CardError:
         return token.upper()
+
+
+def key_value(rank: Card, rules: RuleSet) -> str:
+    """The value a keypad key shows under its rank, where the card is not worth its face
+    ("20" on an ace worth 20, "5" on a Phase 10 one; J Q K, joker, skip and wild have no face
+    number, so always); "" for a card worth what it says (a 7 worth 7)."""
+    value = rules.values.get(rank)
+    if value is None:
+        return ""
+    return "" if rank.value.isdigit() and int(rank.value) == value else str(value)
+
+
+def bonus_words(rules: RuleSet, keys) -> list[str]:
+    """The bonuses a player earned in a round, in the rule set's order: "Perfect cut −50"."""
+    return [f"{b.label} {signed(b.points)}" for b in rules.bonuses if b.key in keys]
+
+
+def signed(points: int) -> str:
+    """Points with their sign, as a card player writes them: "−50", "+10"."""
+    return f"\u2212{-points}" if points < 0 else f"+{points}"
 
 
 def is_ladder(state: GameState) -> bool:
@@ -73,6 +105,8 @@ class Cell:
     achieved: bool
     text: str  # cards or points as entered
     counted: bool  # True when a points total was entered instead of cards
+    #: The bonuses the player earned that round, in words ("Perfect cut −50").
+    bonuses: tuple[str, ...] = ()
 
 
 def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
@@ -84,30 +118,48 @@ def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
         else:
             hand = rec.hands.get(name)
             text, counted = (hand.canonical if hand is not None else ""), False
-        cells.append(Cell(penalty, name == rec.went_out, name in result.achieved, text, counted))
+        earned = rec.bonuses.get(name) if rec.bonuses else None
+        words = tuple(bonus_words(state.rules, earned)) if earned else ()
+        cells.append(Cell(penalty, name == rec.went_out, name in result.achieved, text, counted, words))
     return cells
 
 
 def card_values(rules) -> dict:
-    """What the keypad script needs to show chips and penalties as you type."""
-    from .rules.cards import _ALIASES
-
+    """What the keypad script needs to show chips, penalties and totals as you type: the
+    deck's cards (values, labels, every spelling it reads) and each bonus's points."""
     return {
         "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
         "labels": {rank.value: rank.label for rank in rules.ranks},
-        "aliases": {alias: rank.value for alias, rank in _ALIASES.items()},
+        "aliases": {alias: rank.value for alias, rank in rules.deck.aliases.items()},
+        "bonuses": {bonus.key: bonus.points for bonus in rules.bonuses},
     }
 
 
 def hand_points(seat, rules) -> str:
     if seat.points:
         return seat.points
-    hand = seat.parsed
+    hand = seat.parsed(rules.deck)
     # A card the rule set gives no value (a joker typed in a game without jokers): the round
     # is refused with a message, so there is no penalty to show.
     if hand is None or any(rank not in rules.values for rank in hand.ranks):
         return "?"
     return str(hand_penalty(hand, rules.values))
+
+
+def round_points(seat, rules: RuleSet, out: bool) -> str:
+    """A seat's score for the round on the round screen: its cards (or points; nothing for
+    the player who went out) plus the bonuses ticked for it; "?" while a card cannot be read."""
+    cards = "0" if out else hand_points(seat, rules)
+    if cards == "?" or not seat.bonuses:
+        return cards
+    try:
+        base = int(cards)
+    except ValueError:
+        return cards  # points typed that are no number: the form says so
+    extra = [rules.bonus(key) for key in set(seat.bonuses)]
+    if None in extra:
+        return "?"
+    return str(base + sum(b.points for b in extra))  # type: ignore[union-attr]
 
 
 def game_data(state: GameState) -> dict:
@@ -122,6 +174,7 @@ def game_data(state: GameState) -> dict:
         "progression": rules.progression.value,
         "last_stage": rules.last_stage,
         "values": {rank.value: value for rank, value in rules.values.items()},
+        "bonuses": {bonus.key: bonus.points for bonus in rules.bonuses},
         "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
                    for s in rules.stages],
         "round_word": rules.round_word,

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from .rules import (
     MISSING,
     CardError,
+    Deck,
     GameSetup,
     GameState,
     Hand,
@@ -36,17 +37,23 @@ def small_int(text: object) -> int | None:
     return None
 
 
+#: The most bonus keys read from one seat of a posted form (a rule set has at most 10).
+MAX_BONUSES = 10
+
+
 @dataclass
 class SeatDraft:
     hand: str = ""
     points: str = ""
     achieved: bool = False
     errors: list[str] = field(default_factory=list)
+    #: The keys of the rule set's bonuses ticked for this player, as posted.
+    bonuses: list[str] = field(default_factory=list)
 
-    @property
-    def parsed(self) -> Hand | None:
+    def parsed(self, deck: Deck | None = None) -> Hand | None:
+        """The hand read with the game's deck, or None while it holds what is no card."""
         try:
-            return parse_hand(self.hand)
+            return parse_hand(self.hand, deck)
         except CardError:
             return None
 
@@ -63,16 +70,23 @@ class RoundDraft:
     #: The seat whose typed fields (cards as text, points counted by hand) are open.
     typing: int | None = None
 
+    #: The deck the game plays with: how typed cards and keypad keys are read.
+    deck: Deck | None = None
+
     @classmethod
-    def blank(cls, number: int, players: int) -> RoundDraft:
-        return cls(number, None, [SeatDraft() for _ in range(players)])
+    def blank(cls, number: int, players: int, deck: Deck | None = None) -> RoundDraft:
+        return cls(number, None, [SeatDraft() for _ in range(players)], deck=deck)
 
     @classmethod
     def from_record(cls, number: int, setup: GameSetup, record: RoundRecord) -> RoundDraft:
         seats = []
+        order = [b.key for b in setup.rules.bonuses]
         for name in setup.players:
+            earned = record.bonuses.get(name, ())
+            bonuses = [key for key in order if key in earned]
             if name in record.points:
-                seats.append(SeatDraft(points=str(record.points[name]), achieved=name in record.achieved))
+                seats.append(SeatDraft(points=str(record.points[name]), achieved=name in record.achieved,
+                                       bonuses=bonuses))
             else:
                 hand = record.hands.get(name)
                 empty = name != record.went_out and (hand is None or not len(hand))
@@ -81,13 +95,16 @@ class RoundDraft:
                         hand=hand.canonical if hand else "",
                         points="0" if empty else "",
                         achieved=name in record.achieved,
+                        bonuses=bonuses,
                     )
                 )
-        return cls(number, setup.seat_of(record.went_out), seats)
+        return cls(number, setup.seat_of(record.went_out), seats, deck=setup.rules.deck)
 
     @classmethod
-    def from_form(cls, form: Mapping[str, str], players: int) -> RoundDraft:
-        """Read the posted form; never fails (bad values become errors on the draft)."""
+    def from_form(cls, form: Mapping[str, str], players: int, deck: Deck | None = None) -> RoundDraft:
+        """Read the posted form; never fails (bad values become errors on the draft).
+
+        Each seat's bonuses are the ``bonus-N`` checkboxes ticked (one value a bonus key)."""
         errors: list[str] = []
         try:
             number = int(form.get("number", ""))
@@ -104,13 +121,14 @@ class RoundDraft:
                 hand=form.get(f"hand-{i}", "")[:MAX_HAND_TEXT],
                 points=form.get(f"points-{i}", "").strip()[:MAX_POINTS_TEXT + 4],
                 achieved=form.get(f"achieved-{i}") in {"on", "1", "true", "y"},
+                bonuses=_posted_bonuses(form, f"bonus-{i}"),
             )
             for i in range(players)
         ]
         selected = small_int(form.get("seat", ""))
         if selected is not None and selected >= players:
             selected = None
-        return cls(number, went_out, seats, errors, form.get("version", ""), selected)
+        return cls(number, went_out, seats, errors, form.get("version", ""), selected, deck=deck)
 
     def needs_hand(self, seat: int) -> bool:
         """True while a seat that did not go out has neither cards nor a points total."""
@@ -143,7 +161,7 @@ class RoundDraft:
             rank = raw_seat
         if seat is not None and seat < len(self.seats) and seat != self.went_out:
             try:
-                parsed = parse_rank(rank)
+                parsed = parse_rank(rank, self.deck)
             except CardError:
                 return
             draft = self.seats[seat]
@@ -197,18 +215,22 @@ class RoundDraft:
         hands: dict[str, Hand] = {}
         points: dict[str, int] = {}
         achieved = []
+        bonuses: dict[str, tuple[str, ...]] = {}
         unread: set[str] = set()
         for i, (name, seat) in enumerate(zip(setup.players, self.seats, strict=True)):
             if seat.achieved:
                 achieved.append(name)
+            if seat.bonuses:
+                # As posted (a tuple): the engine names a bonus that is not the game's.
+                bonuses[name] = tuple(seat.bonuses)
             if i == self.went_out:
                 continue
-            message = self._read_seat(name, seat, hands, points)
+            message = self._read_seat(name, seat, hands, points, setup.rules.deck)
             if message:
                 seat.errors.append(message)
                 unread.add(name)
                 ok = False
-        record = RoundRecord(went_out or "", hands, points, frozenset(achieved))
+        record = RoundRecord(went_out or "", hands, points, frozenset(achieved), bonuses)  # type: ignore[arg-type]
         problems = [
             p for p in check_round(before, record)
             # Said once above: nobody went out, or the seat's own entry cannot be read. With
@@ -222,7 +244,8 @@ class RoundDraft:
         return record
 
     @staticmethod
-    def _read_seat(name: str, seat: SeatDraft, hands: dict[str, Hand], points: dict[str, int]) -> str:
+    def _read_seat(name: str, seat: SeatDraft, hands: dict[str, Hand], points: dict[str, int],
+                   deck: Deck) -> str:
         """Read one seat's entry into ``hands`` or ``points``; the reason it cannot be read, or ""."""
         if seat.points:
             if seat.hand.strip():
@@ -234,7 +257,7 @@ class RoundDraft:
         if not seat.hand.strip():
             return ""  # the engine says "no cards or points entered", unless nobody went out yet
         try:
-            hands[name] = parse_hand(seat.hand)
+            hands[name] = parse_hand(seat.hand, deck)
         except CardError as exc:
             return f"{name}: {exc}."
         return ""
@@ -262,6 +285,11 @@ class RoundDraft:
             else:
                 self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
 
+
+def _posted_bonuses(form: Mapping[str, str], name: str) -> list[str]:
+    """The values posted under ``name`` (a form sends one per ticked box), each kept short."""
+    values = form.getlist(name) if hasattr(form, "getlist") else ([form[name]] if name in form else [])
+    return [str(v)[:60] for v in values[:MAX_BONUSES]]
 
 
 def last_words(before: GameState) -> str:

@@ -689,6 +689,16 @@ def peek(game_id: int) -> Peeked | None:
     return None if row is None else Peeked(*row)
 
 
+_RULES_OF = select(Game.rules, Game.rules_document).where(Game.id == bindparam("game_id"))
+
+
+def rules_of_game(game_id: int) -> RuleSet | None:
+    """The rules a game is played by (its frozen document), in one query by primary key: what
+    a round sent to the API is read with (a Phase 10 game's hands hold skips and wilds)."""
+    row = read_row(_RULES_OF, {"game_id": game_id})
+    return None if row is None else ruleset_from_text(row[1], row[0])
+
+
 def game_version(game_id: int) -> int | None:
     """The game's change counter, in one query by primary key (a watcher's poll, every two
     seconds from every phone at every table)."""

@@ -37,7 +37,15 @@
     return e;
   }
 
-  // A row: the cards as chips (or a note) and the penalty so far.
+  // The points of the bonuses ticked for a row (each box carries its own, from the rule set).
+  function bonusPoints(row) {
+    var sum = 0;
+    row.querySelectorAll("input[name^=bonus-]:checked").forEach(function (box) { sum += Number(box.getAttribute("data-points")); });
+    return sum;
+  }
+
+  // A row: the cards as chips (or a note) and its score so far (the cards' values from the
+  // game's rule set, plus the bonuses ticked).
   function refresh(row) {
     var form = formOf(row);
     if (!form) { return; }
@@ -48,12 +56,13 @@
     chips.textContent = "";
     if (isOut(row)) {
       chips.appendChild(el("span", "note", "went out"));
-      output.textContent = "0";
+      output.textContent = String(bonusPoints(row));
       return;
     }
     if (points.value.trim()) {
       chips.appendChild(el("span", "note", points.value.trim() === "0" ? "no cards" : "counted by hand"));
-      output.textContent = points.value.trim();
+      var typed = points.value.trim();
+      output.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed) + bonusPoints(row)) : typed;
       return;
     }
     list.forEach(function (card) {
@@ -61,7 +70,7 @@
       if (card.value === null || card.value === undefined) { unknown = true; } else { sum += card.value; }
     });
     if (!list.length) { chips.appendChild(el("span", "note muted", "no cards yet")); }
-    output.textContent = unknown ? "?" : String(sum);
+    output.textContent = unknown ? "?" : String(sum + bonusPoints(row));
   }
 
   // The dock: whose hand the keypad types into, that hand's chips (a tap removes one), and
@@ -210,6 +219,8 @@
       select(form, row);
     } else if (event.target.matches("input[name^=achieved-]")) {
       ending(form);
+    } else if (event.target.matches("input[name^=bonus-]")) {
+      refresh(row);
     }
   });
 
@@ -224,7 +235,7 @@
   function saveDraft(form) {
     var data = {};
     form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) { data[i.name] = i.value; });
-    form.querySelectorAll("input[name=went_out]:checked, input[name^=achieved-]:checked").forEach(function (i) {
+    form.querySelectorAll("input[name=went_out]:checked, input[name^=achieved-]:checked, input[name^=bonus-]:checked").forEach(function (i) {
       data[i.name + "=" + i.value] = true;
     });
     try { localStorage.setItem(draftKey(form), JSON.stringify(data)); } catch (e) { /* private mode */ }
@@ -324,10 +335,13 @@
   function holds(form) {
     return rows(form).map(function (row) {
       var points = field(row, "points").value.trim(), cards = tokens(field(row, "hand").value, table(form));
-      if (isOut(row)) { return nameOf(row) + " went out"; }
-      if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points"); }
+      var bonuses = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (box) {
+        return ", " + box.nextElementSibling.textContent;
+      }).join("");
+      if (isOut(row)) { return nameOf(row) + " went out" + bonuses; }
+      if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points") + bonuses; }
       return nameOf(row) + ": " + (cards.length ? cards.map(function (c) { return c.text; }).join(" ") +
-        " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet");
+        " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet") + bonuses;
     }).join(" \u00b7 ");
   }
   function enqueue(form) {
@@ -352,10 +366,12 @@
   }
   // The round as offline-replay.js reads it, for the phone's own figures while it waits.
   function roundOf(form) {
-    var cards = table(form), round = { went_out: null, hands: {}, points: {}, achieved: [] };
+    var cards = table(form), round = { went_out: null, hands: {}, points: {}, achieved: [], bonuses: {} };
     rows(form).forEach(function (row) {
       var name = nameOf(row).trim(), points = field(row, "points").value.trim();
       var made = row.querySelector("input[name^=achieved-]");
+      var earned = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (box) { return box.value; });
+      if (earned.length) { round.bonuses[name] = earned; }
       if (isOut(row)) { round.went_out = name; } else if (points) { round.points[name] = Number(points); } else {
         round.hands[name] = field(row, "hand").value.split(/[\s,;]+/).filter(Boolean)
           .map(function (t) { return cards.aliases[t.toLowerCase()] || t; });

@@ -44,7 +44,7 @@
     var seat = Number(row.getAttribute("data-seat")), name = game.players[seat];
     var stage = next.stages[seat], word = game.stage_word.toLowerCase();
     row.classList.remove("is-out", "has-error", "typing", "is-selected");
-    row.querySelectorAll("input[name=went_out], input[name^=achieved-]").forEach(function (i) { i.checked = false; });
+    row.querySelectorAll("input[name=went_out], input[name^=achieved-], input[name^=bonus-]").forEach(function (i) { i.checked = false; });
     row.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
       i.value = "";
       i.removeAttribute("aria-invalid");

@@ -16,8 +16,18 @@
     };
   }
 
-  // The penalty of one hand: the sum of its cards' values; or the points counted by hand.
+  // A round's score for one player: the cards' values (or the points counted by hand; nothing
+  // for the player who went out), plus the bonuses they earned ({name: [keys]}).
   function penalty(game, round, name) {
+    var earned = (round.bonuses && round.bonuses[name]) || [];
+    return earned.reduce(function (sum, key) {
+      var points = (game.bonuses || {})[key];
+      if (points === undefined) { throw new Error('"' + key + '" is not a bonus'); }
+      return sum + points;
+    }, cardPoints(game, round, name));
+  }
+
+  function cardPoints(game, round, name) {
     if (name === round.went_out) { return 0; }
     if (round.hands && Object.prototype.hasOwnProperty.call(round.hands, name)) {
       return round.hands[name].reduce(function (sum, rank) {
@@ -37,7 +47,7 @@
   }
 
   // The state after one more round: {went_out, hands: {name: [ranks]}, points: {name: n},
-  // achieved: [names]}. The round is not checked here: the round form already refuses what the
+  // achieved: [names], bonuses: {name: [keys]}}. The round is not checked here: the round form already refuses what the
   // server would, and the server's answer replaces these figures once it is sent.
   function advance(game, state, round) {
     if (!state.next) { throw new Error("the game has ended; no further round can be recorded"); }

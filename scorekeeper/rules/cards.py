@@ -263,6 +263,17 @@ class Deck(Enum):
         return 4
 
     @property
+    def example(self) -> str:
+        """A hand of the deck as it may be typed, for a hint next to a text field."""
+        return "12 S W 1" if self is Deck.PHASE10 else "A K 7 7"
+
+    @property
+    def aliases(self) -> Mapping[str, Card]:
+        """Every lowercase spelling of a single card of the deck (what :func:`parse_rank` reads),
+        for a screen that reads typed cards itself (the round screen's script)."""
+        return _P10_ALIASES if self is Deck.PHASE10 else _ALIASES
+
+    @property
     def size(self) -> int:
         """Cards in one deck, jokers aside: 52, or 108 for Phase 10 (12 x 8 + 8 wilds + 4 skips)."""
         return sum(self.copies(rank) for rank in self.ranks)

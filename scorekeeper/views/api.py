@@ -19,7 +19,7 @@ from ..limits import max_body
 from ..gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
 from ..models import Game
 from ..openapi import openapi_document
-from ..rules import GameState, Problem, RoundError, RoundRecord, RuleSetError, advance, replay
+from ..rules import Deck, GameState, Problem, RoundError, RoundRecord, RuleSetError, advance, replay
 from .errors import with_headers
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -114,10 +114,10 @@ def _round_answer(loaded: store.LoadedGame, number: int) -> dict:
     }
 
 
-def _read_round(doc: dict, state: GameState | None, number: int) -> RoundRecord:
+def _read_round(doc: dict, state: GameState | None, number: int, deck: Deck | None = None) -> RoundRecord:
     body = {k: v for k, v in doc.items() if k != "number"}
     try:
-        return read_round(body, f"Round {number}", state.setup if state is not None else None)
+        return read_round(body, f"Round {number}", state.setup if state is not None else None, deck=deck)
     except GameFileError as exc:
         raise ApiError(422, str(exc), exc.field) from None
 
@@ -208,7 +208,9 @@ def record_round(game_id: int):
     _require_key(game)
     doc = _json_body()
     number = _number(doc)
-    record = _read_round(doc, None, number)
+    # The hands are read with the game's deck (1 to 12, skips and wilds in Phase 10).
+    rules = store.rules_of_game(game_id)
+    record = _read_round(doc, None, number, rules.deck if rules is not None else None)
     try:
         saved = store.record_round(game_id, number, record)
     except store.AlreadyRecorded:

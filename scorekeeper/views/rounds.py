@@ -9,7 +9,7 @@ from flask import Blueprint, abort, flash, redirect, request, url_for
 from .. import access, store
 from ..forms import ConfirmForm
 from ..gamefile import GameFileError, read_round, round_document
-from ..presenters import card_label
+from ..presenters import bonus_words, card_label
 from ..roundform import RoundDraft, finishes, last_words, small_int, state_before
 from ..rules import GameState, RoundError
 from .common import go, is_htmx, render
@@ -61,7 +61,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     """Shared by recording and correcting: key presses re-render, save stores or explains."""
     setup = loaded.state.setup
     word = setup.rules.round_word
-    draft = RoundDraft.from_form(request.form, len(setup.players))
+    draft = RoundDraft.from_form(request.form, len(setup.players), setup.rules.deck)
     if editing is not None:
         draft.number = editing
     for name, act in (("key", draft.press), ("unkey", draft.unpress), ("edit", draft.edit)):
@@ -121,7 +121,7 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     flash(f"{word} {number} is already recorded, and differs from what this phone sent: "
           "keep the stored one, or make this phone's a correction.", "warn")
     fields = [(name, value) for name, value in request.form.items(multi=True)
-              if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved")]
+              if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
     response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
                       editable=True, watching=False, number=number, fields=fields,
                       versions=_side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
@@ -133,16 +133,19 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
 def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]:
     """Each player's part of the two versions of a round, in words."""
     ladder = "achieved" in stored
+    rules = setup.rules
 
     def words(doc: dict, name: str) -> str:
         if doc["went_out"] == name:
-            return "went out"
-        if name in doc["points"]:
+            said = "went out"
+        elif name in doc["points"]:
             said = "no cards" if doc["points"][name] == 0 else f"{doc['points'][name]} points"
         else:
-            said = " ".join(card_label(t) for t in doc["hands"].get(name, "").split()) or "no cards"
-        if ladder:
+            said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or "no cards"
+        if ladder and doc["went_out"] != name:
             said += ", made contract" if name in doc["achieved"] else ", no contract"
+        for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
+            said += f", {bonus}"
         return said
 
     return [(name, words(stored, name), words(mine, name)) for name in setup.players]
@@ -156,7 +159,7 @@ def new_round(game_id: int):
     if loaded.state.finished:
         flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
         return go(url_for("games.scoreboard", game_id=game_id))
-    draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players))
+    draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players), loaded.state.rules.deck)
     return _form(loaded, draft, False)
 
 
@@ -228,7 +231,7 @@ def restore_round(game_id: int):
     word = loaded.state.rules.round_word
     number = small_int(request.form.get("number"))
     try:
-        record = read_round(json.loads(request.form.get("round", "")), "the round to restore")
+        record = read_round(json.loads(request.form.get("round", "")), "the round to restore", loaded.state.setup)
     except (ValueError, GameFileError):
         record = None
     if number is None or record is None:

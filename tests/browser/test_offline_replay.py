@@ -13,19 +13,33 @@ import pytest
 from playwright.sync_api import Page
 
 from scorekeeper.presenters import game_data, next_round_data
-from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, Hand, RoundRecord, advance, replay, start
+from scorekeeper.rules import (
+    BALMORAL,
+    CLASSIC,
+    LIVERPOOL,
+    PHASE10,
+    GameSetup,
+    Hand,
+    Progression,
+    RoundRecord,
+    advance,
+    replay,
+    start,
+)
 
 NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
-def random_game(rng: random.Random, max_rounds: int = 14):
-    """Like tests/test_rules.py's games() strategy, drawn from a seeded generator."""
-    rules = rng.choice([BALMORAL, CLASSIC])
+def random_game(rng: random.Random, max_rounds: int = 14, choices=(BALMORAL, CLASSIC)):
+    """Like tests/test_rules.py's games() strategy, drawn from a seeded generator; a rule set
+    with bonuses gives some now and then."""
+    rules = rng.choice(list(choices))
     players = NAMES[: rng.randint(rules.min_players, rules.max_players)]
     setup = GameSetup.create(rules, players, first_dealer=rng.choice(players),
                              dealer_rule=rng.choice(rules.dealer_rules))
     state, records = start(setup), []
-    ranks = [r for r in rules.ranks if r.value != "JK"]  # a joker or two would soon be too many
+    # A joker or two would soon be too many; so would a skip (4 to a Phase 10 deck).
+    ranks = [r for r in rules.ranks if r.value not in ("JK", "S")]
     while len(records) < rng.randint(1, max_rounds) and not state.finished:
         went_out = rng.choice(players)
         hands, points = {}, {}
@@ -35,9 +49,12 @@ def random_game(rng: random.Random, max_rounds: int = 14):
             if rng.random() < 0.6:
                 hands[p] = Hand.of(rng.choices(ranks, k=rng.randint(0, 3)))
             else:
-                points[p] = rng.choice([0, 2, 10, 37, 100])
-        achieved = rng.sample(players, rng.randint(0, min(3, len(players)))) if rules is BALMORAL else []
-        record = RoundRecord(went_out, hands, points, frozenset(achieved))
+                # (2 is no total in Phase 10, where the lowest card scores 5.)
+                points[p] = rng.choice([0, 2 if rules.lowest_value == 2 else 5, 10, 37, 100])
+        ladder = rules.progression is Progression.LADDER
+        achieved = rng.sample(players, rng.randint(0, min(3, len(players)))) if ladder else []
+        bonuses = {p: frozenset(b.key for b in rules.bonuses if rng.random() < 0.3) for p in players} if rules.bonuses else {}
+        record = RoundRecord(went_out, hands, points, frozenset(achieved), {p: k for p, k in bonuses.items() if k})
         state = advance(state, record)
         records.append(record)
     return setup, records
@@ -49,6 +66,7 @@ def as_json(record: RoundRecord) -> dict:
         "hands": {name: [r.value for r in hand.ranks] for name, hand in record.hands.items()},
         "points": dict(record.points),
         "achieved": sorted(record.achieved),
+        "bonuses": {name: sorted(keys) for name, keys in record.bonuses.items()},
     }
 
 
@@ -90,9 +108,29 @@ def test_the_phone_works_out_rounds_as_the_server_does(server, page: Page, seed)
     assert checked["balmoral"] and checked["classic"] and checked["ended"]
 
 
+@pytest.mark.parametrize("seed", range(2))
+def test_the_phone_works_out_bonuses_and_the_phase10_deck_as_the_server_does(server, page: Page, seed):
+    page.goto(server + "/")
+    page.wait_for_function("() => !!window.OfflineReplay")
+    rng = random.Random(seed)
+    checked = {"liverpool": 0, "phase10": 0, "bonuses": 0}
+    for _ in range(30):
+        setup, records = random_game(rng, choices=(LIVERPOOL, PHASE10))
+        split = rng.randint(0, len(records) - 1)
+        before = replay(setup, records[:split])
+        phone = page.evaluate(PHONE, [game_data(before), [as_json(r) for r in records[split:]]])
+        state = before
+        for record, figures in zip(records[split:], phone, strict=True):
+            state = advance(state, record)
+            assert figures == server_view(state), (setup, records)
+            checked["bonuses"] += bool(record.bonuses)
+        checked[setup.rules.key] += 1
+    assert checked["liverpool"] and checked["phase10"] and checked["bonuses"]
+
+
 def test_the_page_gives_the_phone_the_rule_set_as_data():
     data = game_data(start(GameSetup.create(CLASSIC, ["Ann", "Ben", "Cat"], first_dealer="Ben")))
-    assert data["values"]["JK"] == 15 and data["values"]["7"] == 7
+    assert data["values"]["JK"] == 15 and data["values"]["7"] == 7 and data["bonuses"] == {}
     assert data["progression"] == "deal" and data["last_stage"] == 7 and data["dealer_rule"] == "rotate"
     assert data["state"] == {"totals": [0, 0, 0], "completed": [None, None, None],
                              "next": {"number": 1, "dealer": "Ben", "first_player": "Cat", "stages": [1, 1, 1],

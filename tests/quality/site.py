@@ -37,6 +37,8 @@ class Seeded:
     player: int = 0  # a player with games (the page with statistics and head to head)
     opponent: int = 0
     idle_player: int = 0  # on the roster, never played
+    liverpool: int = 0  # a rule set with a bonus: the round screen's bonus toggles (issue 14)
+    phase10: int = 0  # the Phase 10 deck: the round screen's keypad of 1 to 12, Skip, Wild
     keys: dict[int, str] = field(default_factory=dict)
     game_file: bytes = b""  # the game file of balmoral_over: importing it again stores nothing
     house: str = ""  # a house rule set (Liverpool changed)
@@ -54,7 +56,7 @@ def seed(app: Flask) -> Seeded:
     from scorekeeper.cli import export_game
     from scorekeeper.gamefile import backup_document, read_document
     from scorekeeper.models import Game, db
-    from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord
+    from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, get_preset
 
     s = Seeded()
     with app.app_context():
@@ -110,6 +112,14 @@ def seed(app: Flask) -> Seeded:
         game, key = store.create_game(GameSetup.create(house.rules, ["Ann", "Cat", "Dev"]))
         s.own_rules, s.keys[game.id], s.house = game.id, key, house.key
         store.save_ruleset({**doc, "values": {**doc["values"], "A": 20}}, house.house_id)
+
+        # Rule sets beyond the two first ones: a bonus earned, and the Phase 10 deck.
+        game, key = store.create_game(GameSetup.create(get_preset("liverpool"), NAMES[:3]))
+        s.liverpool, s.keys[game.id] = game.id, key
+        store.record_round(game.id, 1, RoundRecord.create("Ann", {"Benedict": "JK 2", "Cat": "A"},
+                                                          bonuses={"Ann": "perfect-cut"}))
+        game, key = store.create_game(GameSetup.create(get_preset("phase10"), NAMES[:3]))
+        s.phase10, s.keys[game.id] = game.id, key
 
         s.player = store.find_player("Ann").id
         s.opponent = store.find_player("Cat").id
@@ -181,6 +191,10 @@ def catalogue(s: Seeded) -> list[Page]:
         Page("live-board", f"/games/{b}/live?v=0", whole=False),
         Page("round-new", f"/games/{b}/rounds/new"),
         Page("round-new-classic", f"/games/{c}/rounds/new"),
+        Page("round-new-liverpool", f"/games/{s.liverpool}/rounds/new"),
+        Page("round-edit-liverpool", f"/games/{s.liverpool}/rounds/1/edit"),
+        Page("round-delete-liverpool", f"/games/{s.liverpool}/rounds/1/delete"),
+        Page("round-new-phase10", f"/games/{s.phase10}/rounds/new"),
         Page("round-refused", f"/games/{b}/rounds/new", 422,
              form={"number": "4", "hand-0": "A X 7", "hand-2": "K Q", "save": "1"},
              token_from=f"/games/{b}/rounds/new", browser="round_refused"),
