@@ -247,3 +247,85 @@ def test_the_phase10_winner_is_the_lowest_who_made_phase_10_not_the_lowest_total
     seen = text(story)
     assert "Ann wins with 40." in seen and "Phases" in seen and "Phase played in each round" in seen
     assert "Won by Ann" in story.get_data(as_text=True)
+
+
+# =============================================================== history, ratings, statistics
+
+
+def test_the_history_filter_offers_the_rule_sets_played_by_name(web, app):
+    key = save_house(app, family_shanghai())
+    house_game = new_game(web, ["Ann", "Ben", "Cat"], rules=key)
+    phase10_game = new_game(web, ["Ann", "Ben"], rules="phase10")
+    page = web.get("/history")
+    body = page.get_data(as_text=True)
+    options = re.findall(r'<option value="([^"]*)"[^>]*>([^<]*)</option>', body.split('name="rules"')[1].split("</select>")[0])
+    assert options == [("", "All rule sets"), ("phase10", "Phase 10"), (key, "Family Shanghai")]
+    filtered = web.get(f"/history?rules={key}")
+    assert filtered.status_code == 200
+    seen = text(filtered)
+    assert "1 game, Family Shanghai, newest first" in seen
+    assert f"/games/{house_game}/story" in filtered.get_data(as_text=True)
+    assert f"/games/{phase10_game}/story" not in filtered.get_data(as_text=True)
+    # A house rule set renamed since: the filter shows its newest game's name; deleted, still offered.
+    with app.app_context():
+        store.delete_ruleset(int(key.split("-")[1]))
+    assert "Family Shanghai" in text(web.get(f"/history?rules={key}"))
+    # A preset no game was played by is no error; an unknown key is, with the choices.
+    assert web.get("/history?rules=liverpool").status_code == 200
+    unknown = web.get("/history?rules=house-999")
+    assert unknown.status_code == 404
+    assert '"house-999" is not a rule set any game was played by' in text(unknown)
+    assert f'"{key}" (Family Shanghai)' in text(unknown)
+
+
+def test_the_ratings_filter_takes_any_rule_set_played(web, app):
+    game_id = finished_phase10(app)
+    page = web.get("/ratings?rules=phase10")
+    assert page.status_code == 200
+    assert "1 finished game, Phase 10" in text(page)
+    api = web.get("/api/ratings?rules=phase10")
+    assert api.status_code == 200 and api.get_json()["rules"] == "phase10"
+    assert [p["name"] for p in api.get_json()["provisional"]][0] == "Ann"
+    refused = web.get("/api/ratings?rules=nope")
+    assert refused.status_code == 400 and refused.get_json()["error"]["field"] == "rules"
+    assert "phase10" in refused.get_json()["error"]["message"]
+    assert game_id
+
+
+def test_the_openapi_filters_take_any_rule_set_key(web):
+    doc = web.get("/api/openapi.json").get_json()
+    params = doc["paths"]["/api/ratings"]["get"]["parameters"]
+    rules = next(p for p in params if p["name"] == "rules")
+    assert "enum" not in rules["schema"] and "house-ID" in rules["description"]
+    assert "enum" not in doc["components"]["schemas"]["Ratings"]["properties"]["rules"]
+
+
+def test_a_phase10_players_page_shows_where_they_get_stuck(web, app):
+    finished_phase10(app)
+    with app.app_context():
+        cat = store.find_player("Cat").id
+        store.create_game(GameSetup.create(store.get_ruleset("balmoral").rules, ["Cat", "Dan"]))
+    page = web.get(f"/players/{cat}")
+    assert page.status_code == 200
+    seen = text(page)
+    assert "The Phase 10 ladder" in seen and "The Balmoral Rummy ladder" in seen
+    assert "Phase Made Rounds on average" in seen
+    # Cat made phases 1 to 5 a round each, then sat on phase 6 for the last five rounds.
+    assert "1 run of 9" in seen
+    assert seen.index("The Balmoral Rummy ladder") < seen.index("The Phase 10 ladder")  # presets in order
+    section = seen[seen.index("The Phase 10 ladder"):seen.index("Head to head")]
+    assert "every phase's contract at the first try" in section
+    assert re.search(r"6 1 run of 9 0 – – 1", section)
+
+
+def test_csv_of_phase10_and_of_negative_shanghai_totals(web, app):
+    game_id = finished_phase10(app)
+    csv_text = web.get(f"/games/{game_id}.csv").get_data(as_text=True)
+    assert csv_text.count("\r\n") == 1 + 10 * 3
+    assert '"Ann","S 1","no",' in csv_text
+    with app.app_context():
+        game, _ = store.create_game(GameSetup.create(SHANGHAI, ["Ann", "Ben", "Cat"]))
+        store.record_round(game.id, 1, record(SHANGHAI, "Ann", {"Ben": "5", "Cat": "K"},
+                                              bonuses={"Ann": ["blind-no-joker"]}))
+    rows = web.get(f"/games/{game.id}.csv").get_data(as_text=True).splitlines()
+    assert rows[1].startswith('1,"Ann","Ann","","no",-50,-50,1,"yes"')
