@@ -12,7 +12,7 @@ from .. import access, assets, club, history, links, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
-from ..rules import GameSetup, RuleSet, SetupError, document_text, name_key, ruleset_from_text
+from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, document_text, name_key, ruleset_from_text
 from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
@@ -92,9 +92,12 @@ def _frozen_rules(game_id: int | None) -> RuleSet | None:
     if game_id is None or not 0 < game_id <= MAX_ID:
         return None
     game = store.get_game(game_id)
-    if game is None or not game.rules_document:
+    if game is None:
         return None
-    return ruleset_from_text(game.rules_document, game.rules)
+    try:
+        return ruleset_from_text(game.rules_document, game.rules)
+    except RuleSetError:  # rules no replay can read: the game's own page says so
+        return None
 
 
 def _same(a: RuleSet, b: RuleSet) -> bool:
@@ -120,8 +123,9 @@ def new_game():
     choices = _rules_choices(like)
     form.rules.choices = [SelectChoice(c.value, c.rules.name) for c in choices]
     if request.method == "GET":
-        if request.args.get("like") is not None:
-            seats, dealer = _like(request.args.get("like", type=int) or 0, form, choices)
+        from_game = request.args.get("like", type=int)
+        if from_game:
+            seats, dealer = _like(from_game, form, choices)
         if form.rules.data not in {c.value for c in choices}:
             form.rules.data = choices[0].value
     else:
