@@ -36,3 +36,8 @@ def test_choosing_phase10_brings_its_player_range_and_no_jokers(page: Page, serv
     expect(page.locator("h1")).to_have_text("Round 1")
     expect(page.locator("table.standings")).to_contain_text("Phase 1: 2 sets of 3")
     expect(page.locator(".deal-info")).to_contain_text("10 cards each")
+    rules = page.locator("details.rules-line")
+    expect(rules).to_contain_text("Rules: Phase 10")
+    rules.locator("summary").tap()
+    expect(rules).to_contain_text("ladder of ten contracts")
+    page.screenshot(path=str(artifacts / "board-phase10.png"), full_page=True)
