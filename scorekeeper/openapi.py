@@ -390,13 +390,14 @@ def openapi_document() -> dict[str, Any]:
                          "schema": {"type": "string", "maxLength": 20},
                          "description": "rate only the games of this rule-set key: a preset's (" + ", ".join(PRESETS)
                                         + "), a house rule set's (house-ID) or imported; one no game was played "
-                                          "by is refused with 400 (absent or empty: every game)"},
+                                          "by is answered 404 (absent or empty: every game)"},
                         {"name": "period", "in": "query", "required": False,
                          "schema": {"type": "string", "enum": ["", "all", "year"], "default": "all"},
                          "description": "rate only the games finished this year, or all (empty: all)"},
                     ],
                     "responses": {"200": _json("Ratings", "the leaderboard"),
-                                  "400": _error("a filter that is not a rule set or a period: the message says which")},
+                                  "400": _error("a period that is not one: the message says which"),
+                                  "404": _error("a rule-set key no game was played by: the message lists those played")},
                 }
             },
             "/api/backup": {

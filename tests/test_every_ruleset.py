@@ -287,7 +287,7 @@ def test_the_ratings_filter_takes_any_rule_set_played(web, app):
     assert api.status_code == 200 and api.get_json()["rules"] == "phase10"
     assert [p["name"] for p in api.get_json()["provisional"]][0] == "Ann"
     refused = web.get("/api/ratings?rules=nope")
-    assert refused.status_code == 400 and refused.get_json()["error"]["field"] == "rules"
+    assert refused.status_code == 404 and refused.get_json()["error"]["field"] == "rules"
     assert "phase10" in refused.get_json()["error"]["message"]
     assert game_id
 

@@ -97,7 +97,9 @@ def api_ratings():
     filters, problems = rating_filter(history.rulesets_played())
     if problems:
         field, message = problems[0]
-        raise ApiError(400, message, field=field)
+        # A rule-set key is open-ended (house-N): one no game was played by is not found, as
+        # on the page; a period is one of a few words, so another is a bad request.
+        raise ApiError(404 if field == "rules" else 400, message, field=field)
     board = history.leaderboard(filters)
     return jsonify({
         "rules": filters.rules,
