@@ -93,6 +93,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     app.jinja_env.globals.update(
         result_words=presenters.result_words,
+        places=presenters.places,
+        leaders=presenters.leaders,
+        stages_word=presenters.stages_word,
         round_summary=presenters.round_summary,
         round_cells=presenters.round_cells,
         deck_words=presenters.deck_words,

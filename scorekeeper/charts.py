@@ -155,16 +155,20 @@ def totals_chart(state: GameState, chart_id: str = "totals-chart") -> Markup:
         Series(p.seat, p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds)) for p in state.players
     ]
     top = max((max(s.values) for s in series), default=0)
+    low = min((min(s.values) for s in series), default=0)
+    # Bonuses can take a total below 0 (Shanghai's -50): the axis then spans both sides of 0.
+    ticks = nice_ticks(top) if low >= 0 else span_ticks(low, max(top, 0))
     n = len(state.rounds)
     ending = "final totals" if state.finished else f"totals after round {n}"
     desc = f"Running totals over {n} round{'s' if n != 1 else ''}; {ending}: {_finals(state)}."
     if state.winners:
-        desc += f" Lowest: {' and '.join(state.winners)}."
-    return line_chart(chart_id, "Running totals", desc, series, nice_ticks(top), y_label="Total")
+        desc += f" Won by {' and '.join(state.winners)}."
+    return line_chart(chart_id, "Running totals", desc, series, ticks, y_label="Total")
 
 
 def levels_chart(state: GameState, chart_id: str = "levels-chart") -> Markup | None:
-    """Balmoral: the contracts each player has made after every round (0 to 7); None for classic."""
+    """A ladder: the contracts each player has made after every round (0 to the last stage);
+    None when everyone plays the deal's contract."""
     if state.rules.progression is not Progression.LADDER:
         return None
     last = state.rules.last_stage
@@ -172,11 +176,12 @@ def levels_chart(state: GameState, chart_id: str = "levels-chart") -> Markup | N
         Series(p.seat, p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
     ]
     made = ", ".join(f"{p.name} {p.completed}" for p in state.players)
+    word = state.rules.stage_word.lower()
     n = len(state.rounds)
     desc = (f"Contracts made after each of {n} round{'s' if n != 1 else ''} "
-            f"(a player on level L has made L - 1; {last} ends the game): {made}.")
-    return line_chart(chart_id, "Levels", desc, series, list(range(last + 1)), y_label="Contracts made",
-                      step=True, spread=1.6)
+            f"(a player on {word} N has made N - 1; {last} ends the game): {made}.")
+    return line_chart(chart_id, f"{state.rules.stage_word}s", desc, series, list(range(last + 1)),
+                      y_label="Contracts made", step=True, spread=1.6)
 
 
 def span_ticks(low: float, high: float, most: int = 5) -> list[int]:

@@ -6,7 +6,7 @@ from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from .rules import RULESETS, DealerRule
+from .rules import PRESETS, DealerRule
 from .rules.replay import MAX_NAME
 
 
@@ -16,7 +16,9 @@ class PlayerForm(FlaskForm):
 
 
 class NewGameForm(FlaskForm):
-    rules = RadioField("Rules", choices=[SelectChoice(r.key, r.name) for r in RULESETS.values()], default="balmoral")
+    #: The choices are set by the page: every preset, then the house rule sets (see views.games).
+    rules = RadioField("Rules", choices=[SelectChoice(key, r.name) for key, r in PRESETS.items()],
+                       default=next(iter(PRESETS)))
     dealer_rule = RadioField(
         "Who deals next", choices=[SelectChoice(r.value, r.description) for r in DealerRule], default=DealerRule.WINNER.value
     )

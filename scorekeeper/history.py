@@ -20,7 +20,8 @@ from sqlalchemy.orm import aliased
 
 from . import rating_summaries, ratings, statistics, summaries
 from .models import Game, GameSummary, Player, Seat, SeatSummary, db
-from .rules import Progression, ruleset_from_text
+from .gamefile import IMPORTED_KEY
+from .rules import PRESETS, Progression, RuleSetError, ruleset_from_text
 from .statistics import HeadToHead, PlayerStats, Tally
 from .summaries import Summary
 
@@ -47,6 +48,34 @@ class HistoryFilter:
         if self.deleted:
             return (Game.deleted_at.desc(), Game.id.desc())
         return NEWEST_FIRST
+
+
+#: What the history calls the rules of games read from files that match no preset: each such
+#: game keeps its own rules, under one key, so one name cannot stand for them all.
+IMPORTED_NAME = "Rules from game files"
+
+
+def rulesets_played() -> dict[str, str]:
+    """The rule sets the stored games were started from, by the key each game keeps (a preset's,
+    ``house-ID``, or the imported games' key), with the name the newest game gives it (a house
+    rule set renamed since shows its new name, a deleted one the name it had): the presets in
+    their order, then the rest by name. Two queries, whatever the number of games."""
+    newest = db.session.execute(select(Game.rules, func.max(Game.id)).group_by(Game.rules)).all()
+    documents = dict(db.session.execute(select(Game.id, Game.rules_document).where(
+        Game.id.in_([game_id for _, game_id in newest]))).all())
+    names = {}
+    for key, game_id in newest:
+        names[key] = IMPORTED_NAME if key == IMPORTED_KEY else _name_of(documents.get(game_id, ""), key)
+    order = list(PRESETS)
+    return dict(sorted(names.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order),
+                                                      kv[1].casefold(), kv[0])))
+
+
+def _name_of(document: str, key: str) -> str:
+    try:
+        return ruleset_from_text(document, key).name
+    except RuleSetError:  # a row written before games kept their rules: its key is all there is
+        return key
 
 
 @dataclass(frozen=True)
@@ -128,10 +157,15 @@ def player_stats(player_id: int) -> PlayerStats | None:
                        *(int(n or 0) for n in row[7:10])))
         for row in sums)
     starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
-    ladder = next((key for key in by_rules if rulesets[key].progression is Progression.LADDER), None)
-    levels = [] if ladder is None else statistics.levels(rulesets[ladder], db.session.execute(
-        select(SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
-        .where(mine, Game.rules == ladder)).all())
+    ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
+    climbs: dict[str, list] = {key: [] for key in ladder_keys}
+    if ladder_keys:  # every ladder's climbs in one query
+        for key, *climb in db.session.execute(
+                select(Game.rules, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
+                .where(mine, Game.rules.in_(ladder_keys))):
+            climbs[key].append(tuple(climb))
+    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels(rulesets[key], climbs[key]))
+               for key in ladder_keys]
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
         .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
     newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
@@ -145,9 +179,9 @@ def player_stats(player_id: int) -> PlayerStats | None:
         .where(other.player_id != player_id, Game.deleted_at.is_(None))
         .group_by(other.player_id, Player.name)
     ).all()
-    return PlayerStats(player, overall, by_rules, levels, [statistics.played_game(g, player_id) for g in newest],
-                       statistics.opponents(together), min(starts, default=None), max(starts, default=None),
-                       rulesets)
+    return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
+                       [statistics.played_game(g, player_id) for g in newest], statistics.opponents(together),
+                       min(starts, default=None), max(starts, default=None), rulesets, ladders)
 
 
 def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:

@@ -217,7 +217,8 @@ RATINGS = {
     "type": "object",
     "required": ["rules", "period", "games", "provisional_below", "ranked", "provisional"],
     "properties": {
-        "rules": {"type": "string", "nullable": True, "enum": ["balmoral", "classic", None]},
+        "rules": {"type": "string", "nullable": True, "maxLength": 20,
+                  "description": "the rule-set key rated (a preset's, house-ID, or imported), or null: every game"},
         "period": {"type": "string", "enum": ["all", "year"]},
         "games": {"type": "integer", "description": "the finished games rated"},
         "provisional_below": {"type": "integer"},
@@ -386,14 +387,17 @@ def openapi_document() -> dict[str, Any]:
                                "order they finished): the leaderboard, and the players with fewer than five games apart",
                     "parameters": [
                         {"name": "rules", "in": "query", "required": False,
-                         "schema": {"type": "string", "enum": ["", "balmoral", "classic"]},
-                         "description": "rate only this rule set's games (absent or empty: every game)"},
+                         "schema": {"type": "string", "maxLength": 20},
+                         "description": "rate only the games of this rule-set key: a preset's (" + ", ".join(PRESETS)
+                                        + "), a house rule set's (house-ID) or imported; one no game was played "
+                                          "by is answered 404 (absent or empty: every game)"},
                         {"name": "period", "in": "query", "required": False,
                          "schema": {"type": "string", "enum": ["", "all", "year"], "default": "all"},
                          "description": "rate only the games finished this year, or all (empty: all)"},
                     ],
                     "responses": {"200": _json("Ratings", "the leaderboard"),
-                                  "400": _error("a filter that is not a rule set or a period: the message says which")},
+                                  "400": _error("a period that is not one: the message says which"),
+                                  "404": _error("a rule-set key no game was played by: the message lists those played")},
                 }
             },
             "/api/backup": {

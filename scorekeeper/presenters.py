@@ -13,6 +13,7 @@ from .rules import (
     Progression,
     RoundResult,
     RuleSet,
+    WinnerRule,
     hand_penalty,
     parse_rank,
 )
@@ -73,8 +74,9 @@ def round_summary(state: GameState, result: RoundResult) -> str:
     parts = [f"{result.went_out} went out."]
     if is_ladder(state) and result.moved_up:
         levels = dict(zip(state.setup.players, result.completed, strict=True))
-        ups = [f"{n} (to level {min(levels[n] + 1, state.rules.last_stage)})" if levels[n] < state.rules.last_stage
-               else f"{n} (completed level {state.rules.last_stage})" for n in result.moved_up]
+        word = state.rules.stage_word.lower()
+        ups = [f"{n} (to {word} {min(levels[n] + 1, state.rules.last_stage)})" if levels[n] < state.rules.last_stage
+               else f"{n} (completed {word} {state.rules.last_stage})" for n in result.moved_up]
         verb = "moves" if len(ups) == 1 else "move"
         parts.append(f"{join_names(ups)} {verb} up.")
     previous = state.rounds[result.number - 2].leaders if result.number > 1 else ()
@@ -86,6 +88,36 @@ def round_summary(state: GameState, result: RoundResult) -> str:
     else:
         parts.append(f"{leaders[0]} takes the lead.")
     return " ".join(parts)
+
+
+def stages_word(rules) -> str:
+    """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"."""
+    return f"{rules.stage_word.lower()}s"
+
+
+def leaders(state: GameState) -> tuple[str, ...]:
+    """Who the board marks as ahead: the winners of a finished game (by the rule set's winner
+    rule: in Phase 10 a lower total that never made the last phase does not win), else
+    everyone on the lowest total."""
+    return state.winners if state.finished else state.lowest
+
+
+def places(state: GameState) -> dict[str, int]:
+    """Each player's place on the board (1, 1, 3 on a tie). While the game is played, by total;
+    once finished, the winners first, then (when only those who made the last stage may win)
+    those who made it, then the rest, each group by total: the order a table reads out."""
+    if not state.finished:
+        return state.ranks()
+    winners = set(state.winners)
+    last = state.rules.last_stage
+    by_finish = state.rules.winner is WinnerRule.LOWEST_FINISHER
+
+    def key(p) -> tuple:
+        finished_ladder = by_finish and p.completed is not None and p.completed >= last
+        return (p.name not in winners, not finished_ladder, p.total)
+
+    keys = sorted(key(p) for p in state.players)
+    return {p.name: keys.index(key(p)) + 1 for p in state.players}
 
 
 def result_words(state: GameState) -> str:

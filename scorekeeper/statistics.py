@@ -67,7 +67,7 @@ class Tally:
 
 @dataclass
 class LevelTally:
-    """How long a player took on one level of the Balmoral ladder."""
+    """How long a player took on one level of a ladder (a Balmoral level, a Phase 10 phase)."""
 
     level: int
     contract: str
@@ -130,25 +130,10 @@ class Opponent:
     games: int
 
 
-@dataclass
-class PlayerStats:
-    """What a player's page shows, every figure added up over all their kept games."""
+class LevelFigures:
+    """Where a player gets stuck on one ladder: the slowest and fastest of its :attr:`levels`."""
 
-    player: Player
-    overall: Tally
-    #: Per rule set key, in the order of RULESETS, for rule sets the player has played.
-    by_rules: dict[str, Tally]
-    #: The ladder's levels (empty if the player never played a ladder game).
     levels: list[LevelTally]
-    #: The newest games the player sat in (those that can be worked out), newest first.
-    recent: list[PlayedGame]
-    #: Everyone who sat at a table with the player, most games together first.
-    opponents: list[Opponent]
-    first_played: datetime | None = None
-    last_played: datetime | None = None
-    #: Per rule set key, the rules of the player's newest game started from it (each game keeps
-    #: its own copy: a house rule set may have changed between games).
-    rulesets: dict[str, RuleSet] = field(default_factory=dict)
 
     @property
     def slowest_level(self) -> LevelTally | None:
@@ -186,6 +171,39 @@ class PlayerStats:
 
     def _timed_levels(self) -> list[LevelTally]:
         return [lv for lv in self.levels if lv.average is not None]
+
+
+@dataclass
+class Ladder(LevelFigures):
+    """A player's levels on the ladder of one rule set (by the key its games keep)."""
+
+    key: str
+    #: The rules of the player's newest game of this ladder (their stage word and contracts).
+    rules: RuleSet
+    levels: list[LevelTally]
+
+
+@dataclass
+class PlayerStats(LevelFigures):
+    """What a player's page shows, every figure added up over all their kept games."""
+
+    player: Player
+    overall: Tally
+    #: Per rule set key (the presets first, in their order), for every rule set the player played.
+    by_rules: dict[str, Tally]
+    #: The levels of the first of :attr:`ladders` (empty if the player never played a ladder game).
+    levels: list[LevelTally]
+    #: The newest games the player sat in (those that can be worked out), newest first.
+    recent: list[PlayedGame]
+    #: Everyone who sat at a table with the player, most games together first.
+    opponents: list[Opponent]
+    first_played: datetime | None = None
+    last_played: datetime | None = None
+    #: Per rule set key, the rules of the player's newest game started from it (each game keeps
+    #: its own copy: a house rule set may have changed between games).
+    rulesets: dict[str, RuleSet] = field(default_factory=dict)
+    #: Every ladder rule set the player played, in the order of :attr:`by_rules`.
+    ladders: list[Ladder] = field(default_factory=list)
 
     def rules(self, key: str) -> RuleSet:
         return self.rulesets[key]

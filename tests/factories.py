@@ -91,7 +91,7 @@ def standings(response) -> dict[str, Standing]:
         if name is None:
             continue
         line = text_of(row)
-        rows[html.unescape(name.group(1))] = Standing(int(re.findall(r"\d+", line)[-1]), line)
+        rows[html.unescape(name.group(1))] = Standing(int(re.findall(r"-?\d+", line)[-1]), line)
     return rows
 
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
+from wtforms import SelectChoice
 
 from .. import access, assets, club, history, links, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
-from ..rules import RULESETS, GameSetup, SetupError, get_rules, name_key
+from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, document_text, name_key, ruleset_from_text
 from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
@@ -60,24 +62,84 @@ def _apply_seat_action(seats: list[str], dealer: int, form) -> tuple[list[str], 
     return seats, min(dealer, max(len(seats) - 1, 0))
 
 
+@dataclass(frozen=True)
+class RulesChoice:
+    """One rule set the new-game page offers: a preset, a house rule set, or the rules an old
+    game was played by (``game-ID``: "like this game" when those are no longer a listed one)."""
+
+    value: str
+    rules: RuleSet
+    group: str
+
+
+#: The start of the choice that keeps an old game's own rules (``game-12``).
+_KEPT = "game-"
+
+
+def _rules_choices(like: int | None) -> list[RulesChoice]:
+    """Every preset, then every house rule set; first, when starting like an old game whose
+    frozen rules are none of those any more (a house rule set changed or deleted since), those
+    rules: a table that asks for "the same again" means the rules it just played by."""
+    choices = [RulesChoice(e.key, e.rules, "Built in" if e.preset else "House rules") for e in store.list_rulesets()]
+    old = _frozen_rules(like)
+    if old is not None and not any(c.value == old.key and _same(c.rules, old) for c in choices):
+        choices.insert(0, RulesChoice(f"{_KEPT}{like}", old, f"As game {like}"))
+    return choices
+
+
+def _frozen_rules(game_id: int | None) -> RuleSet | None:
+    """The rules a stored game keeps (its own frozen copy), or None if there is no such game."""
+    if game_id is None or not 0 < game_id <= MAX_ID:
+        return None
+    game = store.get_game(game_id)
+    if game is None:
+        return None
+    try:
+        return ruleset_from_text(game.rules_document, game.rules)
+    except RuleSetError:  # rules no replay can read: the game's own page says so
+        return None
+
+
+def _same(a: RuleSet, b: RuleSet) -> bool:
+    return document_text(a) == document_text(b)
+
+
+def _like_id() -> int | None:
+    """The game a new game is started like (``?like=``, then the form's hidden ``like``)."""
+    raw = request.args.get("like") if request.method == "GET" else request.form.get("like")
+    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+        return None
+    value = int(raw)
+    return value if 0 < value <= MAX_ID else None
+
+
 @bp.route("/games/new", methods=["GET", "POST"])
 def new_game():
     form = NewGameForm()
     seats: list[str] = []
     dealer = 0
     errors: dict[str, list[str]] = {}
+    like = _like_id()
+    choices = _rules_choices(like)
+    form.rules.choices = [SelectChoice(c.value, c.rules.name) for c in choices]
     if request.method == "GET":
         from_game = request.args.get("like", type=int)
         if from_game:
-            seats, dealer = _like(from_game, form)
+            seats, dealer = _like(from_game, form, choices)
+        if form.rules.data not in {c.value for c in choices}:
+            form.rules.data = choices[0].value
     else:
         seats, dealer, empty_dealer = _seats_from_form(request.form)
         seats, dealer = _apply_seat_action(seats, dealer, request.form)
+        if "start" not in request.form and request.form.get("shown_rules") not in (None, form.rules.data):
+            # The rules were changed: the decks and jokers typed were for the others; suggest anew.
+            form.decks.data = form.jokers.data = None
+            form.decks.raw_data = form.jokers.raw_data = []
         if "start" in request.form:
             if empty_dealer:
                 errors["first_dealer"] = ["The seat marked \"deals first\" has no name: type one, or mark another seat."]
             elif form.validate_on_submit():
-                rules = get_rules(form.rules.data) if form.rules.data in RULESETS else None
+                rules = next(c.rules for c in choices if c.value == form.rules.data)
                 try:
                     setup = GameSetup.create(
                         rules,
@@ -96,9 +158,12 @@ def new_game():
                     return go(url_for("games.scoreboard", game_id=game.id))
             else:
                 for name, messages in form.errors.items():
+                    if name == "rules":
+                        messages = ["Choose the rules to play by: one of those listed."]
                     errors.setdefault(name, []).extend(messages)
-    rules = RULESETS.get(form.rules.data or "balmoral", RULESETS["balmoral"])
-    suggested = rules.suggested_decks(max(len(seats), rules.min_players))
+    chosen = next((c for c in choices if c.value == form.rules.data), choices[0])
+    rules = chosen.rules
+    suggested = rules.suggested_decks(min(max(len(seats), rules.min_players), rules.max_players))
     taken = {name_key(s) for s in seats}
     roster = [p for p in store.roster() if p.name_key not in taken]
     status = 422 if errors else 200
@@ -112,13 +177,15 @@ def new_game():
         max_seats=MAX_SEATS,
         errors=errors,
         rules=rules,
-        rulesets=RULESETS,
+        chosen=chosen,
+        choices=choices,
+        like=like,
         suggested=suggested,
         roster=roster,
     )
 
 
-def _like(game_id: int, form: NewGameForm) -> tuple[list[str], int]:
+def _like(game_id: int, form: NewGameForm, choices: list[RulesChoice]) -> tuple[list[str], int]:
     if not 0 < game_id <= MAX_ID:  # no game, and a number too big for the database to look up
         abort(404)
     try:
@@ -126,10 +193,11 @@ def _like(game_id: int, form: NewGameForm) -> tuple[list[str], int]:
     except store.NotFound:
         abort(404)
     setup = loaded.state.setup
-    form.rules.data = setup.rules.key
+    kept = f"{_KEPT}{game_id}"
+    form.rules.data = kept if any(c.value == kept for c in choices) else setup.rules.key
     form.dealer_rule.data = setup.dealer_rule.value
     form.decks.data = setup.decks
-    form.jokers.data = setup.jokers
+    form.jokers.data = setup.jokers if setup.rules.uses_jokers else None
     dealer = (setup.seat_of(setup.first_dealer) + 1) % len(setup.players)
     return list(setup.players), dealer
 

@@ -10,7 +10,7 @@ from .. import access, charts, club, history, replays, store
 from ..club import NotKeeper, club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID, Game, Player
-from ..rules import RULESETS
+from ..rules import PRESETS
 from .common import go, kept_page, page_key, render
 
 bp = Blueprint("history", __name__)
@@ -48,7 +48,17 @@ def positive_int(value: str | None, default: int | None = None) -> int | None:
     return int(value)
 
 
-def _filters(deleted: bool = False) -> tuple[history.HistoryFilter, list[str], Player | None]:
+def rules_problem(rules: str, played: dict[str, str]) -> str | None:
+    """What is wrong with a ``rules`` filter, or None: it must be the key of a rule set some
+    game was played by (those are the ones offered), or of a preset (no game yet is no error)."""
+    if rules in played or rules in PRESETS:
+        return None
+    choices = ", ".join(f'"{key}" ({name})' for key, name in played.items()) or "none yet: no game is stored"
+    return f'"{rules[:20]}" is not a rule set any game was played by. The rule sets played: {choices}.'
+
+
+def _filters(played: dict[str, str], deleted: bool = False
+             ) -> tuple[history.HistoryFilter, list[str], Player | None]:
     """The filters asked for, what was wrong with them, and the player filtered on."""
     problems = []
     player = None
@@ -64,10 +74,18 @@ def _filters(deleted: bool = False) -> tuple[history.HistoryFilter, list[str], P
             if player is None:
                 problems.append(f"There is no player number {player_id}.")
     rules = request.args.get("rules") or None
-    if rules is not None and rules not in RULESETS:
-        problems.append(f'"{rules[:20]}" is not a rule set (choose {" or ".join(r.name for r in RULESETS.values())}).')
+    problem = rules_problem(rules, played) if rules is not None else None
+    if problem is not None:
+        problems.append(problem)
         rules = None
     return history.HistoryFilter(player_id, rules, deleted), problems, player
+
+
+def offered_rulesets(played: dict[str, str], rules: str | None) -> dict[str, str]:
+    """The rule sets the filter offers (key to name): those played, and the one chosen."""
+    if rules is None or rules in played:
+        return played
+    return {**played, rules: PRESETS[rules].name}
 
 
 def _page_number() -> int:
@@ -84,11 +102,13 @@ def _history(deleted: bool):
     page = kept_page(key)
     if page is not None:
         return page
-    filters, problems, player = _filters(deleted)
+    played = history.rulesets_played()
+    filters, problems, player = _filters(played, deleted)
     roster = store.roster()
+    rulesets = offered_rulesets(played, filters.rules)
     if problems:
         return render("history.html", 404, page=None, filters=filters, problems=problems, player=player,
-                      roster=roster, rulesets=RULESETS, in_bin=deleted, bin_count=None, undo=None)
+                      roster=roster, rulesets=rulesets, in_bin=deleted, bin_count=None, undo=None)
     page = history.history_page(filters, _page_number())
     if page is None:
         abort(404)
@@ -102,7 +122,7 @@ def _history(deleted: bool):
             game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
     return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
-                  rulesets=RULESETS, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
+                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
 
 @bp.get("/history")

@@ -39,6 +39,8 @@ class Seeded:
     idle_player: int = 0  # on the roster, never played
     liverpool: int = 0  # a rule set with a bonus: the round screen's bonus toggles (issue 14)
     phase10: int = 0  # the Phase 10 deck: the round screen's keypad of 1 to 12, Skip, Wild
+    phase10_climbing: int = 0  # a ladder of another stage word, three rounds in
+    shanghai: int = 0  # bonuses take totals below 0
     keys: dict[int, str] = field(default_factory=dict)
     game_file: bytes = b""  # the game file of balmoral_over: importing it again stores nothing
     house: str = ""  # a house rule set (Liverpool changed)
@@ -56,7 +58,7 @@ def seed(app: Flask) -> Seeded:
     from scorekeeper.cli import export_game
     from scorekeeper.gamefile import backup_document, read_document
     from scorekeeper.models import Game, db
-    from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, get_preset
+    from scorekeeper.rules import BALMORAL, CLASSIC, PHASE10, SHANGHAI, GameSetup, RoundRecord, get_preset
 
     s = Seeded()
     with app.app_context():
@@ -120,6 +122,17 @@ def seed(app: Flask) -> Seeded:
                                                           bonuses={"Ann": "perfect-cut"}))
         game, key = store.create_game(GameSetup.create(get_preset("phase10"), NAMES[:3]))
         s.phase10, s.keys[game.id] = game.id, key
+        # Every rule set's board follows its rules: Phase 10's phases, Shanghai's negative totals.
+        game, key = store.create_game(GameSetup.create(PHASE10, ["Ann", "Cat", "Dev"]))
+        s.phase10_climbing, s.keys[game.id] = game.id, key
+        for number in (1, 2, 3):
+            store.record_round(game.id, number, RoundRecord.create("Ann", {"Cat": "12 skip", "Dev": "W"},
+                                                                   achieved=["Dev"] if number == 1 else (),
+                                                                   deck=PHASE10.deck))
+        game, key = store.create_game(GameSetup.create(SHANGHAI, ["Ann", "Cat", "Dev"]))
+        s.shanghai, s.keys[game.id] = game.id, key
+        store.record_round(game.id, 1, RoundRecord.create("Ann", {"Cat": "5", "Dev": "K JK"},
+                                                          bonuses={"Ann": ["blind-no-joker"]}))
 
         s.player = store.find_player("Ann").id
         s.opponent = store.find_player("Cat").id
@@ -164,6 +177,12 @@ def catalogue(s: Seeded) -> list[Page]:
                                                             "start": "1"},
              token_from="/games/new", browser="new_game_refused"),
         Page("new-game-like", f"/games/new?like={s.balmoral_over}"),
+        Page("new-game-phase10", "/games/new", form={"rules": "phase10", "use_rules": "1"}, token_from="/games/new",
+             browser="new_game_phase10"),
+        Page("scoreboard-phase10", f"/games/{s.phase10_climbing}"),
+        Page("scoreboard-shanghai", f"/games/{s.shanghai}"),
+        Page("story-phase10", f"/games/{s.phase10_climbing}/story"),
+        Page("story-shanghai", f"/games/{s.shanghai}/story"),
         Page("players", "/players/"),
         Page("players-rename", f"/players/{s.player}/edit"),
         Page("players-refused", "/players/", 422, form={"name": "ann"}, token_from="/players/",

@@ -68,6 +68,13 @@ def new_game_classic(page: PwPage, base: str, s: Seeded) -> None:
     expect(page.get_by_role("textbox", name="Jokers")).to_be_visible()
 
 
+def new_game_phase10(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/new")
+    page.wait_for_load_state("load")
+    page.get_by_label("Phase 10", exact=False).check()
+    expect(page.locator("#rule-range")).to_contain_text("Phase 10 is for 2 to 6 players")
+
+
 def new_game_refused(page: PwPage, base: str, s: Seeded) -> None:
     page.goto(f"{base}/games/new")
     page.locator("#seat-0").fill("Ann")
@@ -143,7 +150,7 @@ def rules_refused(page: PwPage, base: str, s: Seeded) -> None:
     expect(page.locator("#value-A-err")).to_be_visible()
 
 
-FLOWS = {f.__name__: f for f in (new_game_classic, new_game_refused, players_refused, rename_refused,
+FLOWS = {f.__name__: f for f in (new_game_classic, new_game_phase10, new_game_refused, players_refused, rename_refused,
                                  round_refused, import_refused, import_again, share_edit_link, join_refused,
                                  club_refused, rules_refused)}
 

@@ -1,0 +1,43 @@
+"""Choosing the rules on the new-game page at a phone: what follows the rules changes in place."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from .test_table import no_internet  # noqa: F401 (autouse fixture)
+
+
+def test_choosing_phase10_brings_its_player_range_and_no_jokers(page: Page, server, artifacts):
+    page.goto(f"{server}/games/new")
+    page.wait_for_load_state("load")  # htmx binds the rules radios at load
+    for i, name in enumerate(["Ann", "Ben", "Cat"]):
+        page.locator(f"#seat-{i}").fill(name)
+    range_line = page.locator("#rule-range")
+    expect(range_line).to_contain_text("Balmoral Rummy is for 2 to 8 players")
+    expect(page.get_by_role("textbox", name="Jokers")).to_have_count(0)
+
+    page.get_by_label(re.compile("Shanghai Rummy")).check()
+    expect(range_line).to_contain_text("Shanghai Rummy is for 3 to 8 players")
+    expect(page.get_by_role("textbox", name="Jokers")).to_be_visible()
+    expect(page.get_by_role("textbox", name="Jokers")).to_have_attribute("placeholder", "4")
+
+    page.get_by_label(re.compile("Phase 10")).check()
+    expect(range_line).to_contain_text("Phase 10 is for 2 to 6 players")
+    expect(page.get_by_role("textbox", name="Jokers")).to_have_count(0)
+    expect(page.get_by_role("textbox", name="Decks")).to_have_attribute("placeholder", "1")
+    # Only the parts that follow the rules were swapped: the names typed are still there.
+    expect(page.locator("#seat-2")).to_have_value("Cat")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(artifacts / "new-game-phase10.png"), full_page=True)
+
+    page.get_by_role("button", name="Start game").tap()
+    expect(page.locator("h1")).to_have_text("Round 1")
+    expect(page.locator("table.standings")).to_contain_text("Phase 1: 2 sets of 3")
+    expect(page.locator(".deal-info")).to_contain_text("10 cards each")
+    rules = page.locator("details.rules-line")
+    expect(rules).to_contain_text("Rules: Phase 10")
+    rules.locator("summary").tap()
+    expect(rules).to_contain_text("ladder of ten contracts")
+    page.screenshot(path=str(artifacts / "board-phase10.png"), full_page=True)
