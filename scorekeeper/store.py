@@ -689,14 +689,21 @@ def peek(game_id: int) -> Peeked | None:
     return None if row is None else Peeked(*row)
 
 
-_RULES_OF = select(Game.rules, Game.rules_document).where(Game.id == bindparam("game_id"))
+_PEEK_RULES = select(*_PEEK.selected_columns, Game.rules, Game.rules_document).where(Game.id == bindparam("game_id"))
 
 
-def rules_of_game(game_id: int) -> RuleSet | None:
-    """The rules a game is played by (its frozen document), in one query by primary key: what
-    a round sent to the API is read with (a Phase 10 game's hands hold skips and wilds)."""
-    row = read_row(_RULES_OF, {"game_id": game_id})
-    return None if row is None else ruleset_from_text(row[1], row[0])
+def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
+    """:func:`peek`, and the rules the game is played by (its frozen document; None if it cannot
+    be read), in the same one query: what a round sent to the API is checked and read with (a
+    Phase 10 game's hands hold skips and wilds)."""
+    row = read_row(_PEEK_RULES, {"game_id": game_id})
+    if row is None:
+        return None
+    try:
+        rules = ruleset_from_text(row[5], row[4])
+    except RuleSetError:
+        rules = None  # the store refuses to change a game it cannot work out (BrokenGame)
+    return Peeked(*row[:4]), rules
 
 
 def game_version(game_id: int) -> int | None:

@@ -45,8 +45,10 @@ def test_the_new_game_page_offers_every_preset_then_the_house_rule_sets(web, app
     names = ["Balmoral Rummy", "Contract Rummy (classic)", "Liverpool Rummy", "Shanghai Rummy", "Phase 10",
              "Family Shanghai"]
     assert [seen.index(n) for n in names] == sorted(seen.index(n) for n in names)
-    assert seen.index("Built in") < seen.index("Balmoral Rummy") < seen.index("House rules") < seen.index(
-        "Family Shanghai")
+    # (the menu's "House rules" link comes before the page's own words)
+    after_menu = seen.index("New game Rules")
+    assert after_menu < seen.index("Built in") < seen.index("Balmoral Rummy") \
+        < seen.index("House rules", after_menu) < seen.index("Family Shanghai")
     assert PHASE10.summary in seen and "Three deals, everyone on the same contract" in seen
     assert is_checked(page, "rules", "balmoral")
 

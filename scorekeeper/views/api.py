@@ -202,14 +202,14 @@ def get_game(game_id: int):
 def record_round(game_id: int):
     # The game's row is enough to check the key: the store reads the game (once) in the
     # write transaction that records the round.
-    game = store.peek(game_id)
-    if game is None:
+    peeked = store.peek_with_rules(game_id)
+    if peeked is None:
         raise ApiError(404, f"no game {game_id}")
+    game, rules = peeked
     _require_key(game)
     doc = _json_body()
     number = _number(doc)
     # The hands are read with the game's deck (1 to 12, skips and wilds in Phase 10).
-    rules = store.rules_of_game(game_id)
     record = _read_round(doc, None, number, rules.deck if rules is not None else None)
     try:
         saved = store.record_round(game_id, number, record)
