@@ -25,6 +25,7 @@ from .rules import (
     replay,
 )
 from .rules.cards import MAX_HAND_TEXT
+from .rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
 
 MAX_POINTS_TEXT = 6
 _SMALL_INT = re.compile(r"[0-9]{1,6}")
@@ -37,8 +38,6 @@ def small_int(text: object) -> int | None:
     return None
 
 
-#: The most bonus keys read from one seat of a posted form (a rule set has at most 10).
-MAX_BONUSES = 10
 
 
 @dataclass

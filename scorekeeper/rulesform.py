@@ -207,7 +207,8 @@ def follow_deck(data: dict[str, Any]) -> bool:
 # ----------------------------------------------------------- the shape buttons
 
 def _index(text: str | None, rows: list) -> int | None:
-    return int(text) if text is not None and text.isdigit() and int(text) < len(rows) else None
+    # ASCII digits only: "²" is a digit to str.isdigit and no number to int().
+    return int(text) if text is not None and text.isascii() and text.isdigit() and int(text) < len(rows) else None
 
 
 def apply_action(data: dict[str, Any], pressed: Mapping[str, str]) -> str | None:

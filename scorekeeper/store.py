@@ -8,6 +8,7 @@ back into the engine is :mod:`scorekeeper.replays`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -522,7 +523,19 @@ def list_rulesets() -> list[RuleSetEntry]:
     """Every rule set a game can be started with: the presets in their order, then the
     house rule sets by name."""
     rows = db.session.scalars(select(HouseRuleSet).order_by(HouseRuleSet.name_key, HouseRuleSet.id))
-    return [RuleSetEntry(key, rules) for key, rules in PRESETS.items()] + [_house_entry(row) for row in rows]
+    return [RuleSetEntry(key, rules) for key, rules in PRESETS.items()] + [
+        entry for entry in map(_readable_entry, rows) if entry is not None]
+
+
+def _readable_entry(row: HouseRuleSet) -> RuleSetEntry | None:
+    """A house rule set as the engine reads it; None (and a warning in the log) for a document
+    the engine no longer takes (a later version tightened a limit): one such row must not take
+    the new-game page and the lists down with it (no game depends on it: each keeps its own copy)."""
+    try:
+        return _house_entry(row)
+    except RuleSetError as exc:
+        logging.getLogger(__name__).warning("house rule set %s cannot be read: %s", row.id, exc)
+        return None
 
 
 def get_ruleset(key: str) -> RuleSetEntry:
@@ -531,16 +544,18 @@ def get_ruleset(key: str) -> RuleSetEntry:
         raise NotFound(f"no rule set {key!r}")
     if key in PRESETS:
         return RuleSetEntry(key, PRESETS[key])
-    if key.startswith(HOUSE) and key[len(HOUSE):].isdigit():
-        return get_house_ruleset(int(key[len(HOUSE):]))
+    number = key[len(HOUSE):]
+    if key.startswith(HOUSE) and number.isascii() and number.isdigit() and len(number) < 12:
+        return get_house_ruleset(int(number))
     raise NotFound(f'no rule set "{key}"')
 
 
 def get_house_ruleset(ruleset_id: int) -> RuleSetEntry:
     row = db.session.get(HouseRuleSet, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
-    if row is None:
+    entry = None if row is None else _readable_entry(row)
+    if entry is None:
         raise NotFound(f"no house rule set {ruleset_id}")
-    return _house_entry(row)
+    return entry
 
 
 def _name_taken(rules: RuleSet, ruleset_id: int | None) -> None:

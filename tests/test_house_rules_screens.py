@@ -139,6 +139,30 @@ def test_an_unknown_rule_set_is_404(stranger):
     assert stranger.get("/rules/bridge").status_code == 404
     assert stranger.get("/rules/house-99").status_code == 404
     assert stranger.get("/rules/house-99999999999999999999").status_code == 404
+    assert stranger.get("/rules/house-\u00b2").status_code == 404  # "²" is a digit to str.isdigit only
+
+
+def test_a_button_naming_a_row_by_something_else_than_ascii_digits_changes_nothing(web, app):
+    url = "/rules/liverpool/copy"
+    page = web.get(url)
+    for button in ("remove_stage", "up_stage", "down_stage", "remove_bonus", "remove_deck_row"):
+        for row in ("\u00b2", "-1", "99", "x"):
+            answer = press(web, url, page, button, row)
+            assert answer.status_code == 200, (button, row)
+            assert len(stage_rows(answer)) == 7
+    assert house_rows(app) == 0
+
+
+def test_a_house_rule_set_the_engine_no_longer_reads_is_left_out_not_fatal(web, app):
+    """A later version may tighten a limit: one such row must not take the lists down."""
+    with app.app_context():
+        db.session.add(HouseRuleSet(name="Old", name_key="old", document='{"name": "Old"}'))
+        db.session.commit()
+        key = f"house-{db.session.scalar(db.select(HouseRuleSet.id))}"
+    for url in ("/rules", "/games/new", "/api/rulesets"):
+        answer = web.get(url)
+        assert answer.status_code == 200 and "Liverpool Rummy" in answer.get_data(as_text=True), url
+    assert web.get(f"/rules/{key}").status_code == 404
 
 
 def test_the_keeper_sees_the_buttons(web, app):

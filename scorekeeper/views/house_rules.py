@@ -190,7 +190,10 @@ def _game_rules(game_id: int) -> tuple[int, RuleSet]:
     game = store.get_game(game_id) if 0 < game_id <= MAX_ID else None
     if game is None:
         abort(404)
-    return game.id, rules_of(game)
+    try:
+        return game.id, rules_of(game)
+    except RuleSetError:
+        abort(404)  # rules this version of the engine no longer reads: nothing to show or save
 
 
 def _saved_as(rules: RuleSet) -> store.RuleSetEntry | None:
