@@ -429,6 +429,11 @@ def test_a_game_of_a_preset_is_not_offered_to_be_saved(web, app):
     assert "/rules/games/" not in web.get(f"/games/{game_id}").get_data(as_text=True)
 
 
+def test_a_watchers_page_does_not_ask_for_the_offer(web, app):
+    game_id = _imported_game(app)
+    assert "/rules/games/" not in web.get(f"/games/{game_id}/watch").get_data(as_text=True)
+
+
 def test_a_game_with_its_own_rules_offers_to_save_them_until_they_are_saved(web, app):
     game_id = _imported_game(app)
     board = web.get(f"/games/{game_id}").get_data(as_text=True)

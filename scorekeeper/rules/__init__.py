@@ -6,7 +6,15 @@ here, and :func:`replay` turns a game's recorded rounds into its standings.
 """
 
 from .cards import STANDARD_VALUES, Card, CardError, Deck, Hand, Phase10Rank, Rank, hand_penalty, parse_hand, parse_rank
-from .documents import DocumentProblem, RuleSetError, document_text, parse_ruleset, ruleset_document, ruleset_from_text
+from .documents import (
+    DocumentProblem,
+    RuleSetError,
+    document_text,
+    parse_ruleset,
+    ruleset_document,
+    ruleset_from_text,
+    same_rules,
+)
 from .presets import (
     BALMORAL,
     CLASSIC,
@@ -92,5 +100,6 @@ __all__ = [
     "replay",
     "ruleset_document",
     "ruleset_from_text",
+    "same_rules",
     "start",
 ]

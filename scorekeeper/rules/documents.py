@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -423,6 +423,24 @@ def document_text(rules: RuleSet) -> str:
     return json.dumps(ruleset_document(rules), ensure_ascii=False, separators=(",", ":"))
 
 
+def same_rules(a: RuleSet, b: RuleSet) -> bool:
+    """Whether two rule sets deal, score and end a game alike, whatever each is called: a house
+    rule set renamed, or a game's rules saved under another name, are still those rules.
+
+    >>> from dataclasses import replace
+    >>> from scorekeeper.rules import LIVERPOOL
+    >>> same_rules(LIVERPOOL, replace(LIVERPOOL, name="Family Liverpool"))
+    True
+    >>> same_rules(LIVERPOOL, replace(LIVERPOOL, meld_note="Jokers are wild."))
+    False
+    """
+    return _nameless_text(a) == _nameless_text(b)
+
+
+def _nameless_text(rules: RuleSet) -> str:
+    return document_text(replace(rules, name=""))
+
+
 @lru_cache(maxsize=256)
 def ruleset_from_text(text: str, key: str = "") -> RuleSet:
     """The rule set of a document stored as JSON text (a game's frozen copy, a house rule
@@ -436,4 +454,4 @@ def ruleset_from_text(text: str, key: str = "") -> RuleSet:
 
 
 __all__ = ["DocumentProblem", "RuleSetError", "document_text", "parse_ruleset", "ruleset_document",
-           "ruleset_from_text"]
+           "ruleset_from_text", "same_rules"]

@@ -12,7 +12,8 @@ from .. import access, assets, club, history, links, store
 from ..forms import ConfirmForm, NewGameForm
 from ..models import MAX_ID
 from ..roundform import small_int
-from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, document_text, name_key, ruleset_from_text
+from ..replays import rules_of
+from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
@@ -82,7 +83,7 @@ def _rules_choices(like: int | None) -> list[RulesChoice]:
     rules: a table that asks for "the same again" means the rules it just played by."""
     choices = [RulesChoice(e.key, e.rules, "Built in" if e.preset else "House rules") for e in store.list_rulesets()]
     old = _frozen_rules(like)
-    if old is not None and not any(c.value == old.key and _same(c.rules, old) for c in choices):
+    if old is not None and not any(c.value == old.key and same_rules(c.rules, old) for c in choices):
         choices.insert(0, RulesChoice(f"{_KEPT}{like}", old, f"As game {like}"))
     return choices
 
@@ -95,13 +96,9 @@ def _frozen_rules(game_id: int | None) -> RuleSet | None:
     if game is None:
         return None
     try:
-        return ruleset_from_text(game.rules_document, game.rules)
-    except RuleSetError:  # rules no replay can read: the game's own page says so
+        return rules_of(game)
+    except RuleSetError:  # rules this version of the engine no longer reads: none to offer
         return None
-
-
-def _same(a: RuleSet, b: RuleSet) -> bool:
-    return document_text(a) == document_text(b)
 
 
 def _like_id() -> int | None:
@@ -123,9 +120,8 @@ def new_game():
     choices = _rules_choices(like)
     form.rules.choices = [SelectChoice(c.value, c.rules.name) for c in choices]
     if request.method == "GET":
-        from_game = request.args.get("like", type=int)
-        if from_game:
-            seats, dealer = _like(from_game, form, choices)
+        if like is not None:
+            seats, dealer = _like(like, form, choices)
         if form.rules.data not in {c.value for c in choices}:
             form.rules.data = choices[0].value
     else:

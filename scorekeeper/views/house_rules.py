@@ -7,7 +7,6 @@ Anyone may read them. Saving, renaming and deleting are the club keeper's, as in
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 from flask import Blueprint, abort, flash, request, url_for
@@ -19,7 +18,7 @@ from ..club import club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID
 from ..replays import rules_of
-from ..rules import PRESETS, RuleSet, RuleSetError, document_text, ruleset_document
+from ..rules import PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
 from ..rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                          problems_by_place, rank_label)
 from .common import go, is_htmx, render
@@ -31,17 +30,6 @@ bp.add_app_template_global(error_id, "error_id")
 SAVE = "save house rule sets"
 CHANGE = "change house rule sets"
 
-
-
-def _rules_text(rules: RuleSet) -> str:
-    """A rule set's document as text, its name left out: two rule sets that score, deal and end
-    alike are the same rules whatever each is called (a house rule set renamed, or saved from a
-    game under another name because its own was taken, still holds that game's rules)."""
-    return document_text(dataclasses.replace(rules, name=""))
-
-
-#: Each preset's rules: a game whose rules are one of these plays a preset, unchanged.
-_PRESET_TEXTS = frozenset(_rules_text(rules) for rules in PRESETS.values())
 
 
 class RenameForm(FlaskForm):
@@ -183,7 +171,7 @@ def rules_of_its_own(rules: RuleSet) -> bool:
     """True when a game's rules are not a preset's, unchanged: the game page then asks (after
     the page is shown: it depends on the house rule sets, which a board's version does not
     follow) whether they could be saved as house rules."""
-    return _rules_text(rules) not in _PRESET_TEXTS
+    return not any(same_rules(rules, preset) for preset in PRESETS.values())
 
 
 def _game_rules(game_id: int) -> tuple[int, RuleSet]:
@@ -198,8 +186,7 @@ def _game_rules(game_id: int) -> tuple[int, RuleSet]:
 
 def _saved_as(rules: RuleSet) -> store.RuleSetEntry | None:
     """The preset or house rule set that has these rules (whatever it is called), if any."""
-    text = _rules_text(rules)
-    return next((e for e in store.list_rulesets() if _rules_text(e.rules) == text), None)
+    return next((e for e in store.list_rulesets() if same_rules(e.rules, rules)), None)
 
 
 @bp.get("/games/<int:game_id>", endpoint="game_rules")
