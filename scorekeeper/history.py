@@ -57,8 +57,8 @@ IMPORTED_NAME = "Rules from game files"
 
 def rulesets_played() -> dict[str, str]:
     """The rule sets the stored games were started from, by the key each game keeps (a preset's,
-    ``house-ID``, or the imported games' key), with the name the newest game gives it (a house
-    rule set renamed since shows its new name, a deleted one the name it had): the presets in
+    ``house-ID``, or the imported games' key), with the name the newest game gives it (the name
+    the rule set had when that game started: its games were played under it): the presets in
     their order, then the rest by name. Two queries, whatever the number of games."""
     newest = db.session.execute(select(Game.rules, func.max(Game.id)).group_by(Game.rules)).all()
     documents = dict(db.session.execute(select(Game.id, Game.rules_document).where(
