@@ -180,10 +180,13 @@ def _checked(loaded: LoadedGame) -> LoadedGame:
     return loaded
 
 
+_GAME = select(Game).where(Game.id == bindparam("game_id"))  # made once: every round loads its game
+
+
 def load(game_id: int) -> LoadedGame:
     """A game and its state, worked out from its rounds: three queries (the game; its seats;
     its rounds with their hands)."""
-    game = db.session.scalar(select(Game).where(Game.id == game_id))
+    game = db.session.scalar(_GAME, {"game_id": game_id})
     if game is None:
         raise NotFound(f"no game {game_id}")
     return _checked(worked_out([game])[0])
