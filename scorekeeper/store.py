@@ -16,6 +16,7 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from . import rating_summaries, summaries
 from .access import issue_key
@@ -370,9 +371,8 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
     new_state = advance(state, record)
     game = loaded.game
     went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, state.setup)
-    game.version += 1
-    _mark_finished(game, new_state)
     try:
+        _move_on(game, finished_at=utcnow() if new_state.finished else None)
         round_id = db.session.execute(
             _NEW_ROUND, {"game_id": game.id, "number": number, "went_out_id": went_out_id}).scalar_one()
         db.session.execute(_NEW_HANDS, [{**row, "round_id": round_id} for row in rows])
@@ -384,6 +384,23 @@ def record_round(game_id: int, number: int, record: RoundRecord) -> LoadedGame:
         db.session.rollback()
         raise AlreadyRecorded(number, load(game_id).state) from None
     return LoadedGame(game, loaded.seats, new_state)
+
+
+def _move_on(game: Game, finished_at: datetime | None) -> None:
+    """The game's next version (and its finish, if the round ended it) by a statement on its
+    table, the loaded row told what it now holds: the ORM's flush of the same change cost about
+    a millisecond of every round (measured with cProfile)."""
+    changes: dict[str, Any] = {"version": game.version + 1}
+    if finished_at is not None:
+        changes["finished_at"] = finished_at
+    db.session.execute(_NEXT_VERSION if finished_at is None else _FINISHED, {"game_id": game.id, **changes})
+    for name, value in changes.items():
+        set_committed_value(game, name, value)
+
+
+_GAMES = Game.__table__
+_NEXT_VERSION = update(_GAMES).where(_GAMES.c.id == bindparam("game_id")).values(version=bindparam("version"))
+_FINISHED = _NEXT_VERSION.values(finished_at=bindparam("finished_at"))
 
 
 # Made once, on the tables rather than the mapped classes: the ORM's bulk insert costs about
