@@ -118,7 +118,7 @@ def test_a_rule_set_is_read_whole(stranger):
     assert "Liverpool Rummy" in page and LIVERPOOL.summary in page
     assert "Deal 7" in page and "3 runs of 4, all cards, no discard" in page and "12 cards" in page
     assert "Everyone plays the same deal" in page and "with jokers" in page
-    assert "Perfect cut" in page and "-50" in page
+    assert "Perfect cut" in page and "\u221250" in page
     assert "Up to 4 players: 2 decks and 4 jokers" in page and "3 to 8 players" in page
     assert "The deal moves clockwise" in page and "lowest total" in page
     # The values in the keypad's order: ace first, joker last.
