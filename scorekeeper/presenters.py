@@ -66,6 +66,15 @@ def bonus_points(rules: RuleSet) -> dict[str, int]:
     return {bonus.key: bonus.points for bonus in rules.bonuses}
 
 
+def dealer_words(rules) -> str:
+    """Who deals next under a rule set's dealer rules (``rules``: the default first), in the
+    engine's words: "The round's winner deals next (a game may choose: the deal moves clockwise)"."""
+    first, *others = rules
+    if not others:
+        return first.description
+    return f"{first.description} (a game may choose: {' or '.join(r.description.lower() for r in others)})"
+
+
 def signed(points: int) -> str:
     """Points with their sign, as a card player writes them: "−50", "+10"."""
     return f"\u2212{-points}" if points < 0 else f"+{points}"

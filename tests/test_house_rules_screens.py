@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -189,6 +190,10 @@ def test_copy_and_change_opens_an_editor_holding_the_whole_document(web):
     assert fields["bonuses-0-key"] == "perfect-cut" and fields["bonuses-0-points"] == "-50"
     assert fields["decks-1-up_to"] == "8" and fields["jokers"] == "y"
     assert fields["progression"] == "deal" and fields["dealer_rules"] == "rotate" and fields["winner"] == "lowest"
+    # The choices in the engine's words, as the rule set's page writes them.
+    page = unescape(response.get_data(as_text=True))
+    assert "The deal moves clockwise (a game may choose: the round's winner deals next)" in page
+    assert "Phase 10 (1 2 3 4 5 6 7 8 9 10 11 12 Skip Wild)" in page and "Joker" in page
     # The document the form stands for, unchanged, is Liverpool's with the new name.
     fields.pop("csrf_token", None)
     assert document_from(_data(fields)) == {**ruleset_document(LIVERPOOL), "name": "Liverpool Rummy (house)"}

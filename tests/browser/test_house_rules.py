@@ -135,7 +135,7 @@ def test_the_values_follow_the_deck_and_the_jokers_as_they_are_chosen(page: Page
     page.get_by_text("Play with jokers").tap()
     expect(page.locator("#values label")).to_have_count(13)
     expect(page.locator("#values")).not_to_contain_text("Joker")
-    page.get_by_text("Phase 10 (1 to 12, skips, wilds)").tap()
+    page.get_by_text("Phase 10 (1 2 3 4 5 6 7 8 9 10 11 12 Skip Wild)").tap()
     expect(page.locator("#values label").last).to_have_text("Wild")
     expect(page.locator("#values-13-value")).to_have_value("25")
     assert page.evaluate("window.sameDocument") is True
