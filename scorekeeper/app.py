@@ -106,6 +106,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         round_points=presenters.round_points,
         bonus_words=presenters.bonus_words,
         signed=presenters.signed,
+        dealer_words=presenters.dealer_words,
         game_data=presenters.game_data,
     )
     app.jinja_env.filters["fromjson"] = json.loads

@@ -55,9 +55,24 @@ def key_value(rank: Card, rules: RuleSet) -> str:
     return "" if rank.value.isdigit() and int(rank.value) == value else str(value)
 
 
-def bonus_words(rules: RuleSet, keys) -> list[str]:
-    """The bonuses a player earned in a round, in the rule set's order: "Perfect cut −50"."""
-    return [f"{b.label} {signed(b.points)}" for b in rules.bonuses if b.key in keys]
+def bonus_words(rules: RuleSet, keys=None) -> list[str]:
+    """Bonuses in words, in the rule set's order: "Perfect cut −50". ``keys``: those a player
+    earned in a round; None, every bonus of the rule set."""
+    return [f"{b.label} {signed(b.points)}" for b in rules.bonuses if keys is None or b.key in keys]
+
+
+def bonus_points(rules: RuleSet) -> dict[str, int]:
+    """Each bonus's points by its key, for the scripts that work out scores on the phone."""
+    return {bonus.key: bonus.points for bonus in rules.bonuses}
+
+
+def dealer_words(rules) -> str:
+    """Who deals next under a rule set's dealer rules (``rules``: the default first), in the
+    engine's words: "The round's winner deals next (a game may choose: the deal moves clockwise)"."""
+    first, *others = rules
+    if not others:
+        return first.description
+    return f"{first.description} (a game may choose: {' or '.join(r.description.lower() for r in others)})"
 
 
 def signed(points: int) -> str:
@@ -163,7 +178,7 @@ def card_values(rules) -> dict:
         "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
         "labels": {rank.value: rank.label for rank in rules.ranks},
         "aliases": {alias: rank.value for alias, rank in rules.deck.aliases.items()},
-        "bonuses": {bonus.key: bonus.points for bonus in rules.bonuses},
+        "bonuses": bonus_points(rules),
     }
 
 
@@ -206,7 +221,7 @@ def game_data(state: GameState) -> dict:
         "progression": rules.progression.value,
         "last_stage": rules.last_stage,
         "values": {rank.value: value for rank, value in rules.values.items()},
-        "bonuses": {bonus.key: bonus.points for bonus in rules.bonuses},
+        "bonuses": bonus_points(rules),
         "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
                    for s in rules.stages],
         "round_word": rules.round_word,

@@ -19,18 +19,24 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
 
-from .rules import PRESETS, Deck, DocumentProblem, HandLimit, Progression, Rank, WinnerRule
+from .presenters import dealer_words
+from .rules import PRESETS, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Progression, Rank, WinnerRule
 from .rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
 
 _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 
-#: The dealer rules a document may list, the default first, in words a table uses.
+
+#: The dealer rules a document may list, the default first.
 DEALER_CHOICES = [
-    SelectChoice("winner", "The round's winner deals next"),
-    SelectChoice("rotate", "The deal moves one seat clockwise"),
-    SelectChoice("winner,rotate", "A game chooses: the winner deals, or clockwise (winner by default)"),
-    SelectChoice("rotate,winner", "A game chooses: clockwise, or the winner deals (clockwise by default)"),
+    SelectChoice(",".join(rule.value for rule in rules), dealer_words(rules))
+    for rules in ((DealerRule.WINNER,), (DealerRule.ROTATE,), (DealerRule.WINNER, DealerRule.ROTATE),
+                  (DealerRule.ROTATE, DealerRule.WINNER))
 ]
+
+
+def _deck_words(deck: Deck) -> str:
+    """A deck in the engine's words, its cards as the keypad shows them: "Phase 10 (1 2 ... Skip Wild)"."""
+    return f"{deck.title[:1].upper()}{deck.title[1:]} ({' '.join(card.label for card in deck.ranks)})"
 
 
 class StageForm(Form):
@@ -67,7 +73,7 @@ class RuleSetForm(FlaskForm):
     ])
     stages = FieldList(FormField(StageForm), max_entries=MAX_STAGES)
     deck = RadioField("Deck", validate_choice=False, choices=[
-        SelectChoice(Deck.STANDARD.value, "Standard (A to K)"), SelectChoice(Deck.PHASE10.value, "Phase 10 (1 to 12, skips, wilds)"),
+        SelectChoice(deck.value, _deck_words(deck)) for deck in Deck
     ])
     jokers = BooleanField("Play with jokers")
     values = FieldList(FormField(ValueForm))
@@ -291,9 +297,15 @@ FIELD_WORDS = {
 }
 
 
+#: Each rank of either deck as the keypad shows it, in the engine's words ("JK" is "Joker",
+#: "S" "Skip"); a rank both decks have ("10") has one label.
+_LABELS = {card.value: card.label for card in (*Rank, *Phase10Rank)}
+
+
 def rank_label(rank: str) -> str:
-    """How the keypad shows a rank: "Joker", "Skip", "Wild", or the rank itself."""
-    return {"JK": "Joker", "S": "Skip", "W": "Wild"}.get(rank, rank)
+    """How the keypad shows a value row's rank (the form's deck may be one the engine does not
+    know, so the rank is looked up in both decks); a rank of neither, as typed."""
+    return _LABELS.get(rank, rank)
 
 
 __all__ = ["RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",

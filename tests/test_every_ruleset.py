@@ -193,7 +193,7 @@ def test_the_board_says_the_deal_contract_and_cards_of_liverpool(web, app):
             store.record_round(game_id, number, record(LIVERPOOL, "Ann", {"Ben": "5", "Cat": "JK"}))
     seen = text(board(web, game_id))
     assert "Deal 5: 2 sets of 3 and 1 run of 4" in seen and "12 cards each" in seen
-    assert "Rules: Liverpool Rummy" in seen and "never wraps" in seen and "Perfect cut -50" in seen
+    assert "Rules: Liverpool Rummy" in seen and "never wraps" in seen and "Perfect cut \u221250" in seen
 
 
 def test_negative_totals_on_a_shanghai_board_and_story(web, app):
@@ -210,6 +210,9 @@ def test_negative_totals_on_a_shanghai_board_and_story(web, app):
     story = web.get(f"/games/{game_id}/story")
     assert story.status_code == 200
     body = story.get_data(as_text=True)
+    # The bonuses in words, as the round screen and the board write them.
+    assert '<span class="tag">Went out blind, no joker \u221250</span>' in body
+    assert '<span class="tag">Went out blind \u221225</span>' in body
     chart = re.search(r'<svg[^>]*id="totals-chart".*?</svg>', body, re.S).group(0)
     ticks = [int(t) for t in re.findall(r'<text class="tick"[^>]*>(-?\d+)</text>', chart)]
     assert min(ticks) <= -50 and max(ticks) >= 15 and 0 in ticks

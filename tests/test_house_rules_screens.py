@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from html import unescape
 from html.parser import HTMLParser
 
 import pytest
@@ -118,7 +119,7 @@ def test_a_rule_set_is_read_whole(stranger):
     assert "Liverpool Rummy" in page and LIVERPOOL.summary in page
     assert "Deal 7" in page and "3 runs of 4, all cards, no discard" in page and "12 cards" in page
     assert "Everyone plays the same deal" in page and "with jokers" in page
-    assert "Perfect cut" in page and "-50" in page
+    assert "Perfect cut" in page and "\u221250" in page
     assert "Up to 4 players: 2 decks and 4 jokers" in page and "3 to 8 players" in page
     assert "The deal moves clockwise" in page and "lowest total" in page
     # The values in the keypad's order: ace first, joker last.
@@ -189,6 +190,10 @@ def test_copy_and_change_opens_an_editor_holding_the_whole_document(web):
     assert fields["bonuses-0-key"] == "perfect-cut" and fields["bonuses-0-points"] == "-50"
     assert fields["decks-1-up_to"] == "8" and fields["jokers"] == "y"
     assert fields["progression"] == "deal" and fields["dealer_rules"] == "rotate" and fields["winner"] == "lowest"
+    # The choices in the engine's words, as the rule set's page writes them.
+    page = unescape(response.get_data(as_text=True))
+    assert "The deal moves clockwise (a game may choose: the round's winner deals next)" in page
+    assert "Phase 10 (1 2 3 4 5 6 7 8 9 10 11 12 Skip Wild)" in page and "Joker" in page
     # The document the form stands for, unchanged, is Liverpool's with the new name.
     fields.pop("csrf_token", None)
     assert document_from(_data(fields)) == {**ruleset_document(LIVERPOOL), "name": "Liverpool Rummy (house)"}

@@ -48,7 +48,7 @@ def test_a_house_rule_set_made_on_the_phone_plays_a_game_that_keeps_it(page: Pag
     expect(rules_line).to_contain_text("Family Liverpool")
     rules_line.locator("summary").tap()
     expect(rules_line).to_contain_text("then 14 from deal 8")
-    expect(rules_line).to_contain_text("Went out in one go -20")
+    expect(rules_line).to_contain_text("Went out in one go \u221220")
 
     # Deal 1: Ann goes out in one go (the house bonus), Ben holds an ace (20 here) and a 7.
     page.get_by_role("link", name="Record deal 1").tap()
