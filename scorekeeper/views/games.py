@@ -104,10 +104,10 @@ def _frozen_rules(game_id: int | None) -> RuleSet | None:
 def _like_id() -> int | None:
     """The game a new game is started like (``?like=``, then the form's hidden ``like``)."""
     raw = request.args.get("like") if request.method == "GET" else request.form.get("like")
-    if raw is None or not (raw.isascii() and raw.isdigit()) or len(raw) > 12:
+    if raw is None or not (raw.isascii() and raw.isdigit()):
         return None
-    value = int(raw)
-    return value if 0 < value <= MAX_ID else None
+    # A number no game has (any too long to read is one): the page answers 404 (_like).
+    return int(raw) if len(raw) <= 20 else MAX_ID + 1
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
