@@ -13,7 +13,6 @@ from .rules import (
     Progression,
     RoundResult,
     RuleSet,
-    WinnerRule,
     hand_penalty,
     parse_rank,
 )
@@ -111,28 +110,14 @@ def stages_word(rules) -> str:
 
 
 def leaders(state: GameState) -> tuple[str, ...]:
-    """Who the board marks as ahead: the winners of a finished game (by the rule set's winner
-    rule: in Phase 10 a lower total that never made the last phase does not win), else
-    everyone on the lowest total."""
-    return state.winners if state.finished else state.lowest
+    """Who the board marks as ahead: everyone in first place (the engine's standing: in Phase
+    10 the furthest phase first, then the points), the winners once the game is finished."""
+    return state.leaders
 
 
 def places(state: GameState) -> dict[str, int]:
-    """Each player's place on the board (1, 1, 3 on a tie). While the game is played, by total;
-    once finished, the winners first, then (when only those who made the last stage may win)
-    those who made it, then the rest, each group by total: the order a table reads out."""
-    if not state.finished:
-        return state.ranks()
-    winners = set(state.winners)
-    last = state.rules.last_stage
-    by_finish = state.rules.winner is WinnerRule.LOWEST_FINISHER
-
-    def key(p) -> tuple:
-        finished_ladder = by_finish and p.completed is not None and p.completed >= last
-        return (p.name not in winners, not finished_ladder, p.total)
-
-    keys = sorted(key(p) for p in state.players)
-    return {p.name: keys.index(key(p)) + 1 for p in state.players}
+    """Each player's place on the board (1, 1, 3 on a tie), as the engine ranks them."""
+    return state.ranks()
 
 
 def result_words(state: GameState) -> str:

@@ -306,12 +306,14 @@ class Summary:
 
     @property
     def leaders(self) -> tuple[str, ...]:
-        """Everyone on the lowest total (the winners, once finished)."""
+        """Everyone in first place (the winners, once finished)."""
         return tuple(s.name for s in self.seats if s.place == 1)
 
     @property
     def best_total(self) -> int | None:
-        return min(self.totals) if self.seats else None
+        """The total of the first place (in Phase 10 not always the lowest: the furthest phase
+        comes first)."""
+        return min((s.total for s in self.seats if s.place == 1), default=None)
 
     def seat_of(self, player_id: int) -> int | None:
         for i, seat in enumerate(self.seats):

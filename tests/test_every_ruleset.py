@@ -254,6 +254,28 @@ def test_the_phase10_winner_is_the_lowest_who_made_phase_10_not_the_lowest_total
     assert "Won by Ann" in story.get_data(as_text=True)
 
 
+def test_while_phase10_is_played_the_furthest_phase_leads_whatever_the_points(web, app):
+    """In Phase 10 a player on phase 10 is ahead of one on phase 9, whatever the points: the
+    board's places, the round's line and the history's card agree (a tester found the board
+    putting the lower total first and the round's line saying "Bob still leads" as Ann won)."""
+    with app.app_context():
+        game, _ = store.create_game(GameSetup.create(PHASE10, ["Ann", "Bob"]))
+        game_id = game.id
+        for number in range(1, 10):  # Ann goes out, then makes every phase with a heavy hand left
+            # while Bob goes out: Ann stays a phase ahead, far behind on points
+            store.record_round(game_id, number, record(PHASE10, "Bob", {"Ann": "W W 12 12"}, achieved=["Ann"])
+                               if number > 1 else record(PHASE10, "Ann", {"Bob": "1"}))
+    page = board(web, game_id)
+    rows = standings(page)
+    assert rows["Ann"].total > rows["Bob"].total
+    assert rows["Ann"].line.startswith("1") and rows["Bob"].line.startswith("2")
+    body = page.get_data(as_text=True)
+    leader = re.findall(r'<tr class="leader">.*?</tr>', body, re.S)
+    assert len(leader) == 1 and "Ann" in leader[0]
+    assert "Ann still leads" in text(page)
+    assert f"Ann leads with {rows['Ann'].total}" in text(web.get("/history"))
+
+
 # =============================================================== history, ratings, statistics
 
 

@@ -295,3 +295,33 @@ def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_write
         # The Eve with a joiner is the Eve added after; the joiner's one (older, with games) is kept.
         assert [n for n in names if n.startswith("Eve")] == ["Eve\u200d"]
     close(app)
+
+
+def test_the_upgrade_places_phase10_players_by_the_phase_reached_first(tmp_path):
+    """Summaries stored before the engine placed Phase 10 players by phase first (by total
+    then) are worked out again by the upgrade; the other games' stay as they were."""
+    from scorekeeper import store
+    from scorekeeper.rules import PHASE10, GameSetup, RoundRecord
+
+    url = database_url(tmp_path, "places.sqlite")
+    app = migrated_app(url)
+    empty_database(app)
+    with app.app_context():
+        db.drop_all()
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        game, _ = store.create_game(GameSetup.create(PHASE10, ["Ann", "Bob", "Cat"]))
+        # Cat goes out; Ann makes phase 1 with a heavy hand left, Bob misses it with a light one.
+        store.record_round(game.id, 1, RoundRecord.create("Cat", {"Ann": "W W", "Bob": "1"}, achieved=["Ann"],
+                                                          deck=PHASE10.deck))
+        placed = "SELECT place FROM seat_summary WHERE game_id = :g ORDER BY position"
+        assert db.session.scalars(text(placed), {"g": game.id}).all() == [2, 3, 1]
+        db.session.execute(text("UPDATE seat_summary SET place = 5 - place WHERE game_id = :g AND place > 1"),
+                           {"g": game.id})
+        db.session.commit()  # as the older version stored it: by total (Bob on 5 second, Ann on 50 third)
+        assert db.session.scalars(text(placed), {"g": game.id}).all() == [3, 2, 1]
+        db.session.commit()
+        flask_migrate.downgrade(directory=str(MIGRATIONS), revision=RATINGS)
+        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        assert db.session.scalars(text(placed), {"g": game.id}).all() == [2, 3, 1]
+        assert rebuild(fix=False) == []
+    close(app)

@@ -354,7 +354,7 @@ class RoundResult:
     achieved: frozenset[str]
     #: Players who moved up a level because of this round (ladder).
     moved_up: tuple[str, ...]
-    #: Players with the lowest total after this round.
+    #: Players in first place after this round (:func:`standing`).
     leaders: tuple[str, ...]
     #: Per seat: running totals after this round.
     totals: tuple[int, ...]
@@ -428,18 +428,42 @@ class GameState:
         return self.lowest
 
     def ranks(self) -> dict[str, int]:
-        """Standard competition ranking by total: 1, 1, 3."""
-        totals = sorted(p.total for p in self.players)
-        return {p.name: totals.index(p.total) + 1 for p in self.players}
+        """Each player's place, standard competition ranking (1, 1, 3), by :func:`standing`:
+        by total; where only those who complete the last stage may win, by the stage reached
+        first (in Phase 10 a player on phase 9 is behind one on phase 10, whatever the points).
+        Once the game is finished, the winners are the ones in first place."""
+        keys = sorted(standing(self.rules, p) for p in self.players)
+        return {p.name: keys.index(standing(self.rules, p)) + 1 for p in self.players}
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """Everyone in first place (the winners, once the game is finished)."""
+        best = min(standing(self.rules, p) for p in self.players)
+        return tuple(p.name for p in self.players if standing(self.rules, p) == best)
 
     def standings(self) -> list[PlayerState]:
-        return sorted(self.players, key=lambda p: (p.total, p.seat))
+        return sorted(self.players, key=lambda p: (standing(self.rules, p), p.seat))
 
     def player(self, name: str) -> PlayerState:
         for p in self.players:
             if p.name == name:
                 return p
         raise KeyError(name)
+
+
+def standing(rules: RuleSet, player: PlayerState) -> tuple[int, ...]:
+    """What places a player, smallest first: the total; or, when the rule set's winner is the
+    lowest total among those who complete the last stage, the stages completed (most first),
+    then the total.
+
+    >>> from scorekeeper.rules import BALMORAL, PHASE10
+    >>> ann, bob = PlayerState("Ann", 0, (400,), 10, 1), PlayerState("Bob", 1, (5,), 9, 0)
+    >>> standing(PHASE10, ann) < standing(PHASE10, bob), standing(BALMORAL, ann) < standing(BALMORAL, bob)
+    (True, False)
+    """
+    if rules.winner is WinnerRule.LOWEST_FINISHER:
+        return (-(player.completed or 0), player.total)
+    return (player.total,)
 
 
 def _stage_for(setup: GameSetup, number: int, completed: int | None) -> Stage:
@@ -682,7 +706,7 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
     if not ladder:
         reached_end = nxt.number >= rules.last_stage
     totals = tuple(p.total for p in players)
-    best = min(totals)
+    best = min(standing(rules, p) for p in players)
     result = RoundResult(
         number=nxt.number,
         dealer=nxt.dealer,
@@ -693,7 +717,7 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
         stages=nxt.stages,
         achieved=record.achieved,
         moved_up=tuple(moved_up),
-        leaders=tuple(p.name for p in players if p.total == best),
+        leaders=tuple(p.name for p in players if standing(rules, p) == best),
         totals=totals,
         completed=tuple(p.completed for p in players),
         ends_game=reached_end,
