@@ -260,10 +260,12 @@ def apply_action(data: dict[str, Any], pressed: Mapping[str, str]) -> str | None
 # ----------------------------------------------------------- problems next to their fields
 
 
-def problems_by_place(problems: Iterable[DocumentProblem]) -> dict[Any, list[str]]:
+def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, Any] | None = None) -> dict[Any, list[str]]:
     """Each problem under the place its message goes: ``("stages", 3)`` for stage 3,
-    ``("values", "A")`` for the ace's value, else the field's name."""
+    ``("values", "A")`` for the ace's value, else the field's name; each message in the
+    editor's words (:func:`in_the_editors_words`)."""
     places: dict[Any, list[str]] = {}
+    word = stage_word(data or {})
     for problem in problems:
         if problem.stage is not None:
             place: Any = (problem.field, problem.stage)
@@ -271,11 +273,48 @@ def problems_by_place(problems: Iterable[DocumentProblem]) -> dict[Any, list[str
             place = (problem.field, problem.rank)
         else:
             place = problem.field
-        message = problem.message
-        if message.startswith(("must ", "is ")):  # "must be 1 to 60 characters": say of what
-            message = f"{FIELD_WORDS.get(problem.field, problem.field)} {message}"
-        places.setdefault(place, []).append(message)
+        places.setdefault(place, []).append(in_the_editors_words(problem, word))
     return places
+
+
+def stage_word(data: Mapping[str, Any]) -> str:
+    """The word the editor's form uses for a stage: its own, else its progression's."""
+    try:
+        default = Progression(data.get("progression")).stage_word
+    except ValueError:
+        default = Progression.DEAL.stage_word
+    return str(data.get("stage_name") or "").strip() or default
+
+
+def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
+    """An engine message as the editor says it: the stages by the table's word ("Deal 3", not
+    "stage 3"), an empty field as empty, what was typed in quotes a reader expects, and the
+    field named where the message starts with "must".
+
+    >>> from scorekeeper.rules import DocumentProblem
+    >>> in_the_editors_words(DocumentProblem("stages", "stage 3's contract must be 1 to 100 characters, not 0", 3), "Deal")
+    "Deal 3's contract is empty: write it (up to 100 characters)"
+    >>> in_the_editors_words(DocumentProblem("values", "the value of Q must be a whole number from 0 to 500, not 'abc'", rank="Q"))
+    'the value of Q must be a whole number from 0 to 500, not “abc”'
+    """
+    message = problem.message
+    if problem.stage is not None:
+        message = re.sub(r"\bstage\b", word.lower(), message)
+        message = re.sub(rf"^{re.escape(word.lower())}\b", word, message)
+    message = re.sub(r"must be 1 to (\d+) characters, not 0$", r"is empty: write it (up to \1 characters)", message)
+    message = re.sub(r"not '(.*)'$", "not \u201c\\1\u201d", message)
+    message = _ENGINE_WORDS.get(message, message)
+    if message.startswith(("must ", "is ")):  # "must be 1 to 60 characters": say of what
+        message = f"{FIELD_WORDS.get(problem.field, problem.field)} {message}"
+    return message
+
+
+#: Engine messages that name a document's values, said as the editor's choices say them.
+_ENGINE_WORDS = {
+    '"lowest-finisher" needs the ladder progression':
+        "\u201cAmong those who finished the last stage\u201d works only on a ladder, where each player "
+        "climbs alone: choose the ladder, or the lowest total.",
+}
 
 
 def error_id(place: Any) -> str:
@@ -309,4 +348,5 @@ def rank_label(rank: str) -> str:
 
 
 __all__ = ["RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
-           "editor_data", "error_id", "follow_deck", "problems_by_place", "rank_label"]
+           "editor_data", "error_id", "follow_deck", "in_the_editors_words", "problems_by_place", "rank_label",
+           "stage_word"]

@@ -591,7 +591,9 @@ def _name_taken(rules: RuleSet, ruleset_id: int | None) -> None:
 
 
 def _name_in_use(name: str, other: str) -> RuleSetError:
-    return RuleSetError([DocumentProblem("name", f'"{name}" is taken: "{other}" is another rule set; choose another name')])
+    # The other's name as it is written, when it differs from this one only in how (case, spaces).
+    same = "" if other == name else f" (as \u201c{other}\u201d)"
+    return RuleSetError([DocumentProblem("name", f"another rule set is called \u201c{name}\u201d{same}: choose another name")])
 
 
 def _house_row(row: HouseRuleSet, rules: RuleSet) -> None:

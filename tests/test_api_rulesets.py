@@ -62,7 +62,8 @@ def test_refusals_name_the_field(client):
     assert body["problems"] == [{"field": "values", "message": "no value for 2", "rank": "2"}]
     taken = client.post("/api/rulesets", json={**FAMILY, "name": "liverpool rummy"}, headers=KEEPER)
     assert taken.status_code == 422 and taken.get_json()["error"]["field"] == "name"
-    assert '"liverpool rummy" is taken: "Liverpool Rummy" is another rule set' in taken.get_json()["error"]["message"]
+    assert "another rule set is called \u201cliverpool rummy\u201d (as \u201cLiverpool Rummy\u201d)" \
+        in taken.get_json()["error"]["message"]
     unknown = client.post("/api/games", json=new_game("house-9"))
     assert unknown.status_code == 422
     assert unknown.get_json()["error"] == {"message": "no house rule set 9 (the house rule sets: GET /api/rulesets)",

@@ -92,7 +92,7 @@ def test_a_house_rule_set_is_refused_with_the_field_at_fault(app):
         assert (refused.value.first.field, refused.value.first.rank, str(refused.value)) == (
             "values", "A", "values: no value for A")
 
-        with pytest.raises(RuleSetError, match='name: "liverpool RUMMY" is taken: "Liverpool Rummy" is another rule set') as taken:
+        with pytest.raises(RuleSetError, match='name: another rule set is called \u201cliverpool RUMMY\u201d \\(as \u201cLiverpool Rummy\u201d\\)') as taken:
             store.save_ruleset({**family_liverpool(), "name": "liverpool  RUMMY"})
         assert taken.value.first.field == "name"
         saved = store.save_ruleset(family_liverpool())

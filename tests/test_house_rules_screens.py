@@ -291,8 +291,8 @@ def test_a_refused_document_stores_nothing_and_names_each_field_stage_and_rank(w
     assert '<a href="#value-A-err">the value of A must be' in html and '<a href="#stage-3-err">' in html
     # Each message next to its field, the field marked for assistive technology.
     assert re.search(r'aria-describedby="name-err" aria-invalid="true"[^>]*id="name"', html)
-    assert re.search(r'id="name-err"[^>]*><p>The name must be 1 to 60 characters, not 0', html)
-    assert re.search(r'id="stage-3-err"[^>]*><p>stage 3&#39;s cards must be a whole number from 1 to 30, not 31', html)
+    assert re.search(r'id="name-err"[^>]*><p>The name is empty: write it \(up to 60 characters\)', html)
+    assert re.search(r'id="stage-3-err"[^>]*><p>Deal 3&#39;s cards must be a whole number from 1 to 30, not 31', html)
     assert re.search(r'aria-invalid="true"[^>]*id="stages-2-cards"', html)
     assert re.search(r'id="value-A-err"[^>]*><p>the value of A must be a whole number from 0 to 500, not 501', html)
     assert re.search(r'aria-invalid="true"[^>]*id="values-0-value"', html)
@@ -306,7 +306,7 @@ def test_a_name_another_rule_set_has_is_refused_by_the_name(web, app):
     url = "/rules/liverpool/copy"
     response = press(web, url, web.get(url), "save", name="liverpool rummy")
     assert response.status_code == 422
-    assert re.search(r'id="name-err"[^>]*><p>&#34;liverpool rummy&#34; is taken', response.get_data(as_text=True))
+    assert re.search(r'id="name-err"[^>]*><p>another rule set is called \u201cliverpool rummy\u201d', response.get_data(as_text=True))
     assert house_rows(app) == 0
 
 
@@ -355,9 +355,9 @@ def test_rename(web, app):
     page = web.get("/rules/house-1/rename")
     assert 'value="Family Liverpool"' in page.get_data(as_text=True)
     refused = web.post("/rules/house-1/rename", data={"name": "Phase 10"})
-    assert refused.status_code == 422 and "is taken" in refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "another rule set is called" in refused.get_data(as_text=True)
     refused = web.post("/rules/house-1/rename", data={"name": ""})
-    assert refused.status_code == 422 and "The name must be 1 to 60 characters" in refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "The name is empty" in refused.get_data(as_text=True)
     done = web.post("/rules/house-1/rename", data={"name": "Grandma's Liverpool"})
     assert done.status_code == 303 and done.headers["Location"] == "/rules/house-1"
     with app.app_context():
@@ -511,3 +511,21 @@ def test_a_preset_under_another_name_is_the_preset(web, app):
     assert "/rules/games/" not in web.get(f"/games/{game_id}").get_data(as_text=True)
     offer = web.get(f"/rules/games/{game_id}").get_data(as_text=True)
     assert "The same as" in offer and "Liverpool Rummy" in offer and "Save these rules" not in offer
+
+
+def test_the_editor_says_the_engines_problems_in_its_own_words():
+    from scorekeeper.rules import DocumentProblem
+    from scorekeeper.rulesform import in_the_editors_words, stage_word
+
+    ladder = stage_word({"progression": "ladder", "stage_name": ""})
+    assert ladder == "Level" and stage_word({"progression": "deal", "stage_name": "Hand"}) == "Hand"
+    cards = DocumentProblem("stages", "stage 2 deals 12 cards but a ladder deals the same number every stage "
+                                      "(stage 1 deals 10)", 2)
+    assert in_the_editors_words(cards, ladder) == ("Level 2 deals 12 cards but a ladder deals the same number "
+                                                   "every level (level 1 deals 10)")
+    empty = DocumentProblem("stages", "stage 3's contract must be 1 to 100 characters, not 0", 3)
+    assert in_the_editors_words(empty, "Deal") == "Deal 3's contract is empty: write it (up to 100 characters)"
+    typed = DocumentProblem("values", "the value of Q must be a whole number from 0 to 500, not 'abc'", rank="Q")
+    assert in_the_editors_words(typed).endswith("not \u201cabc\u201d")
+    winner = DocumentProblem("winner", '"lowest-finisher" needs the ladder progression')
+    assert "works only on a ladder" in in_the_editors_words(winner)

@@ -345,7 +345,7 @@ def parse_ruleset(document: object, *, key: str = "") -> RuleSet:
     if "stage_name" in doc:
         stage_word = reader.text("stage_name", doc["stage_name"], MAX_STAGE_NAME)
     elif progression is not None:
-        stage_word = "Level" if progression is Progression.LADDER else "Deal"
+        stage_word = progression.stage_word
     stages = _stages(reader, progression) if "stages" in doc else None
     values = _values(reader, deck, jokers) if "values" in doc else None
     hand_limit = reader.choice("hand_limit", doc["hand_limit"], HandLimit) if "hand_limit" in doc else None

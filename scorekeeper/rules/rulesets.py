@@ -34,6 +34,11 @@ class Progression(Enum):
     #: Everyone plays the stage of the deal: round n is stage n.
     DEAL = "deal"
 
+    @property
+    def stage_word(self) -> str:
+        """The word for a stage when a rule set names none (RULESETS.md)."""
+        return "Level" if self is Progression.LADDER else "Deal"
+
 
 class DealerRule(Enum):
     """Who deals the next round."""

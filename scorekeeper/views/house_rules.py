@@ -20,7 +20,7 @@ from ..models import MAX_ID
 from ..replays import rules_of
 from ..rules import PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
 from ..rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
-                         problems_by_place, rank_label)
+                         problems_by_place, rank_label, stage_word)
 from .common import go, is_htmx, render
 
 bp = Blueprint("house_rules", __name__, url_prefix="/rules")
@@ -106,14 +106,14 @@ def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
                 try:
                     saved = store.save_ruleset(document_from(data), house_id)
                 except RuleSetError as exc:
-                    status, problems = 422, problems_by_place(exc.problems)
+                    status, problems = 422, problems_by_place(exc.problems, data)
                 else:
                     flash(f"Saved \u201c{saved.name}\u201d. Games already played keep the rules they were "
                           "played by.", "ok")
                     return _go_to_top(url_for(".show", key=saved.key))
     form = RuleSetForm(formdata=None, data=data)
     response = render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
-                      action=action, problems=problems)
+                      action=action, problems=problems, word=stage_word(data))
     if problems and is_htmx():
         # Saving was refused: show the list of problems at the top of the editor, not the Save
         # button the thumb is on (a shape button keeps the place, where its change is).
