@@ -455,7 +455,7 @@ def test_a_game_with_its_own_rules_offers_to_save_them_until_they_are_saved(web,
     # The board is the same version (served from the kept page), but the offer it asks for is gone.
     assert web.get(f"/games/{game_id}").get_data(as_text=True) == board
     offer = web.get(f"/rules/games/{game_id}", headers=HTMX).get_data(as_text=True)
-    assert "Save these rules" not in offer and "The same as" in offer
+    assert "Save these rules" not in offer and "Played by the rules of" in offer
     # Saving again makes no second copy.
     again = web.post(f"/rules/games/{game_id}/save")
     assert again.headers["Location"] == "/rules/house-1" and house_rows(app) == 1
@@ -475,7 +475,7 @@ def test_saved_rules_whose_name_is_taken_get_another(web, app):
     # gone when the rule set is renamed.
     web.get("/rules/house-2")
     offer = web.get(f"/rules/games/{game_id}", headers=HTMX).get_data(as_text=True)
-    assert "Save these rules" not in offer and "The same as" in offer
+    assert "Save these rules" not in offer and "Played by the rules of" in offer
     web.post("/rules/house-2/rename", data={"name": "Sunday Liverpool"})
     web.get("/rules/house-2")
     assert "Save these rules" not in web.get(f"/rules/games/{game_id}", headers=HTMX).get_data(as_text=True)
@@ -510,7 +510,7 @@ def test_a_preset_under_another_name_is_the_preset(web, app):
         game_id = game.id
     assert "/rules/games/" not in web.get(f"/games/{game_id}").get_data(as_text=True)
     offer = web.get(f"/rules/games/{game_id}").get_data(as_text=True)
-    assert "The same as" in offer and "Liverpool Rummy" in offer and "Save these rules" not in offer
+    assert "Played by the rules of" in offer and "Liverpool Rummy" in offer and "Save these rules" not in offer
 
 
 def test_the_editor_says_the_engines_problems_in_its_own_words():

@@ -122,7 +122,7 @@ def test_a_game_with_rules_of_its_own_offers_to_save_them_once(page: Page, serve
         db.session.remove()
 
     page.goto(f"{server}/games/{game_id}")
-    expect(page.locator("#save-rules-offer")).to_contain_text("The same as Family Liverpool (house)")
+    expect(page.locator("#save-rules-offer")).to_contain_text("Played by the rules of Family Liverpool (house)")
     expect(page.get_by_role("button", name="Save these rules as a house rule set")).to_have_count(0)
 
 
