@@ -33,10 +33,10 @@ def test_the_story_shows_every_hand_who_went_out_made_their_contract_and_dealt(w
 
 def test_the_story_of_a_classic_game_names_each_deal_and_hands_counted_by_hand(web, four):
     page = text(web.get(f"/games/{four[2]}/story"))
-    assert "Round 3 · Cat dealt 10 cards · Deal 3: two sequences · Ann went out" in page
+    assert "Deal 3: two sequences · Cat dealt 10 cards · Ann went out" in page
     assert "Cat counted by hand 20 22" in page
-    assert "Round 4 · Ann dealt 10 cards" in page  # the deal rotates
-    assert "Round 5 · Ben dealt 12 cards" in page  # 12 cards from deal 5
+    assert "Deal 4: three groups · Ann dealt 10 cards" in page  # the deal rotates
+    assert "Deal 5: two groups and one sequence · Ben dealt 12 cards" in page  # 12 cards from deal 5
 
 
 def svg_of(response, chart_id):
