@@ -714,13 +714,6 @@
     if (more && n + 1 >= Number(list.getAttribute("data-max"))) { more.hidden = true; }
   });
 
-  // ---- Undo: "Round 4 removed. Restore" stays a few seconds, then goes.
-  function fadeUndo(root) {
-    (root || document).querySelectorAll("[data-undo]").forEach(function (bar) {
-      setTimeout(function () { bar.remove(); }, 10000);
-    });
-  }
-
   // ---- Live scoreboard: no polling while the phone is hidden; poll at once when it is shown.
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (document.hidden && event.detail.elt.hasAttribute("data-poll")) { event.preventDefault(); }
@@ -855,7 +848,6 @@
       dock(form);
       ending(form);
     });
-    fadeUndo(root);
     wake();
     showOutbox();
     keepBlankForm();
