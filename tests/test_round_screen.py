@@ -11,7 +11,7 @@ import re
 
 from scorekeeper import history, store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
-from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text
+from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text, text_of
 
 SIX = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay"]
 
@@ -251,6 +251,18 @@ def test_keep_it_removed_stops_the_offer_and_restore_is_offered_once(web, app):
                         data={"number": fields["number"], "round": json.dumps(fields["round"])}, headers=HTMX)
     assert "Round 1 restored." in text(restored) and "Restore" not in text(restored)
     assert len(loaded(app, game_id).state.rounds) == 1
+
+
+def test_the_round_screen_can_say_a_kept_entry_was_put_back_but_a_correction_cannot(web):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    save_round(web, game_id, 1, went_out=0, hands={1: "2", 2: "3"})
+    fresh = web.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    note = re.search(r"<p class=\"kept-entry\"[^>]*>.*?</p>", fresh, re.S).group(0)
+    assert " hidden " in note  # shown by the script only when it puts a kept entry back
+    assert "Your unsaved entry for round 2 was put back." in text_of(note)
+    assert 'type="button" data-start-over>Start over</button>' in note
+    correcting = web.get(f"/games/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert "data-kept-entry" not in correcting
 
 
 # ---------------------------------------------------------------- a watcher changes nothing
