@@ -245,18 +245,39 @@
   function restoreDraft(form) {
     var pristine = !form.querySelector("input[name=went_out]:checked") &&
       !Array.prototype.some.call(form.querySelectorAll("input[name^=hand-], input[name^=points-]"), function (i) { return i.value; });
-    if (!pristine) { return; }
+    if (!pristine) { return false; }
     var raw = null;
-    try { raw = localStorage.getItem(draftKey(form)); } catch (e) { return; }
-    if (!raw) { return; }
-    var data = JSON.parse(raw);
+    try { raw = localStorage.getItem(draftKey(form)); } catch (e) { return false; }
+    if (!raw) { return false; }
+    var data = JSON.parse(raw), any = false;
     form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
-      if (data[i.name]) { i.value = data[i.name]; }
+      if (data[i.name]) { i.value = data[i.name]; any = true; }
     });
     form.querySelectorAll("input[type=radio], input[type=checkbox]").forEach(function (i) {
-      if (data[i.name + "=" + i.value]) { i.checked = true; i.dispatchEvent(new Event("change", { bubbles: true })); }
+      if (data[i.name + "=" + i.value]) { i.checked = true; any = true; i.dispatchEvent(new Event("change", { bubbles: true })); }
     });
+    return any;
   }
+
+  // A draft put back without a word was typed again on top of itself (doubled cards): say so at
+  // the top of the screen, with "Start over" to empty the form and forget the draft.
+  function sayKept(form) {
+    var note = form.querySelector("[data-kept-entry]");
+    if (note) { note.hidden = false; }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("[data-start-over]") : null;
+    var form = formOf(button);
+    if (!form) { return; }
+    forget(draftKey(form));
+    form.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) { i.value = ""; });
+    form.querySelectorAll("input[name=went_out], input[name^=achieved-], input[name^=bonus-]").forEach(function (i) { i.checked = false; });
+    rows(form).forEach(function (r) { r.classList.remove("is-out"); refresh(r); });
+    ending(form);
+    dock(form);
+    button.closest("[data-kept-entry]").hidden = true;
+  });
 
   document.addEventListener("change", function (event) {
     var form = formOf(event.target);
@@ -714,13 +735,6 @@
     if (more && n + 1 >= Number(list.getAttribute("data-max"))) { more.hidden = true; }
   });
 
-  // ---- Undo: "Round 4 removed. Restore" stays a few seconds, then goes.
-  function fadeUndo(root) {
-    (root || document).querySelectorAll("[data-undo]").forEach(function (bar) {
-      setTimeout(function () { bar.remove(); }, 10000);
-    });
-  }
-
   // ---- Live scoreboard: no polling while the phone is hidden; poll at once when it is shown.
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (document.hidden && event.detail.elt.hasAttribute("data-poll")) { event.preventDefault(); }
@@ -850,12 +864,11 @@
 
   function init(root) {
     (root || document).querySelectorAll("form.round-form").forEach(function (form) {
-      restoreDraft(form);
+      if (restoreDraft(form) && !waiting(form)) { sayKept(form); }
       rows(form).forEach(refresh);
       dock(form);
       ending(form);
     });
-    fadeUndo(root);
     wake();
     showOutbox();
     keepBlankForm();

@@ -11,7 +11,7 @@ import re
 
 from scorekeeper import history, store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
-from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text
+from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text, text_of
 
 SIX = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay"]
 
@@ -174,7 +174,7 @@ def undo(web, game_id, version):
 
 def restore_fields(response) -> dict[str, str]:
     body = response.get_data(as_text=True)
-    form = re.search(r"<form class=\"flash undo-bar\".*?</form>", body, re.S).group(0)
+    form = re.search(r"<form class=\"undo-bar undo-float\".*?</form>", body, re.S).group(0)
     number = re.search(r'name="number" value="(\d+)"', form).group(1)
     doc = re.search(r"name=\"round\" value='([^']*)'", form).group(1)
     return {"number": number, "round": json.loads(html.unescape(doc))}
@@ -217,6 +217,52 @@ def test_undo_of_a_changed_game_is_refused(web, app):
     save_round(web, game_id, 2, went_out=0, hands={1: "2", 2: "3"})
     assert undo(web, game_id, stale).status_code == 409
     assert len(loaded(app, game_id).state.rounds) == 2
+
+
+def test_the_round_undone_stays_offered_on_the_board_until_the_game_changes(web, app):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    save_round(web, game_id, 1, went_out=0, hands={1: "2", 2: "3"})
+    save_round(web, game_id, 2, went_out=1, hands={0: "K", 2: "Q"})
+    undo(web, game_id, loaded(app, game_id).game.version)
+    # A reload, or another page and back: "Restore" is still there (not a one-time message).
+    web.get(f"/games/{game_id}/story")
+    again = board(web, game_id)
+    assert "Round 2 removed. Restore round 2 Keep it removed" in text(again)
+    # The page is not answered "not modified" with a board that no longer shows the offer.
+    etag = again.headers["ETag"]
+    save_round(web, game_id, 2, went_out=2, hands={0: "2", 1: "3"})
+    after = web.get(f"/games/{game_id}", headers={"If-None-Match": etag})
+    assert after.status_code == 200 and "removed" not in text(after)
+    assert "Restore" not in text(board(web, game_id))
+
+
+def test_keep_it_removed_stops_the_offer_and_restore_is_offered_once(web, app):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    save_round(web, game_id, 1, went_out=0, hands={1: "2", 2: "3"})
+    undone = undo(web, game_id, loaded(app, game_id).game.version)
+    shown = board(web, game_id)
+    kept = web.post(f"/games/{game_id}/rounds/undo/keep", headers=HTMX)
+    assert kept.status_code == 200 and "Round 1 removed" not in text(kept)
+    plain = web.get(f"/games/{game_id}", headers={"If-None-Match": shown.headers["ETag"]})
+    assert plain.status_code == 200 and "Restore" not in text(plain)
+    # The form still on another tab restores once; the board then offers nothing more.
+    fields = restore_fields(undone)
+    restored = web.post(f"/games/{game_id}/rounds/restore",
+                        data={"number": fields["number"], "round": json.dumps(fields["round"])}, headers=HTMX)
+    assert "Round 1 restored." in text(restored) and "Restore" not in text(restored)
+    assert len(loaded(app, game_id).state.rounds) == 1
+
+
+def test_the_round_screen_can_say_a_kept_entry_was_put_back_but_a_correction_cannot(web):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    save_round(web, game_id, 1, went_out=0, hands={1: "2", 2: "3"})
+    fresh = web.get(f"/games/{game_id}/rounds/new").get_data(as_text=True)
+    note = re.search(r"<p class=\"kept-entry\"[^>]*>.*?</p>", fresh, re.S).group(0)
+    assert " hidden " in note  # shown by the script only when it puts a kept entry back
+    assert "Your unsaved entry for round 2 was put back." in text_of(note)
+    assert 'type="button" data-start-over>Start over</button>' in note
+    correcting = web.get(f"/games/{game_id}/rounds/1/edit").get_data(as_text=True)
+    assert "data-kept-entry" not in correcting
 
 
 # ---------------------------------------------------------------- a watcher changes nothing

@@ -14,6 +14,7 @@ from ..models import MAX_ID
 from ..roundform import small_int
 from ..replays import rules_of
 from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
+from . import undone
 from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
@@ -220,8 +221,10 @@ def board_etag(game, watching: bool, editable: bool) -> str:
     form it can no longer post). Every server works out the same one from the database."""
     token = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
     token_digest = hashlib.sha256(token.encode()).hexdigest()[:8] if isinstance(token, str) and token else "none"
+    # A board offering to restore a round just undone differs from the same version without.
+    offer = ".undone" if editable and undone.offered(game) else ""
     return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
-            f".{assets.release(current_app)}.{token_digest}")
+            f".{assets.release(current_app)}.{token_digest}{offer}")
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
@@ -250,8 +253,8 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
 def _board_key(game, editable: bool, watching: bool, template: str, status: int) -> tuple | None:
     """What a kept board is kept under: the game's version and edit key (a purged game's id
     may be given again on SQLite, never with the same random key), and who looks."""
-    if status != 200:
-        return None
+    if status != 200 or (editable and undone.offered(game)):
+        return None  # the offer to restore lives in this browser's session: never kept for others
     return (template, game.id, game.version, game.edit_key_hash, game.deleted_at is not None, editable, watching)
 
 

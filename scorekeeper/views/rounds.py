@@ -13,9 +13,11 @@ from ..presenters import bonus_words, card_label
 from ..roundform import RoundDraft, finishes, last_words, small_int, state_before
 from ..rules import GameState, RoundError
 from .common import go, is_htmx, render
+from . import undone
 from .games import board_response
 
 bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+bp.add_app_template_global(undone.offered, "undone_round")
 
 
 def _load(game_id: int) -> store.LoadedGame:
@@ -216,10 +218,19 @@ def undo_round(game_id: int):
     except store.Conflict as exc:
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
-    # The removed round travels in the message, exactly as recorded, for "Restore".
-    flash(json.dumps({"game": game_id, "number": last.number, "word": word,
-                      "round": round_document(state.setup, last.record)}), "undo")
+    # The removed round is kept, exactly as recorded, for "Restore" on the board (undone.py).
+    undone.remember(game_id, saved.game.version, last.number, word, round_document(state.setup, last.record))
     return _scoreboard(saved)
+
+
+@bp.post("/undo/keep")
+def keep_undone(game_id: int):
+    """"Keep it removed": the board stops offering to put the undone round back."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    undone.forget(game_id)
+    return _scoreboard(loaded)
 
 
 @bp.post("/restore")
@@ -237,6 +248,7 @@ def restore_round(game_id: int):
     if number is None or record is None:
         flash(f"That {word.lower()} could not be read back; record it again.", "error")
         return _scoreboard(loaded, 400)
+    undone.forget(game_id)  # put back, or refused for good below: either way no longer offered
     try:
         saved = store.record_round(game_id, number, record)
     except store.AlreadyRecorded:

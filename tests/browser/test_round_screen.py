@@ -176,14 +176,6 @@ def test_undo_is_one_tap_and_restore_puts_the_round_back(page: Page, server):
     expect(page.get_by_role("button", name="Yes, delete round 2")).to_be_visible()
 
 
-def test_the_undo_message_goes_after_a_few_seconds(page: Page, server):
-    start_game(page, server, "balmoral", ["Ann", "Ben"])
-    record(page, "Ann", {"Ben": "2"})
-    page.get_by_role("button", name="Undo round 1").tap()
-    expect(page.locator("[data-undo]")).to_be_visible()
-    expect(page.locator("[data-undo]")).to_have_count(0, timeout=20_000)
-
-
 def test_the_first_dealer_is_chosen_on_the_seats_as_typed(page: Page, server):
     page.goto(f"{server}/games/new")
     page.wait_for_load_state("load")
