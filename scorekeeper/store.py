@@ -147,10 +147,19 @@ def games_played(player_id: int) -> int:
     return db.session.scalar(select(func.count(Seat.id)).where(Seat.player_id == player_id)) or 0
 
 
-def games_played_by_everyone() -> dict[int, int]:
-    """How many games each player has a seat in, in one query."""
-    rows = db.session.execute(select(Seat.player_id, func.count(Seat.id)).group_by(Seat.player_id))
-    return {player_id: count for player_id, count in rows}
+class GamesPlayed(NamedTuple):
+    """A player's games as the roster tells them."""
+
+    kept: int  #: games not deleted: the count the roster shows, as the player's own page does
+    seats: int  #: every game, the bin's too: a player with any stays on the roster (the bin can restore it)
+
+
+def games_played_by_everyone() -> dict[int, GamesPlayed]:
+    """How many games each player has a seat in, kept and in all, in one query."""
+    rows = db.session.execute(
+        select(Seat.player_id, func.count(Seat.id).filter(Game.deleted_at.is_(None)), func.count(Seat.id))
+        .join(Game, Game.id == Seat.game_id).group_by(Seat.player_id))
+    return {player_id: GamesPlayed(kept, seats) for player_id, kept, seats in rows}
 
 
 @writing()

@@ -279,6 +279,12 @@ class Summary:
         return ruleset.name if ruleset else self.rules
 
     @property
+    def round_word(self) -> str:
+        """What the game's rules call a round ("deal" in a deal game), lower case for a line of text."""
+        ruleset = self.ruleset
+        return (ruleset.round_word if ruleset else "Round").lower()
+
+    @property
     def ladder(self) -> bool:
         ruleset = self.ruleset
         return ruleset is not None and ruleset.progression is Progression.LADDER

@@ -46,9 +46,22 @@
 
   // A row: the cards as chips (or a note) and its score so far (the cards' values from the
   // game's rule set, plus the bonuses ticked).
+  // Going out makes the contract: the row that is out has its "Made" ticked and locked (the box
+  // disabled, its hidden twin sends the tick); another row's is the player's to tick or not.
+  function lockMade(row) {
+    var made = row.querySelector("input[type=checkbox][name^=achieved-]");
+    var twin = row.querySelector("input[type=hidden][name^=achieved-]");
+    if (!made) { return; }
+    var out = isOut(row);
+    if (out) { made.checked = true; }
+    made.disabled = out;
+    if (twin) { twin.disabled = !out; }
+  }
+
   function refresh(row) {
     var form = formOf(row);
     if (!form) { return; }
+    lockMade(row);
     var hand = field(row, "hand"), points = field(row, "points");
     var chips = row.querySelector("[data-chips]"), output = row.querySelector(".penalty");
     var list = tokens(hand.value, table(form));
@@ -209,9 +222,7 @@
       rows(form).forEach(function (r) {
         var out = r === row;
         r.classList.toggle("is-out", out);
-        var made = r.querySelector("input[name^=achieved-]");
-        if (made && out) { made.checked = true; }
-        refresh(r);
+        refresh(r);  // locks the Made of the row that is out, unlocks the others
       });
       ending(form);
       selectNext(form, row);

@@ -167,3 +167,16 @@ def test_play_again_wraps_the_deal_round_the_table(web):
     page = web.get(response.headers["Location"])
     assert list(totals(page)) == ["Ann", "Ben"]
     assert "Ann deals" in text(page)
+
+
+def test_the_games_list_says_deal_for_a_deal_game_and_round_for_a_ladder(web):
+    """The rule set's own word for a round, kept on one line with its separator (no "·" alone)."""
+    dealing = classic_game(web, ANN_WINS[:1])
+    finished = classic_game(web, ANN_WINS)
+    climbing = new_game(web, ["Ann", "Ben"])
+    body = web.get("/").get_data(as_text=True)
+    playing_part, finished_part = body.split('id="finished-h"')
+    cards = {int(n): text_of(card) for n, card in re.findall(r'href="/games/(\d+)">(.*?)</a>', body, re.S)}
+    assert "&nbsp;·&nbsp;deal&nbsp;2" in playing_part and "round" not in cards[dealing]
+    assert "· round 1" in cards[climbing]
+    assert "· 7 deals" in cards[finished] and "&nbsp;·&nbsp;7&nbsp;deals" in finished_part

@@ -145,3 +145,21 @@ def test_a_player_who_has_played_cannot_be_removed(web, app):
     assert response.status_code == 303
     assert "Ann has played, so stays on the roster" in text(web.get("/players/"))
     assert "Ann" in roster_names(app)
+
+
+def test_the_roster_counts_only_games_not_deleted_as_the_players_page_does(web, app):
+    new_game(web, ["Ann", "Ben"])
+    gone = new_game(web, ["Ann", "Cy"])
+    new_game(web, ["Ann", "Ben"])
+    assert "Ann 3 games" in text(web.get("/players/"))
+    web.post(f"/games/{gone}/delete")
+    roster = text(web.get("/players/"))
+    assert "Ann 2 games" in roster and "Ben 2 games" in roster and "Cy 0 games" in roster
+    assert "All 2 of Ann's games" in text(web.get(f"/players/{player_id(app, 'Ann')}"))
+
+
+def test_a_player_whose_only_game_is_deleted_stays_on_the_roster(web, app):
+    gone = new_game(web, ["Ann", "Ben"])
+    web.post(f"/games/{gone}/delete")
+    roster = web.get("/players/")
+    assert f"/players/{player_id(app, 'Ann')}/remove" not in roster.get_data(as_text=True)  # the bin can restore it

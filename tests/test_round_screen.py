@@ -291,3 +291,40 @@ def test_a_watcher_sees_no_button_that_changes_the_game_and_is_refused(app, web)
         assert response.status_code == 403, path
     assert game_count(app) == games_before
     assert len(loaded(app, game_id).state.rounds) == 7
+
+
+def made_inputs(response, seat: int) -> tuple[str, str]:
+    """A row's "Made" box and its hidden twin (which sends the tick while the box is locked)."""
+    body = response.get_data(as_text=True)
+    box = re.search(rf'<input type="checkbox" name="achieved-{seat}"[^>]*>', body)
+    twin = re.search(rf'<input\s+type="hidden" name="achieved-{seat}"[^>]*>', body)
+    assert box and twin, seat
+    return box.group(0), twin.group(0)
+
+
+def test_the_made_of_the_player_who_went_out_is_locked_on_and_says_why(web, app):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])  # Balmoral: a ladder
+    # Without the script, tapping "Out" then a key posts the form: Ben's Made comes back locked on.
+    response = keypad(web, game_id, went_out=1, key="0:K")
+    box, twin = made_inputs(response, 1)
+    assert " checked" in box and " disabled" in box and " disabled" not in twin
+    for other in (0, 2):  # the others' are theirs to tick; their twins send nothing
+        box, twin = made_inputs(response, other)
+        assert " disabled" not in box and " checked" not in box and " disabled" in twin
+    # A locked box is not posted, its twin is: Ben still made it when the form comes back.
+    again = keypad(web, game_id, went_out=1, key="0:Q", **{"achieved-1": "on"})
+    assert " checked" in made_inputs(again, 1)[0]
+    # Changing who went out unlocks Ben's (still ticked, as he left it) and locks Cat's.
+    moved = keypad(web, game_id, went_out=2, key="0:J", **{"achieved-1": "on"})
+    box, twin = made_inputs(moved, 1)
+    assert " checked" in box and " disabled" not in box and " disabled" in twin
+    assert " disabled" in made_inputs(moved, 2)[0]
+    # Saved: the player who went out moves up.
+    shown = save_round(web, game_id, 1, went_out=2, hands={0: "K", 1: "Q"}, achieved=[2])
+    assert "Cat (to level 2) moves up." in text(shown)
+
+
+def test_a_rule_set_without_a_ladder_has_no_made_to_lock(web):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"], rules="classic")
+    response = keypad(web, game_id, went_out=1, key="0:K")
+    assert 'name="achieved-' not in response.get_data(as_text=True)

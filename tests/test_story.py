@@ -136,3 +136,15 @@ def test_head_to_head_with_someone_never_met_or_oneself(web, app, four):
     assert "Zed and Ann have not played a game together." in text(web.get(f"/players/{ann}?vs={player_id(app, 'Zed')}"))
     assert "Choose someone else" in text(web.get(f"/players/{ann}?vs={ann}"))
     assert "has not played a game yet" in text(web.get(f"/players/{player_id(app, 'Zed')}"))
+
+
+def test_the_board_marks_the_player_who_went_out_as_having_made_the_contract_as_the_story_does(web):
+    from factories import board, save_round, text_of
+
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])  # Balmoral: a ladder
+    save_round(web, game_id, 1, went_out=1, hands={0: "A", 2: "2"}, achieved=[2])
+    body = board(web, game_id).get_data(as_text=True)
+    row = re.search(r'<table class="round-table">.*?<tbody>(.*?)</tbody>', body, re.S).group(1)
+    cells = [text_of(c) for c in re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)]
+    assert cells == ["15", "0 ★ went out ✓ made contract", "2 ✓ made contract"]
+    assert "Ben Level 1 ✓ made ★ went out 0 0" in text(web.get(f"/games/{game_id}/story"))

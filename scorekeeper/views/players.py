@@ -16,7 +16,7 @@ def _roster_page(form: PlayerForm | None = None, status: int = 200, editing: int
                  edit_form: PlayerForm | None = None):
     players = store.roster()
     counts = store.games_played_by_everyone()
-    played = {p.id: counts.get(p.id, 0) for p in players}
+    played = {p.id: counts.get(p.id, store.GamesPlayed(0, 0)) for p in players}
     return render("players.html", status, players=players, played=played, form=form or PlayerForm(),
                   editing=editing, edit_form=edit_form, confirm=ConfirmForm())
 

@@ -139,3 +139,19 @@ def test_the_values_follow_the_deck_and_the_jokers_as_they_are_chosen(page: Page
     expect(page.locator("#values label").last).to_have_text("Wild")
     expect(page.locator("#values-13-value")).to_have_value("25")
     assert page.evaluate("window.sameDocument") is True
+
+
+def test_the_back_links_at_the_top_of_the_rules_pages_are_a_fingertip_tall(page: Page, server, live_app):
+    """The rule set's "House rules" and the game's rules' "Back to game N": 44px to tap, not 16."""
+    from scorekeeper.rules import BALMORAL, GameSetup
+
+    with live_app.app_context():
+        game, key = store.create_game(GameSetup.create(BALMORAL, ["Ann", "Ben"]))
+        game_id = game.id
+        db.session.remove()
+    for path, name in [("/rules/balmoral", "House rules"), (f"/rules/games/{game_id}", f"Back to game {game_id}")]:
+        page.goto(f"{server}{path}")
+        back = page.locator("#main").get_by_role("link", name=name, exact=True)
+        expect(back).to_be_visible()
+        assert back.bounding_box()["height"] >= 44, path
+        assert too_small(page, "a.back") == [], path

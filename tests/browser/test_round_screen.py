@@ -19,6 +19,7 @@ from .test_table import (  # noqa: F401 (no_internet: autouse fixture)
     record,
     row,
     start_game,
+    tap_cards,
     totals,
     type_cards,
     type_points,
@@ -283,3 +284,38 @@ def test_the_round_screen_works_without_javascript(browser, server, live_app):
         assert totals(page) == {"Ann": 0, "Ben": 10, "Cat": 9}
     finally:
         plain.close()
+
+
+def test_the_made_of_the_player_who_went_out_is_locked_on_until_someone_else_goes_out(page: Page, server, artifacts):
+    """Going out makes the contract: the row that is out says "went out: made" and its Made
+    cannot be un-ticked (the player moves up whatever it shows); moving "Out" unlocks it."""
+    start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
+    page.get_by_role("link", name="Record round 1").tap()
+    expect(page.get_by_role("heading", name="Record round 1")).to_be_visible()
+    made = {name: row(page, name).locator("input[type=checkbox][name^=achieved]") for name in ["Ann", "Ben", "Cat"]}
+    mark_out(page, "Ben")
+    expect(made["Ben"]).to_be_checked()
+    expect(made["Ben"]).to_be_disabled()
+    expect(row(page, "Ben").locator(".made-lock")).to_be_visible()
+    expect(row(page, "Ben").locator(".made-lock")).to_have_text("went out: made")
+    expect(row(page, "Ben").locator(".made-word")).to_be_hidden()
+    assert row(page, "Ben").locator(".made-toggle").bounding_box()["height"] >= 44
+    page.screenshot(path=str(artifacts / "round-screen-went-out-made-locked.png"))
+    row(page, "Ben").locator(".made-toggle").tap(force=True)  # the tap the tester made: nothing changes
+    expect(made["Ben"]).to_be_checked()
+    expect(made["Ann"]).to_be_enabled()
+    # Ann goes out instead: Ben's Made is his again (still ticked), Ann's is locked on.
+    mark_out(page, "Ann")
+    expect(made["Ann"]).to_be_disabled()
+    expect(made["Ann"]).to_be_checked()
+    expect(made["Ben"]).to_be_enabled()
+    expect(row(page, "Ben").locator(".made-word")).to_be_visible()
+    expect(row(page, "Ben").locator(".made-lock")).to_be_hidden()
+    mark_made(page, "Ben", made=False)
+    tap_cards(page, "Ben", "K")
+    tap_cards(page, "Cat", "Q")
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_contain_text("saved")
+    # Ann (locked, not posted by her box) moved up; Ben, un-ticked once unlocked, did not.
+    expect(page.locator(".changes")).to_contain_text("Ann went out. Ann (to level 2) moves up.")
+    assert totals(page) == {"Ann": 0, "Ben": 10, "Cat": 10}

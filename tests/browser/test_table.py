@@ -53,7 +53,7 @@ def mark_out(page: Page, name: str) -> None:
 
 
 def mark_made(page: Page, name: str, made: bool = True) -> None:
-    box = row(page, name).locator("input[name^=achieved]")
+    box = row(page, name).locator("input[type=checkbox][name^=achieved]")
     if box.is_checked() != made:
         row(page, name).locator(".made-toggle").tap()
     expect(box).to_be_checked(checked=made)
