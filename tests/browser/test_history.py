@@ -85,7 +85,7 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     name = page.locator("table.story-standings a.pname").first.inner_text()
     page.locator("table.story-standings a.pname").first.tap()
     expect(page.get_by_role("heading", name=name, exact=True)).to_be_visible()
-    expect(page.get_by_role("heading", name="The Balmoral ladder")).to_be_visible()
+    expect(page.get_by_role("heading", name="The Balmoral Rummy ladder")).to_be_visible()
     expect(page.locator("table.ladder tbody tr")).to_have_count(7)
     page.get_by_role("button", name="Compare").tap()
     expect(page.locator(".h2h")).to_contain_text("together")

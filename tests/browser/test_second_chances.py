@@ -147,7 +147,7 @@ def test_a_half_typed_round_put_back_says_so_and_can_start_over(page: Page, serv
     expect(page.locator("#hand-2")).to_have_value("")
     expect(page.locator("#pen-2")).to_have_text("0")
     expect(row(page, "Ben").locator("input[name=went_out]")).not_to_be_checked()
-    expect(row(page, "Cat").locator("input[name^=achieved]")).not_to_be_checked()
+    expect(row(page, "Cat").locator("input[type=checkbox][name^=achieved]")).not_to_be_checked()
     # The kept draft is gone too: opening the round again starts blank, and says nothing.
     page.reload()
     expect(page.get_by_role("heading", name="Record round 2")).to_be_visible()
