@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import event, func, select
 
 from scorekeeper import store
+from scorekeeper.rules import LIVERPOOL, ruleset_document
 from scorekeeper.models import Game, Round, db
 
 HTMX = {"HX-Request": "true"}
@@ -266,3 +267,14 @@ def counted(app) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", count)
+
+
+def family_liverpool() -> dict:
+    """Liverpool as one family plays it: aces 20, an eighth deal of 14 cards, and a bonus for
+    going out in one go."""
+    doc = ruleset_document(LIVERPOOL)
+    doc["name"] = "Family Liverpool"
+    doc["values"]["A"] = 20
+    doc["stages"].append({"contract": "3 runs of 4 and 1 set of 2", "cards": 14})
+    doc["bonuses"].append({"key": "in-one-go", "label": "Went out in one go", "points": -20})
+    return doc

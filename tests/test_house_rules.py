@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
+from factories import family_liverpool
 from sqlalchemy import select
 
 from scorekeeper import store
@@ -29,17 +30,6 @@ from scorekeeper.rules import (
     ruleset_document,
 )
 from scorekeeper.summaries import rebuild
-
-
-def family_liverpool() -> dict:
-    """Liverpool as one family plays it: aces 20, an eighth deal of 14 cards, and a bonus for
-    going out in one go."""
-    doc = ruleset_document(LIVERPOOL)
-    doc["name"] = "Family Liverpool"
-    doc["values"]["A"] = 20
-    doc["stages"].append({"contract": "3 runs of 4 and 1 set of 2", "cards": 14})
-    doc["bonuses"].append({"key": "in-one-go", "label": "Went out in one go", "points": -20})
-    return doc
 
 
 def record(rules, went_out, hands=None, points=None, achieved=(), bonuses=None) -> RoundRecord:

@@ -13,6 +13,7 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
+from factories import family_liverpool
 
 from scorekeeper import store
 from scorekeeper.models import HouseRuleSet, db
@@ -85,15 +86,6 @@ def stage_rows(response) -> list[tuple[str, str]]:
 def house_rows(app) -> int:
     with app.app_context():
         return db.session.query(HouseRuleSet).count()
-
-
-def family_liverpool() -> dict:
-    doc = ruleset_document(LIVERPOOL)
-    doc["name"] = "Family Liverpool"
-    doc["values"]["A"] = 20
-    doc["stages"].append({"contract": "3 runs of 4 and 1 set of 2", "cards": 14})
-    doc["bonuses"].append({"key": "in-one-go", "label": "Went out in one go", "points": -20})
-    return doc
 
 
 # ----------------------------------------------------------- reading

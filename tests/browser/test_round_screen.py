@@ -5,6 +5,8 @@ watcher who can change nothing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from playwright.sync_api import Page, expect
 
@@ -256,8 +258,9 @@ def test_every_tap_target_is_big_enough_on_the_top_bar(page: Page, server):
         assert box["width"] >= 44 and box["height"] >= 44, link.inner_text()
 
 
-def test_the_round_screen_works_without_javascript(browser, server, live_app):
-    game_id, key = seeded(live_app, "balmoral", ["Ann", "Ben", "Cat"], [])
+@contextmanager
+def keeper_without_javascript(browser, server: str, game_id: int, key: str) -> Iterator[Page]:
+    """A phone with JavaScript off (a 390x844 touch screen), keeping score of the game."""
     plain = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
                                 java_script_enabled=False)
     try:
@@ -265,6 +268,14 @@ def test_the_round_screen_works_without_javascript(browser, server, live_app):
         page.goto(f"{server}/games/{game_id}/join?key={key}")
         page.get_by_role("button", name="Keep score on this phone").tap()
         expect(page.locator("p.flash")).to_contain_text("can now keep score")
+        yield page
+    finally:
+        plain.close()
+
+
+def test_the_round_screen_works_without_javascript(browser, server, live_app):
+    game_id, key = seeded(live_app, "balmoral", ["Ann", "Ben", "Cat"], [])
+    with keeper_without_javascript(browser, server, game_id, key) as page:
         page.goto(f"{server}/games/{game_id}/rounds/new")
         mark_out(page, "Ann")
         # Each key posts the form: the server adds the card to the first player needing a hand
@@ -282,8 +293,6 @@ def test_the_round_screen_works_without_javascript(browser, server, live_app):
         page.get_by_role("button", name="Save round 1").tap()
         expect(page.locator("p.flash")).to_contain_text("Round 1 saved.")
         assert totals(page) == {"Ann": 0, "Ben": 10, "Cat": 9}
-    finally:
-        plain.close()
 
 
 def test_the_made_of_the_player_who_went_out_is_locked_on_until_someone_else_goes_out(page: Page, server, artifacts):

@@ -10,7 +10,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import RoundRecord
 
-from .test_round_screen import keep_score, seeded
+from .test_round_screen import keep_score, keeper_without_javascript, seeded
 from .test_table import (  # noqa: F401 (no_internet: autouse fixture)
     mark_made,
     mark_out,
@@ -99,13 +99,7 @@ def test_the_offer_goes_once_the_next_round_is_recorded(page: Page, server):
 
 def test_undo_and_restore_without_javascript(browser, server, live_app):
     game_id, key = seeded(live_app, "balmoral", ["Ann", "Ben", "Cat"], rounds_of(["Ann", "Ben", "Cat"], 2))
-    plain = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True,
-                                java_script_enabled=False)
-    try:
-        page = plain.new_page()
-        page.goto(f"{server}/games/{game_id}/join?key={key}")
-        page.get_by_role("button", name="Keep score on this phone").tap()
-        expect(page.locator("p.flash")).to_contain_text("can now keep score")
+    with keeper_without_javascript(browser, server, game_id, key) as page:
         page.goto(f"{server}/games/{game_id}")
         before = totals(page)
         page.get_by_role("button", name="Undo round 2").tap()
@@ -114,8 +108,6 @@ def test_undo_and_restore_without_javascript(browser, server, live_app):
         page.get_by_role("button", name="Restore round 2").tap()
         expect(page.locator("p.flash")).to_contain_text("Round 2 restored.")
         assert totals(page) == before
-    finally:
-        plain.close()
 
 
 def test_a_half_typed_round_put_back_says_so_and_can_start_over(page: Page, server, artifacts):
