@@ -228,7 +228,7 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
               session: Any = None) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
     """The seats and rounds (with hands) of the given games, or of every game ``where``
     selects: two queries (a few more for thousands of ids given one by one)."""
-    session = session or db.session()
+    session = session or db.session.connection()
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
     by_round: dict[int, RoundFacts] = {}

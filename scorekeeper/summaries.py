@@ -117,7 +117,7 @@ def write(game_id: int, player_ids: Sequence[int], state: GameState | None, prob
     statements (the game's row, then its seats' rows by primary key), where replacing them
     took four, in the transaction every round waits for."""
     rows = rows_of(game_id, player_ids, state, problem)
-    session = db.session()
+    session = db.session.connection()
     game = {k: v for k, v in rows.game.items() if k != "game_id"}
     updated = session.execute(_UPDATE_GAME, {"key_game_id": game_id, **game})
     if updated.rowcount != 1:

@@ -352,7 +352,8 @@ def test_csv_of_phase10_and_of_negative_shanghai_totals(web, app):
     assert '"Ann","S 1","no",' in csv_text
     with app.app_context():
         game, _ = store.create_game(GameSetup.create(SHANGHAI, ["Ann", "Ben", "Cat"]))
-        store.record_round(game.id, 1, record(SHANGHAI, "Ann", {"Ben": "5", "Cat": "K"},
-                                              bonuses={"Ann": ["blind-no-joker"]}))
-    rows = web.get(f"/games/{game.id}.csv").get_data(as_text=True).splitlines()
+        shanghai_id = game.id
+        store.record_round(shanghai_id, 1, record(SHANGHAI, "Ann", {"Ben": "5", "Cat": "K"},
+                                                  bonuses={"Ann": ["blind-no-joker"]}))
+    rows = web.get(f"/games/{shanghai_id}.csv").get_data(as_text=True).splitlines()
     assert rows[1].startswith('1,"Ann","Ann","","no",-50,-50,1,"yes"')

@@ -1,0 +1,110 @@
+"""Recording a round reads the game before its write begins (so that SQLite's one writer at a
+time waits only for the statements): what happens when another phone changes the game in
+between. The write is made only on the version that was read; otherwise the game is read again,
+inside the write, and the round is checked against the game as it now is."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ON_POSTGRES
+
+from scorekeeper import store
+from scorekeeper.models import Round, db
+from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord
+from scorekeeper.summaries import rebuild
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+
+
+def a_round(went_out: str, hands: dict[str, str]) -> RoundRecord:
+    return RoundRecord.create(went_out, hands)
+
+
+@pytest.fixture
+def game_id(app):
+    with app.app_context():
+        game, _ = store.create_game(GameSetup.create(BALMORAL, PLAYERS, first_dealer="Ann"))
+        store.record_round(game.id, 1, a_round("Ann", {"Ben": "K", "Cat": "5"}))
+        return game.id
+
+
+def totals(loaded) -> tuple[int, ...]:
+    return tuple(p.total for p in loaded.state.players)
+
+
+def meanwhile(monkeypatch, change) -> list[bool]:
+    """Make ``change`` (another phone's) happen once, just after recording a round has read the
+    game and before its write: the reads that follow are recorded as locked or not."""
+    reads: list[bool] = []
+    read_game = store._read_game
+
+    def read_then_change(connection, game_id):
+        loaded = read_game(connection, game_id)
+        reads.append(connection is db.session.connection() if reads else False)
+        if len(reads) == 1:
+            change()
+        return loaded
+
+    monkeypatch.setattr(store, "_read_game", read_then_change)
+    return reads
+
+
+def test_a_correction_in_between_is_read_again_and_the_round_follows_it(app, game_id, monkeypatch):
+    with app.app_context():
+        version = store.load(game_id).game.version
+        # Another phone corrects round 1 (Ben had the ace, not the king) as round 2 is being saved.
+        reads = meanwhile(monkeypatch, lambda: store.replace_round(game_id, 1, a_round("Ann", {"Ben": "A", "Cat": "5"})))
+        saved = store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+        assert len(reads) == 2, "read a second time, after the other phone's change"
+        assert saved.game.version == version + 2
+        assert totals(saved) == (5, 15, 10)  # Ben's ace (15) from the correction, not the king (10)
+        assert totals(store.load(game_id)) == (5, 15, 10)
+        # The summaries were written from the game as it is, not as it was first read.
+        assert rebuild(fix=False) == []
+
+
+def test_the_same_round_saved_in_between_is_recorded_once(app, game_id, monkeypatch):
+    with app.app_context():
+        other = a_round("Ben", {"Ann": "5", "Cat": "9"})
+        meanwhile(monkeypatch, lambda: store.record_round(game_id, 2, other))
+        with pytest.raises(store.AlreadyRecorded) as refused:
+            store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+        assert refused.value.number == 2
+        assert db.session.query(Round).filter_by(game_id=game_id).count() == 2
+        assert totals(store.load(game_id)) == (5, 10, 14)  # the other phone's round: Cat's 9
+        assert rebuild(fix=False) == []
+
+
+def test_without_a_change_in_between_the_game_is_read_once(app, game_id, monkeypatch):
+    with app.app_context():
+        reads = meanwhile(monkeypatch, lambda: None)
+        store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+        assert reads == [False]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="the writers' queue is SQLite's: PostgreSQL locks rows")
+def test_writers_take_turns_on_a_file_beside_the_database(app, game_id):
+    """Another worker holding the writers' turn: a round waits for it, then is recorded."""
+    import fcntl
+    import threading
+
+    with app.app_context():
+        lock_file = db.engine.url.database + "-writers.lock"
+
+    def record() -> None:
+        with app.app_context():
+            store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+
+    with open(lock_file, "a") as turn:
+        fcntl.flock(turn, fcntl.LOCK_EX)  # as another worker does while it writes
+        writer = threading.Thread(target=record)
+        writer.start()
+        writer.join(0.3)
+        assert writer.is_alive(), "the round did not wait for the other worker's turn"
+        with app.app_context():
+            assert db.session.query(Round).filter_by(game_id=game_id).count() == 1
+        fcntl.flock(turn, fcntl.LOCK_UN)
+    writer.join(10)
+    assert not writer.is_alive()
+    with app.app_context():
+        assert db.session.query(Round).filter_by(game_id=game_id).count() == 2
