@@ -32,9 +32,33 @@ def test_the_history_lists_every_game_newest_first_a_page_at_a_time(web, app, ma
         newest = list(db.session.scalars(select(Game.id).order_by(Game.started_at.desc(), Game.id.desc())))
     assert story_links(first) == newest[:20]
     assert "Games 1 to 20 of 45" in text(first)
+    # Pages past the middle are read from the other end: the same games, in the same order.
+    assert story_links(web.get("/history?page=2")) == newest[20:40]
     third = web.get("/history?page=3")
     assert story_links(third) == newest[40:]
     assert "Page 3 of 3" in text(third)
+
+
+@pytest.mark.parametrize("per_page", [1, 2, 3, 4, 7])
+def test_every_page_read_from_either_end_holds_the_next_games_in_order(app, per_page):
+    """Games started at the same moment (as imported files may be) are ordered by id both ways."""
+    from datetime import datetime
+
+    from scorekeeper.history import NEWEST_FIRST, HistoryFilter, history_page
+
+    with app.app_context():
+        ids = [o.game_id for o in transfer.import_files(read_document(backup_document(random_docs(11, seed=5))))]
+        same = datetime(2026, 1, 1)
+        for game_id in ids[3:8]:
+            db.session.get(Game, game_id).started_at = same
+        db.session.commit()
+        newest = list(db.session.scalars(select(Game.id).order_by(*NEWEST_FIRST)))
+        pages, page = [], 1
+        while (found := history_page(HistoryFilter(), page, per_page)) is not None:
+            pages.append([g.id for g in found.games])
+            page += 1
+    assert [game_id for shown in pages for game_id in shown] == newest
+    assert all(len(shown) == per_page for shown in pages[:-1])
 
 
 def test_a_history_item_says_the_rules_players_winner_and_length(web, app, four):

@@ -3,6 +3,13 @@ phone's first request compiles no statement, and it keeps none of what it render
 
 from __future__ import annotations
 
+import re
+import runpy
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
 import flask_migrate
 from conftest import CLUB_KEY, empty_database
 from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
@@ -57,3 +64,26 @@ def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app):
     worker = _app(app.config["SQLALCHEMY_DATABASE_URI"], warm=True)
     with worker.app_context():
         db.engine.dispose()
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_gunicorn_reads_its_settings_from_the_top_level_as_make_run_starts_it():
+    """`make run` and `make bench` start gunicorn in the project's folder, where it reads
+    gunicorn.conf.py: its own parser named (no search for an optional one on a worker's first
+    request)."""
+    printed = subprocess.run([sys.executable, "-m", "gunicorn", "--print-config", "scorekeeper:create_app()"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=60, check=True).stdout
+    assert re.search(r"^http_parser\s+= python$", printed, re.M), printed
+    assert re.search(r"^post_worker_init\s+= <post_worker_init\(\)>$", printed, re.M), printed
+
+
+def test_a_new_worker_works_out_the_trusted_proxies_before_its_first_request():
+    from gunicorn.config import Config
+
+    settings = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    worker = SimpleNamespace(cfg=Config())
+    assert worker.cfg._forwarded_allow_networks is None  # gunicorn works them out when first asked
+    settings["post_worker_init"](worker)
+    assert worker.cfg._forwarded_allow_networks is not None
