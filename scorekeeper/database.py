@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import Select, bindparam, event, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from .models import ClubVersion, db
@@ -62,8 +62,6 @@ def read_row(statement: Select, params: dict[str, Any]) -> tuple | None:
 
 def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tuple | None:
     """:func:`read_row` on the given engine (outside an app context: the poll's middleware)."""
-    sql, order = _compiled(engine, statement)
-    values = tuple(params[name] for name in order) if order is not None else params
     connection = engine.raw_connection()
     # On PostgreSQL the driver would wrap the one statement in a transaction: BEGIN, the
     # SELECT, and the pool's ROLLBACK when the connection goes back, three round trips to the
@@ -74,18 +72,40 @@ def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tu
     try:
         if driver is not None:
             driver.autocommit = True
-        cursor = connection.cursor()
-        if engine.dispatch.before_cursor_execute:
-            # Whoever listens for the statements sent (the tests that count queries) sees this one too.
-            engine.dispatch.before_cursor_execute(None, cursor, sql, values, None, False)
-        cursor.execute(sql, values)
-        row = cursor.fetchone()
-        cursor.close()
+        rows = _sent(engine, connection, statement, params, first=True)
     finally:
         if driver is not None and not driver.closed:
             driver.autocommit = False  # as the pool lends it to sessions
         connection.close()  # back to the pool
-    return None if row is None else tuple(row)
+    return rows[0] if rows else None
+
+
+def read_rows_on(connection: Connection, statement: Select, params: dict[str, Any]) -> list[tuple]:
+    """Every row of ``statement``, sent straight on the database connection under ``connection``
+    (in its transaction, if it has one), compiled once, as :func:`read_row` sends its one.
+
+    For the reading every recorded round waits for (its game, seats, rounds and hands): the
+    same statements through SQLAlchemy's execution cost about 0.6 ms more a round, most of it
+    making a row object of each of the game's hands (measured in process)."""
+    return _sent(connection.engine, connection.connection, statement, params)
+
+
+def _sent(engine: Engine, connection: Any, statement: Select, params: dict[str, Any],
+          first: bool = False) -> list[tuple]:
+    sql, order = _compiled(engine, statement)
+    values = tuple(params[name] for name in order) if order is not None else params
+    cursor = connection.cursor()
+    try:
+        if engine.dispatch.before_cursor_execute:
+            # Whoever listens for the statements sent (the tests that count queries) sees this one too.
+            engine.dispatch.before_cursor_execute(None, cursor, sql, values, None, False)
+        cursor.execute(sql, values)
+        if first:
+            row = cursor.fetchone()
+            return [] if row is None else [tuple(row)]
+        return [tuple(row) for row in cursor.fetchall()]
+    finally:
+        cursor.close()
 
 
 def read_one(statement: Select, params: dict[str, Any]) -> Any:

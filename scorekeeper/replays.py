@@ -231,26 +231,41 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
     session = session or db.session.connection()
     seats: dict[int, list[SeatRow]] = {}
     rounds: dict[int, list[RoundFacts]] = {}
-    by_round: dict[int, RoundFacts] = {}
     if where is not None:
         chosen = select(Game.id).where(where)
         selections = [(_SEATS.where(_SEAT.c.game_id.in_(chosen)), _ROUNDS.where(_ROUND.c.game_id.in_(chosen)), {})]
     else:
         selections = [(_SEATS_OF, _ROUNDS_OF, {"ids": list(ids)}) for ids in _chunks(list(game_ids or ()))]
     for seats_of, rounds_of, params in selections:
-        for game_id, player_id, name in session.execute(seats_of, params):
-            seats.setdefault(game_id, []).append(SeatRow(player_id, name))
         # The rounds and their hands in one statement: on PostgreSQL (READ COMMITTED) each
         # statement sees the database as it is when it starts, so a round recorded between two
         # statements would show up in the second only.
-        for round_id, game_id, went_out_id, player_id, cards, points, achieved, bonuses in session.execute(
-                rounds_of, params):
-            facts = by_round.get(round_id)
-            if facts is None:
-                facts = by_round[round_id] = RoundFacts(went_out_id)
-                rounds.setdefault(game_id, []).append(facts)
-            if player_id is not None:
-                facts.hands.append(HandFacts(player_id, cards, points, bool(achieved), bonuses or ""))
+        facts_of(session.execute(seats_of, params), session.execute(rounds_of, params), seats, rounds)
+    return seats, rounds
+
+
+#: One game's seats and rounds (:func:`facts_of` reads their rows): what recording a round reads.
+SEATS_OF_GAME = _SEATS.where(_SEAT.c.game_id == bindparam("game_id"))
+ROUNDS_OF_GAME = _ROUNDS.where(_ROUND.c.game_id == bindparam("game_id"))
+
+
+def facts_of(seat_rows: Iterable[Sequence], round_rows: Iterable[Sequence],
+             seats: dict[int, list[SeatRow]] | None = None, rounds: dict[int, list[RoundFacts]] | None = None
+             ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
+    """Games' seats and rounds (with hands) by game, from the rows of :data:`SEATS_OF_GAME` and
+    :data:`ROUNDS_OF_GAME` (or the same columns for many games), added to ``seats`` and ``rounds``."""
+    seats = {} if seats is None else seats
+    rounds = {} if rounds is None else rounds
+    for game_id, player_id, name in seat_rows:
+        seats.setdefault(game_id, []).append(SeatRow(player_id, name))
+    by_round: dict[int, RoundFacts] = {}
+    for round_id, game_id, went_out_id, player_id, cards, points, achieved, bonuses in round_rows:
+        facts = by_round.get(round_id)
+        if facts is None:
+            facts = by_round[round_id] = RoundFacts(went_out_id)
+            rounds.setdefault(game_id, []).append(facts)
+        if player_id is not None:
+            facts.hands.append(HandFacts(player_id, cards, points, bool(achieved), bonuses or ""))
     return seats, rounds
 
 

@@ -20,10 +20,10 @@ from sqlalchemy.exc import IntegrityError
 
 from . import rating_summaries, summaries
 from .access import issue_key
-from .database import read_one, read_row, writing
+from .database import read_one, read_row, read_rows_on, writing
 from .gamefile import GameFile
 from .models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
-from .replays import LoadedGame, read_rows, work_out, worked_out
+from .replays import ROUNDS_OF_GAME, SEATS_OF_GAME, LoadedGame, facts_of, work_out, worked_out
 from .rules import (
     GAME_OVER,
     PRESETS,
@@ -452,13 +452,16 @@ _GAME_ROW = select(*(getattr(Game, name) for name in GameColumns._fields)).where
 
 
 def _read_game(connection: Connection, game_id: int) -> LoadedGame:
-    """A game and its state, for recording a round: three statements on ``connection``,
-    without the ORM's identity map and flush (about a millisecond of every round, measured)."""
-    row = connection.execute(_GAME_ROW, {"game_id": game_id}).first()
-    if row is None:
+    """A game and its state, for recording a round: three statements on ``connection``, sent
+    as they are (:func:`~scorekeeper.database.read_rows_on`), without the ORM's identity map
+    (together about 1.5 ms of every round, measured in process)."""
+    params = {"game_id": game_id}
+    found = read_rows_on(connection, _GAME_ROW, params)
+    if not found:
         raise NotFound(f"no game {game_id}")
-    game = GameColumns(*row)
-    seats, rounds = read_rows([game_id], session=connection)
+    game = GameColumns(*found[0])
+    seats, rounds = facts_of(read_rows_on(connection, SEATS_OF_GAME, params),
+                             read_rows_on(connection, ROUNDS_OF_GAME, params))
     return _checked(work_out(game, seats.get(game_id, []), rounds.get(game_id, [])))
 
 
