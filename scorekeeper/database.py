@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import Select, bindparam, event, select, update
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from .models import ClubVersion, db
@@ -62,36 +62,42 @@ def read_row(statement: Select, params: dict[str, Any]) -> tuple | None:
 
 def read_row_on(engine: Engine, statement: Select, params: dict[str, Any]) -> tuple | None:
     """:func:`read_row` on the given engine (outside an app context: the poll's middleware)."""
+    with unlocked(engine) as connection:
+        rows = read_rows_on(engine, connection, statement, params, first=True)
+    return rows[0] if rows else None
+
+
+@contextmanager
+def unlocked(engine: Engine) -> Iterator[Any]:
+    """A connection of the pool as the driver gives it, outside any transaction: each statement
+    sent on it sees the database as it is when it starts.
+
+    On PostgreSQL the driver would wrap the statements in a transaction: a BEGIN first, and the
+    pool's ROLLBACK when the connection goes back, two round trips to the server more. In
+    autocommit there are none (the pool's rollback has no transaction to end, and psycopg sends
+    nothing for it). SQLite's connections already send no BEGIN of their own (_sqlite_pragmas).
+    """
     connection = engine.raw_connection()
-    # On PostgreSQL the driver would wrap the one statement in a transaction: BEGIN, the
-    # SELECT, and the pool's ROLLBACK when the connection goes back, three round trips to the
-    # server where the statement alone is one. In autocommit it is one (the pool's rollback has
-    # no transaction to end, and psycopg sends nothing for it). SQLite's connections already
-    # send no BEGIN of their own (_sqlite_pragmas).
     driver = connection.driver_connection if engine.dialect.name == "postgresql" else None
     try:
         if driver is not None:
             driver.autocommit = True
-        rows = _sent(engine, connection, statement, params, first=True)
+        yield connection
     finally:
         if driver is not None and not driver.closed:
             driver.autocommit = False  # as the pool lends it to sessions
         connection.close()  # back to the pool
-    return rows[0] if rows else None
 
 
-def read_rows_on(connection: Connection, statement: Select, params: dict[str, Any]) -> list[tuple]:
-    """Every row of ``statement``, sent straight on the database connection under ``connection``
-    (in its transaction, if it has one), compiled once, as :func:`read_row` sends its one.
+def read_rows_on(engine: Engine, connection: Any, statement: Select, params: dict[str, Any],
+                 first: bool = False) -> list[tuple]:
+    """The rows of ``statement`` (only the first, with ``first``), sent straight on a database
+    connection of ``engine`` (in its transaction, if it has one), compiled once.
 
-    For the reading every recorded round waits for (its game, seats, rounds and hands): the
-    same statements through SQLAlchemy's execution cost about 0.6 ms more a round, most of it
-    making a row object of each of the game's hands (measured in process)."""
-    return _sent(connection.engine, connection.connection, statement, params)
-
-
-def _sent(engine: Engine, connection: Any, statement: Select, params: dict[str, Any],
-          first: bool = False) -> list[tuple]:
+    :func:`read_row` sends its one statement so; so does recording a round for the three that
+    read its game (its row, seats, rounds and hands): through SQLAlchemy's execution they cost
+    about half a millisecond more a round, most of it a row object made of each hand (measured
+    in process)."""
     sql, order = _compiled(engine, statement)
     values = tuple(params[name] for name in order) if order is not None else params
     cursor = connection.cursor()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from conftest import ON_POSTGRES
 
-from scorekeeper import store
+from scorekeeper import database, store
 from scorekeeper.models import Round, db
 from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord
 from scorekeeper.summaries import rebuild
@@ -38,9 +38,9 @@ def meanwhile(monkeypatch, change) -> list[bool]:
     reads: list[bool] = []
     read_game = store._read_game
 
-    def read_then_change(connection, game_id):
-        loaded = read_game(connection, game_id)
-        reads.append(connection is db.session.connection() if reads else False)
+    def read_then_change(engine, connection, game_id):
+        loaded = read_game(engine, connection, game_id)
+        reads.append(database._writing.get())  # whether it was read inside the write
         if len(reads) == 1:
             change()
         return loaded
@@ -55,7 +55,7 @@ def test_a_correction_in_between_is_read_again_and_the_round_follows_it(app, gam
         # Another phone corrects round 1 (Ben had the ace, not the king) as round 2 is being saved.
         reads = meanwhile(monkeypatch, lambda: store.replace_round(game_id, 1, a_round("Ann", {"Ben": "A", "Cat": "5"})))
         saved = store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
-        assert len(reads) == 2, "read a second time, after the other phone's change"
+        assert reads == [False, True], "read a second time, inside the write, after the other phone's change"
         assert saved.game.version == version + 2
         assert totals(saved) == (5, 15, 10)  # Ben's ace (15) from the correction, not the king (10)
         assert totals(store.load(game_id)) == (5, 15, 10)
