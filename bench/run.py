@@ -916,7 +916,7 @@ def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
                 # write floor's bare commits, and shown against the read floor too.
                 out.append((f.rps >= ROUNDS * floor.rps,
                             f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
-                            f"{f.rps / floor.rps:.2f}x the write floor's bare commit rate (≥ {ROUNDS}x), "
+                            f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (≥ {ROUNDS}x), "
                             f"{f.rps / read_floor.rps:.2f}x the read floor's req/s"))
             else:
                 ok = f.p95 <= PAGE_P95 * floor.p95 and f.rps >= PAGE_RPS * floor.rps

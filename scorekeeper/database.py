@@ -16,6 +16,7 @@ from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import Select, bindparam, event, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from .models import ClubVersion, db
@@ -124,6 +125,73 @@ def read_one_on(engine: Engine, statement: Select, params: dict[str, Any]) -> An
     """:func:`read_one` on the given engine."""
     row = read_row_on(engine, statement, params)
     return None if row is None else row[0]
+
+
+def send(statement: Any, values: dict[str, Any] | list[dict[str, Any]]) -> tuple[int, tuple | None]:
+    """One statement of a change, sent straight on the database connection under the session's
+    write transaction, compiled once for the columns given; each value made ready by its
+    column's type, as SQLAlchemy would (a time as SQLite stores it). A list is sent as one
+    ``executemany``. The rows it changed, and the first row it gave back (``RETURNING``).
+
+    For the statements every recorded round waits for, inside SQLite's one writer at a time:
+    through SQLAlchemy's execution each costs about 40 microseconds more (measured in process),
+    for six statements a round. Pass only statements made once, at module level."""
+    connection = db.session.connection()
+    engine = connection.engine
+    many = isinstance(values, list)
+    rows = values if many else [values]
+    sql, order, ready = _compiled_change(engine, statement, tuple(rows[0]), many)
+    params = [ready(row) for row in rows]
+    if order is not None:
+        params = [tuple(row[name] for name in order) for row in params]
+    cursor = connection.connection.cursor()
+    try:
+        if engine.dispatch.before_cursor_execute:
+            engine.dispatch.before_cursor_execute(None, cursor, sql, params if many else params[0], None, many)
+        if many:
+            cursor.executemany(sql, params)
+        else:
+            cursor.execute(sql, params[0])
+        returned = cursor.fetchone() if cursor.description else None
+        changed = cursor.rowcount
+    except engine.dialect.dbapi.Error as exc:
+        # As SQLAlchemy's execution raises it (a round number taken: IntegrityError).
+        raise DBAPIError.instance(sql, params, exc, engine.dialect.dbapi.Error) from exc
+    finally:
+        cursor.close()
+    db.session.info["changed"] = True  # the club's version moves on with the commit
+    return changed, None if returned is None else tuple(returned)
+
+
+_changes: dict[tuple, tuple[str, tuple[str, ...] | None, Any]] = {}
+
+
+def _compiled_change(engine: Engine, statement: Any, keys: tuple[str, ...], many: bool):
+    """:func:`send`'s statement compiled for these columns and this database (once), the order
+    of its parameters (None for a driver that takes them by name), and a function making a
+    row's values ready for the driver (the statement's own constants added)."""
+    dialect = engine.dialect
+    key = (id(statement), dialect.name, keys, many)
+    found = _changes.get(key)
+    if found is None:
+        compiled = statement.compile(dialect=dialect, column_keys=list(keys), for_executemany=many)
+        constants = {name: bind.value for name, bind in compiled.binds.items() if name not in keys}
+        processors = {}
+        for name, bind in compiled.binds.items():
+            process = bind.type.dialect_impl(dialect).bind_processor(dialect)
+            if process is not None:
+                processors[name] = process
+
+        def ready(row: dict[str, Any]) -> dict[str, Any]:
+            out = {**constants, **row}
+            for name, process in processors.items():
+                if name in out:
+                    out[name] = process(out[name])
+            return out
+
+        order = tuple(compiled.positiontup) if compiled.positional else None
+        found = _changes[key] = (compiled.string, order, ready)
+    return found
 
 
 #: Compiled once per statement and database. Keyed by the statement's identity: pass only

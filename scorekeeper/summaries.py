@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import ColumnElement, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
+from .database import send
 from .models import Game, GameSummary, Player, SeatSummary, db
 from .rules import GameState, Progression, RuleSet, RuleSetError, ruleset_from_text
 
@@ -117,20 +118,19 @@ def write(game_id: int, player_ids: Sequence[int], state: GameState | None, prob
     statements (the game's row, then its seats' rows by primary key), where replacing them
     took four, in the transaction every round waits for."""
     rows = rows_of(game_id, player_ids, state, problem)
-    session = db.session.connection()
     game = {k: v for k, v in rows.game.items() if k != "game_id"}
-    updated = session.execute(_UPDATE_GAME, {"key_game_id": game_id, **game})
-    if updated.rowcount != 1:
+    updated, _ = send(_UPDATE_GAME, {"key_game_id": game_id, **game})
+    if updated != 1:
         store([rows])
         return
-    session.execute(_UPDATE_SEAT, [
+    send(_UPDATE_SEAT, [
         {"key_game_id": game_id, "key_position": seat["position"],
          **{k: v for k, v in seat.items() if k not in ("game_id", "position")}} for seat in rows.seats])
 
 
-# Made once, on the tables rather than the mapped classes: the ORM's bulk update by primary
-# key costs about a millisecond more a round than the same statement (measured with cProfile),
-# in the transaction that every round waits for.
+# Made once, on the tables rather than the mapped classes, and sent as they are
+# (database.send): the ORM's bulk update by primary key cost about a millisecond more a round
+# than the same statement (measured with cProfile), in the write that every round waits for.
 _GAMES, _SEATS = GameSummary.__table__, SeatSummary.__table__
 _UPDATE_GAME = update(_GAMES).where(_GAMES.c.game_id == bindparam("key_game_id"))
 _UPDATE_SEAT = update(_SEATS).where(_SEATS.c.game_id == bindparam("key_game_id"),

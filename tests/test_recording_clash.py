@@ -108,3 +108,22 @@ def test_writers_take_turns_on_a_file_beside_the_database(app, game_id):
     assert not writer.is_alive()
     with app.app_context():
         assert db.session.query(Round).filter_by(game_id=game_id).count() == 2
+
+
+def test_a_round_sent_as_it_is_reads_back_as_the_orm_wrote_it(app, game_id):
+    """database.send makes each value ready as SQLAlchemy would: the time a round was recorded
+    reads back as a time (SQLite stores it as text), a number taken is an IntegrityError."""
+    from datetime import UTC, datetime, timedelta
+
+    from sqlalchemy.exc import IntegrityError
+
+    with app.app_context():
+        store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+        recorded = db.session.query(Round).filter_by(game_id=game_id, number=2).one().recorded_at
+        assert abs(recorded.replace(tzinfo=recorded.tzinfo or UTC) - datetime.now(UTC)) < timedelta(minutes=1)
+        ann = store.load(game_id).seats[0].player_id
+        with database.writing(), pytest.raises(IntegrityError):
+            database.send(store._NEW_ROUND, {"game_id": game_id, "number": 2, "went_out_id": ann,
+                                             "recorded_at": datetime.now(UTC)})
+        db.session.rollback()
+        assert db.session.query(Round).filter_by(game_id=game_id).count() == 2
