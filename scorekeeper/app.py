@@ -126,7 +126,7 @@ def warm_up(app: Flask) -> None:
     """Do before the first request what would otherwise make it slow, once per worker process:
     compile every template, set up the database models, open the first pooled connection, and
     answer one request of each kind of page to itself (the newest game's board, its watch poll,
-    history, a player's page, the ratings, a game file), so that SQLAlchemy has compiled every
+    history's first and last pages, a player's page, the ratings, a game file), so that SQLAlchemy has compiled every
     statement those pages send (20 to 30 ms on the first use of each page otherwise). Nothing
     those answers rendered is kept: the first request from a phone is worked out and rendered
     as any other is. (`make run` and `make bench` start each gunicorn worker with this; a test
@@ -134,10 +134,13 @@ def warm_up(app: Flask) -> None:
     `flask db upgrade` that is about to upgrade it.)"""
     import logging
 
-    from sqlalchemy import select
+    import math
+
+    from sqlalchemy import func, select
     from sqlalchemy.orm import configure_mappers
 
     from .database import current_revision, head_revision
+    from .history import PER_PAGE
     from .models import Game, Seat
 
     configure_mappers()
@@ -152,9 +155,13 @@ def warm_up(app: Flask) -> None:
                                         .order_by(Game.id.desc()).limit(1)).first()
             player = None if newest is None else db.session.scalar(
                 select(Seat.player_id).where(Seat.game_id == newest.id).limit(1))
+            kept = db.session.scalar(select(func.count(Game.id)).where(Game.deleted_at.is_(None))) or 0
         finally:
             db.session.remove()
     paths = ["/", "/history", "/ratings"]
+    last_page = math.ceil(kept / PER_PAGE)
+    if last_page > 1:  # read from the other end: statements of its own
+        paths.append(f"/history?page={last_page}")
     if newest is not None:
         game = f"/games/{newest.id}"
         paths += [game, f"{game}/watch", f"{game}/live?v={newest.version}&watch=1", f"{game}/live?v=0&watch=1",

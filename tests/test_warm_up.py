@@ -13,9 +13,12 @@ from types import SimpleNamespace
 import flask_migrate
 from conftest import CLUB_KEY, empty_database
 from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
+from history_games import random_docs
 
-from scorekeeper import create_app
+from scorekeeper import create_app, transfer
 from scorekeeper.club import digest
+from scorekeeper.gamefile import backup_document, read_document
+from scorekeeper.history import PER_PAGE
 from scorekeeper.database import MIGRATIONS
 from scorekeeper.models import db
 
@@ -37,6 +40,8 @@ def test_a_warm_worker_compiles_nothing_for_the_first_page_of_each_kind_and_keep
     with app.app_context():
         db.drop_all()
         flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+    with app.app_context():  # two pages of history: the last is read from the other end
+        transfer.import_files(read_document(backup_document(random_docs(PER_PAGE + 5, seed=2))))
     game_id = new_game(web, ANN_BEN_CAT_DAN)
     save_round(web, game_id, 1, went_out=1, hands={0: "A K", 2: "Q", 3: "2"})
     ann = player_id(app, "Ann")
@@ -46,7 +51,8 @@ def test_a_warm_worker_compiles_nothing_for_the_first_page_of_each_kind_and_keep
         assert not any(len(kept) for kept in worker.extensions.get("scorekeeper.kept", {}).values())
         compiled = _compiled(worker)
         phone = worker.test_client()
-        for path in (f"/games/{game_id}", "/history", f"/players/{ann}", "/ratings", f"/games/{game_id}.json"):
+        for path in (f"/games/{game_id}", "/history", "/history?page=2", f"/players/{ann}", "/ratings",
+                     f"/games/{game_id}.json"):
             assert phone.get(path).status_code == 200
             assert _compiled(worker) == compiled, f"{path} compiled a statement the warm-up did not"
     finally:
