@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any, NamedTuple
 
 from sqlalchemy import ColumnElement, bindparam, select
 from sqlalchemy.orm import raiseload
@@ -37,18 +38,20 @@ from .rules import (
 CHUNK = 500
 
 
-class GameRow(Protocol):
-    """What a replay reads from a game's row (an ORM ``Game`` or a row of its columns)."""
+class GameRow(NamedTuple):
+    """What a replay reads of a game's row, and what an answer names of it (its id, version
+    and finish): the columns as recording a round reads them (``store``). An ORM ``Game``, or
+    any row with these columns, is read the same way."""
 
     id: int
     version: int
-    edit_key_hash: str | None
     rules: str
     rules_document: str
     decks: int
     jokers: int
     dealer_rule: str
     first_dealer_seat: int
+    finished_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -176,7 +179,7 @@ class GameFacts:
 
     __slots__ = ("rules", "ruleset", "decks", "jokers", "dealer_rule", "first_dealer_seat", "seats", "names")
 
-    def __init__(self, game: GameRow, seats: Sequence[SeatRow]) -> None:
+    def __init__(self, game: GameRow | Any, seats: Sequence[SeatRow]) -> None:
         self.rules = game.rules
         #: The game's frozen rules, read once (a ``RuleSetError`` when they cannot be read).
         self.ruleset = ruleset_from_text(game.rules_document, game.rules)

@@ -23,7 +23,7 @@ from .access import issue_key
 from .database import read_one, read_row, read_rows_on, send, unlocked, writing
 from .gamefile import GameFile
 from .models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
-from .replays import ROUNDS_OF_GAME, SEATS_OF_GAME, LoadedGame, facts_of, work_out, worked_out
+from .replays import ROUNDS_OF_GAME, SEATS_OF_GAME, GameRow, LoadedGame, facts_of, work_out, worked_out
 from .rules import (
     GAME_OVER,
     PRESETS,
@@ -422,7 +422,7 @@ def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) 
     return LoadedGame(game, loaded.seats, new_state)
 
 
-def _move_on(game: GameColumns, finished_at: datetime | None) -> GameColumns | None:
+def _move_on(game: GameRow, finished_at: datetime | None) -> GameRow | None:
     """The game's next version (and its finish, if the round ended it), from the version it was
     read at: the row as it now is, or None, and nothing changed, if it is no longer at that
     version."""
@@ -434,22 +434,7 @@ def _move_on(game: GameColumns, finished_at: datetime | None) -> GameColumns | N
     return game._replace(**changes) if moved == 1 else None
 
 
-class GameColumns(NamedTuple):
-    """What recording a round reads of a game's row: what the engine needs to work it out,
-    and what the answer names (its id, its new version)."""
-
-    id: int
-    version: int
-    rules: str
-    rules_document: str
-    decks: int
-    jokers: int
-    dealer_rule: str
-    first_dealer_seat: int
-    finished_at: datetime | None
-
-
-_GAME_ROW = select(*(getattr(Game, name) for name in GameColumns._fields)).where(Game.id == bindparam("game_id"))
+_GAME_ROW = select(*(getattr(Game, name) for name in GameRow._fields)).where(Game.id == bindparam("game_id"))
 
 
 def _read_game(engine: Engine, connection: Any, game_id: int) -> LoadedGame:
@@ -461,7 +446,7 @@ def _read_game(engine: Engine, connection: Any, game_id: int) -> LoadedGame:
     found = read_rows_on(engine, connection, _GAME_ROW, params, first=True)
     if not found:
         raise NotFound(f"no game {game_id}")
-    game = GameColumns(*found[0])
+    game = GameRow(*found[0])
     seats, rounds = facts_of(read_rows_on(engine, connection, SEATS_OF_GAME, params),
                              read_rows_on(engine, connection, ROUNDS_OF_GAME, params))
     return _checked(work_out(game, seats.get(game_id, []), rounds.get(game_id, [])))
