@@ -38,8 +38,8 @@ def meanwhile(monkeypatch, change) -> list[bool]:
     reads: list[bool] = []
     read_game = store._read_game
 
-    def read_then_change(engine, connection, game_id):
-        loaded = read_game(engine, connection, game_id)
+    def read_then_change(engine, connection, game_id, row):
+        loaded = read_game(engine, connection, game_id, row)
         reads.append(database._writing.get())  # whether it was read inside the write
         if len(reads) == 1:
             change()
