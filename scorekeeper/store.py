@@ -403,6 +403,7 @@ def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) 
     new_state = advance(state, record)
     game = loaded.game
     went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, state.setup)
+    summary = summaries.rows_of(game.id, [s.player_id for s in loaded.seats], new_state)
     try:
         with writing():
             game = _move_on(game, finished_at=utcnow() if new_state.finished else None)
@@ -412,7 +413,7 @@ def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) 
             _, (round_id,) = send(_NEW_ROUND, {"game_id": game.id, "number": number, "went_out_id": went_out_id,
                                                "recorded_at": utcnow()})
             send(_NEW_HANDS, [{**row, "round_id": round_id} for row in rows])
-            summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+            summaries.write_rows(summary)
             if new_state.finished:  # the game joins the ratings (at the end of the order: quick)
                 rating_summaries.refresh([game.id])
             db.session.commit()

@@ -112,20 +112,29 @@ def store(rows: Sequence[Rows], session: Session | None = None) -> None:
 
 
 def write(game_id: int, player_ids: Sequence[int], state: GameState | None, problem: str | None = None) -> None:
-    """Store one game's summary from the state the engine just worked out for a change to it.
+    """Store one game's summary from the state the engine just worked out for a change to it."""
+    write_rows(rows_of(game_id, player_ids, state, problem))
+
+
+def write_rows(rows: Rows) -> None:
+    """Store one game's summary rows (:func:`rows_of`, which a caller may work out before its
+    write begins, so that the other writers do not wait for it).
 
     A game's summary rows are made with the game, so a change updates them in place: two
     statements (the game's row, then its seats' rows by primary key), where replacing them
     took four, in the transaction every round waits for."""
-    rows = rows_of(game_id, player_ids, state, problem)
+    game_id = rows.game["game_id"]
     game = {k: v for k, v in rows.game.items() if k != "game_id"}
     updated, _ = send(_UPDATE_GAME, {"key_game_id": game_id, **game})
     if updated != 1:
         store([rows])
         return
+    # A seat's player never changes once the game is made, so the update leaves player_id
+    # out: setting it, even to the same value, makes SQLite rewrite the seat summaries' player
+    # index, two of the ten pages a round writes (counted in the WAL).
     send(_UPDATE_SEAT, [
         {"key_game_id": game_id, "key_position": seat["position"],
-         **{k: v for k, v in seat.items() if k not in ("game_id", "position")}} for seat in rows.seats])
+         **{k: v for k, v in seat.items() if k not in ("game_id", "position", "player_id")}} for seat in rows.seats])
 
 
 # Made once, on the tables rather than the mapped classes, and sent as they are
