@@ -5,7 +5,8 @@
 -- was answered. Every thread goes round the games it owns, one round of each in turn.
 --
 --   wrk -t4 -c4 -s rounds.lua URL -- GAMES_FILE THREADS
--- GAMES_FILE: one game a line, "id key name1 name2 name3 name4" (Balmoral, no rounds yet).
+-- GAMES_FILE: one game a line, "id key name1 name2 name3 name4 [next]" (Balmoral): next is the
+-- round the game is at (1 when left out), so that a run can go on where the last one stopped.
 --
 -- A game's next round number moves on when the server answers: wrk sometimes makes a
 -- request and then, its connection not yet writable, makes another in its place without
@@ -28,7 +29,8 @@ function init(args)
     if i % count == index then
       local fields = {}
       for word in line:gmatch("%S+") do table.insert(fields, word) end
-      table.insert(games, { id = fields[1], key = fields[2], players = { fields[3], fields[4], fields[5], fields[6] } })
+      table.insert(games, { id = fields[1], key = fields[2], players = { fields[3], fields[4], fields[5], fields[6] },
+                            next = tonumber(fields[7]) or 1 })
     end
     i = i + 1
   end
