@@ -20,7 +20,7 @@ from conftest import ON_POSTGRES, close, join, make_app, make_keeper
 from factories import text
 from sqlalchemy import event, func, select
 
-from scorekeeper import create_app, store
+from scorekeeper import create_app, kept, store
 from scorekeeper.gamefile import game_document, read_game
 from scorekeeper.models import Game, Player, RatingSummary, db
 
@@ -259,6 +259,36 @@ def test_a_board_the_phone_holds_is_answered_304_after_one_query(app, web, game)
     web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth)
     changed = web.get(f"/games/{game_id}", headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_a_phone_revalidating_a_compressed_board_gets_304_after_one_query(app, web, game):
+    """A phone accepts brotli: the board it got was compressed, with an ETag of its own
+    ("...:br"), and that is the one it sends back. It gets its 304 from the version alone,
+    not from a page worked out (or served from the kept pages) and compressed first; and
+    the 304 names the validator the phone holds."""
+    from factories import counted
+
+    game_id, auth = game
+    phone = {"Accept-Encoding": "gzip, deflate, br"}
+    first = web.get(f"/games/{game_id}", headers=phone)
+    assert first.headers["Content-Encoding"] == "br" and first.headers["ETag"].endswith(':br"')
+    with app.app_context():
+        kept.of_app("pages", kept.PAGES_KEPT).clear()  # nothing to serve it from: a 304 must not need it
+    with counted(app) as statements:
+        again = web.get(f"/games/{game_id}", headers={**phone, "If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == first.headers["ETag"]
+    assert [s for s in statements if "FROM game" in s] and len(statements) <= 2, statements
+    # The API's document too; and its compressed ETag sent back as If-Match still guards a change.
+    document = web.get(f"/api/games/{game_id}", headers=phone)
+    assert document.headers["Content-Encoding"] == "br" and document.headers["ETag"].endswith(':br"')
+    with counted(app) as statements:
+        held = web.get(f"/api/games/{game_id}", headers={**phone, "If-None-Match": document.headers["ETag"]})
+    assert held.status_code == 304 and len(statements) <= 2, statements
+    assert web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth).status_code == 201
+    stale = web.delete(f"/api/games/{game_id}/rounds/1", headers={**auth, "If-Match": document.headers["ETag"]})
+    assert stale.status_code == 412
+    changed = web.get(f"/games/{game_id}", headers={**phone, "If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
 
 
 def test_a_page_and_its_fragment_never_share_an_etag(web, game):

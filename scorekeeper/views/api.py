@@ -20,6 +20,7 @@ from ..gamefile import GAME_FORMAT, GameFileError, game_document, read_game, rea
 from ..models import Game
 from ..openapi import openapi_document
 from ..rules import Deck, GameState, Problem, RoundError, RoundRecord, RuleSetError, advance, replay
+from .common import held, unencoded
 from .errors import with_headers
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -188,10 +189,11 @@ def create_game():
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int):
     row = store.peek(game_id)
-    if row is not None and _etag(game_id, row.version) in request.if_none_match:
+    holds = held(_etag(game_id, row.version)) if row is not None else None
+    if holds is not None:
         # The client holds this version: 304 after one query by primary key, nothing replayed.
         response = Response(status=304)
-        response.set_etag(_etag(game_id, row.version))
+        response.set_etag(holds)
         return response
     loaded = _game(game_id)
     response = _with_etag(_document(loaded), loaded)
@@ -230,8 +232,9 @@ def record_round(game_id: int):
 
 
 def _if_match() -> int | None:
-    """The game version a change was made on, from ``If-Match: "api-g1-v7"`` (optional)."""
-    header = request.headers.get("If-Match", "").strip().strip('"')
+    """The game version a change was made on, from ``If-Match: "api-g1-v7"`` (optional; or
+    ``"api-g1-v7:br"``, the ETag of the compressed answer, as the client got it)."""
+    header = unencoded(request.headers.get("If-Match", "").strip().strip('"'))
     version = header.rpartition("-v")[2]
     return int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None
 

@@ -15,9 +15,11 @@ from ..database import club_version
 def is_htmx() -> bool:
     """An htmx request that swaps a fragment into ``#main``: not a boosted link, and not htmx's
     restore of a page from history (that one replaces the whole body: it gets the whole page)."""
-    headers = request.headers
-    return (headers.get("HX-Request") == "true" and headers.get("HX-Boosted") != "true"
-            and headers.get("HX-History-Restore-Request") != "true")
+    # Read from the WSGI environ: through ``request.headers`` each header a request lacks (most
+    # lack these) costs an exception raised and caught, and every page asks this more than once.
+    environ = request.environ
+    return (environ.get("HTTP_HX_REQUEST") == "true" and environ.get("HTTP_HX_BOOSTED") != "true"
+            and environ.get("HTTP_HX_HISTORY_RESTORE_REQUEST") != "true")
 
 
 def render(template: str, status: int = 200, push_url: str | None = None, keep: Hashable | None = None,
@@ -77,6 +79,36 @@ def form_token() -> str:
         setattr(g, name, signed)  # what generate_csrf() (and so csrf_token()) gives in this request
     return signed
 
+
+
+def held(etag: str) -> str | None:
+    """The validator this browser holds for what ``etag`` stands for, from its If-None-Match
+    (None if it holds none): the view then answers 304 before working anything out.
+
+    A compressed body is not the same bytes as the page, so Flask-Compress gives it an ETag of
+    its own, the view's with the encoding after a colon (``"g5-v16-se...:br"``), and that is
+    the one a phone sends back."""
+    holds = request.if_none_match
+    if not holds:
+        return None
+    for candidate in (etag, *(f"{etag}:{encoding}" for encoding in _encodings())):
+        if candidate in holds:
+            return candidate
+    return None
+
+
+def unencoded(etag: str) -> str:
+    """An ETag a client sends back (``If-Match``) as the view made it: without the encoding
+    Flask-Compress put after it (:func:`held`)."""
+    head, colon, encoding = etag.rpartition(":")
+    return head if colon and encoding in _encodings() else etag
+
+
+def _encodings() -> tuple[str, ...]:
+    algorithms = current_app.config.get("COMPRESS_ALGORITHM", ())
+    if isinstance(algorithms, str):
+        return tuple(name.strip() for name in algorithms.split(","))
+    return tuple(algorithms)
 
 
 def page_key(*parts: Hashable) -> tuple | None:

@@ -15,7 +15,7 @@ from ..roundform import small_int
 from ..replays import rules_of
 from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from . import undone
-from .common import go, is_htmx, key_page, kept_page, no_store, page_key, render
+from .common import go, held, is_htmx, key_page, kept_page, no_store, page_key, render
 
 bp = Blueprint("games", __name__)
 
@@ -234,9 +234,11 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     if game is None:
         abort(404)
     editable = not watching and access.can_edit(game)
+    etag = board_etag(game, watching, editable)
     # A page that shows a message (flashed after a change) is always sent whole.
-    if status == 200 and not session.get("_flashes") and board_etag(game, watching, editable) in request.if_none_match:
-        return _not_modified(board_etag(game, watching, editable))
+    holds = held(etag) if status == 200 and not session.get("_flashes") else None
+    if holds is not None:
+        return _not_modified(holds)
     response = kept_page(_board_key(game, editable, watching, template, status))
     if response is None:
         loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
@@ -244,8 +246,9 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
         editable = not watching and access.can_edit(game)
         response = render(template, status, keep=_board_key(game, editable, watching, template, status),
                           loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
+        etag = board_etag(game, watching, editable)
     if status == 200:
-        response.set_etag(board_etag(game, watching, editable))
+        response.set_etag(etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
