@@ -22,6 +22,9 @@ HEIGHT = 230
 LEFT, RIGHT, TOP, BOTTOM = 42, 14, 12, 40
 #: Markers on every point up to this many rounds (beyond, only the last point).
 MARKERS_UP_TO = 16
+#: A line is drawn with the points a phone can tell apart (:func:`thinned`) in columns this
+#: wide (units of the drawing, which a phone shows at about one CSS pixel each).
+COLUMN = 1.0
 
 
 @dataclass(frozen=True)
@@ -125,7 +128,7 @@ def line_chart(
                 coords.append((x_at(i), coords[-1][1]))
             coords.append((x_at(i), y))
         seat = s.seat % 8
-        path = " ".join(f"{_num(x)},{_num(y)}" for x, y in coords)
+        path = " ".join(f"{_num(x)},{_num(y)}" for x, y in thinned(coords))
         out.append(f'<g class="series" data-seat="{s.seat}"><title>{escape(s.name)}</title>')
         out.append(f'<polyline class="line seat-{seat}" points="{path}"/>')
         marks = range(len(s.values)) if len(s.values) <= MARKERS_UP_TO + 1 else [len(s.values) - 1]
@@ -142,6 +145,36 @@ def line_chart(
                    "</circle>")
     out.append("</svg>")
     return Markup("".join(out))
+
+
+def thinned(coords: Sequence[tuple[float, float]], column: float = COLUMN) -> list[tuple[float, float]]:
+    """The points of a line that the screen can tell apart: of the points that fall in each
+    ``column`` of the width, the first, the highest, the lowest and the last, in their order,
+    so that every peak and dip is drawn where it is and the line runs on from column to column.
+
+    A busy player's rating over 3,659 games is 3,660 points across a chart 304 units wide:
+    38 KB of the player page's 57 KB, twelve points to each pixel of a phone's screen. A line
+    with no more than four points in any column is drawn as it is.
+
+    >>> thinned([(0.0, 5.0), (0.2, 1.0), (0.4, 9.0), (0.6, 4.0), (0.8, 3.0), (1.5, 2.0)])
+    [(0.0, 5.0), (0.2, 1.0), (0.4, 9.0), (0.8, 3.0), (1.5, 2.0)]
+    """
+    kept: list[tuple[float, float]] = []
+    start = 0
+    while start < len(coords):
+        end = start
+        edge = math.floor(coords[start][0] / column)
+        while end + 1 < len(coords) and math.floor(coords[end + 1][0] / column) == edge:
+            end += 1
+        if end - start < 4:
+            kept.extend(coords[start:end + 1])
+        else:
+            inside = range(start, end + 1)
+            # On the screen y grows downwards: the smallest y is the highest point.
+            chosen = {start, end, min(inside, key=lambda i: coords[i][1]), max(inside, key=lambda i: coords[i][1])}
+            kept.extend(coords[i] for i in sorted(chosen))
+        start = end + 1
+    return kept
 
 
 def _finals(state: GameState) -> str:

@@ -14,7 +14,7 @@ from factories import (
 from history_games import ANN_BEN_CAT, game, out
 
 from scorekeeper import replays, transfer
-from scorekeeper.charts import levels_chart, nice_ticks, totals_chart
+from scorekeeper.charts import COLUMN, LEFT, RIGHT, WIDTH, levels_chart, nice_ticks, rating_chart, totals_chart
 from scorekeeper.gamefile import read_document
 
 # =============================================================== a game's story and its charts
@@ -102,6 +102,38 @@ def test_nice_ticks_cover_the_highest_total():
     for top in (0, 1, 7, 49, 50, 51, 118, 999, 1000, 4321):
         ticks = nice_ticks(top)
         assert ticks[0] == 0 and ticks[-1] >= top and len(ticks) <= 6
+
+
+def _drawn(chart) -> list[tuple[float, float]]:
+    (line,) = re.findall(r'<polyline class="line[^"]*" points="([^"]+)"', str(chart))
+    return [tuple(map(float, point.split(","))) for point in line.split()]
+
+
+def test_a_rating_over_thousands_of_games_is_drawn_with_the_points_a_screen_can_tell_apart():
+    import random
+
+    rng = random.Random(13)
+    values = [25.0]
+    for _ in range(3659):
+        values.append(values[-1] + rng.uniform(-1, 1))
+    whole = [round(v, 1) for v in values]
+    top, bottom = whole.index(max(whole)), whole.index(min(whole))
+    chart = rating_chart("Ann", values, (top, values[top]), (bottom, values[bottom]))
+    drawn = _drawn(chart)
+    columns = (WIDTH - LEFT - RIGHT) / COLUMN + 1
+    # At most four points a column (first, highest, lowest, last), from 3,660.
+    assert len(drawn) <= 4 * columns < len(values) / 2
+    # It starts and ends where the rating did, in order, and reaches its best and its worst.
+    assert drawn[0][0] == LEFT and drawn[-1][0] == WIDTH - RIGHT
+    assert [x for x, _ in drawn] == sorted(x for x, _ in drawn)
+    ys = [y for _, y in drawn]
+    ring = {float(cy) for cy in re.findall(r'class="peak" cx="[^"]+" cy="([^"]+)"', str(chart))}
+    assert ring == {min(ys), max(ys)}
+
+
+def test_a_short_line_is_drawn_point_for_point():
+    chart = rating_chart("Ann", [25.0, 26.5, 24.0, 27.25, 25.5])
+    assert len(_drawn(chart)) == 5
 
 
 def test_a_game_just_started_has_a_story_without_charts(web):
