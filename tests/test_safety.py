@@ -203,6 +203,27 @@ def test_session_cookie_flags(app):
     assert "Secure" in secure.headers["Set-Cookie"]
 
 
+def test_the_session_signer_is_made_once_and_follows_the_secret_keys(app):
+    from itsdangerous import BadSignature
+
+    sessions = app.session_interface
+    signer = sessions.get_signing_serializer(app)
+    cookie = signer.dumps({"csrf_token": "t"})
+    assert sessions.get_signing_serializer(app) is signer
+    old = app.secret_key
+    try:
+        app.secret_key = "a new secret"
+        renewed = sessions.get_signing_serializer(app)
+        assert renewed is not signer
+        with pytest.raises(BadSignature):
+            renewed.loads(cookie)  # a cookie signed with the old key no longer reads
+        app.config["SECRET_KEY_FALLBACKS"] = [old]
+        assert sessions.get_signing_serializer(app).loads(cookie) == {"csrf_token": "t"}
+    finally:
+        app.secret_key = old
+        app.config["SECRET_KEY_FALLBACKS"] = []
+
+
 def test_missing_or_wrong_csrf_token_is_a_friendly_400(client):
     for data in ({}, {"csrf_token": "forged"}):
         response = client.post("/players/", data={"name": "Zed", **data})
