@@ -579,20 +579,29 @@ def wrk(wrk_bin: str, url: str, seconds: float, connections: int, headers: dict[
     return figures
 
 
-def measure_paired(wrk_bin: str, endpoint: Endpoint, url: str, floor_url: str, opts: argparse.Namespace,
-                   script: Path) -> tuple[Figures, Figures]:
-    """The endpoint and the floor in turns: a warm-up of each, then ``opts.pairs`` slices of
-    each, one after the other, that add up to ``opts.duration``. A machine whose speed drifts
-    (other work on it, CPU clocks) then slows both alike, and the ratio between them is the
-    app's own."""
+def measure_paired(wrk_bin: str, pairs: list[tuple[Endpoint, str, str]], opts: argparse.Namespace,
+                   script: Path) -> list[tuple[Figures, Figures]]:
+    """One endpoint on each history (its URL, and its floor's URL on the same database), all in
+    turns: a warm-up of each, then ``opts.pairs`` turns in which each history's floor and
+    endpoint run one slice each, the histories' order swapped from one turn to the next; the
+    slices add up to ``opts.duration`` per endpoint. A machine whose speed drifts (other work
+    on it, CPU clocks) then slows the floor and the endpoint alike, and the small and the large
+    history alike: the ratios between them are the app's own. Returns (floor, endpoint) figures
+    for each history, in the order given."""
     seconds = max(1.0, opts.duration / opts.pairs)
-    wrk(wrk_bin, floor_url, opts.warmup, opts.connections, PHONE, script)
-    wrk(wrk_bin, url, opts.warmup, opts.connections, endpoint.headers, script)
-    floors, ours = [], []
-    for _ in range(opts.pairs):
-        floors.append(wrk(wrk_bin, floor_url, seconds, opts.connections, PHONE, script))
-        ours.append(wrk(wrk_bin, url, seconds, opts.connections, endpoint.headers, script))
-    return combine("floor (bare Flask, 1 query)", floors), combine(endpoint.name, ours)
+    for endpoint, url, floor_url in pairs:
+        wrk(wrk_bin, floor_url, opts.warmup, opts.connections, PHONE, script)
+        wrk(wrk_bin, url, opts.warmup, opts.connections, endpoint.headers, script)
+    floors: list[list[dict]] = [[] for _ in pairs]
+    ours: list[list[dict]] = [[] for _ in pairs]
+    for turn in range(opts.pairs):
+        order = range(len(pairs)) if turn % 2 == 0 else reversed(range(len(pairs)))
+        for i in order:
+            endpoint, url, floor_url = pairs[i]
+            floors[i].append(wrk(wrk_bin, floor_url, seconds, opts.connections, PHONE, script))
+            ours[i].append(wrk(wrk_bin, url, seconds, opts.connections, endpoint.headers, script))
+    return [(combine("floor (bare Flask, 1 query)", floors[i]), combine(pairs[i][0].name, ours[i]))
+            for i in range(len(pairs))]
 
 
 def measure_rounds(wrk_bin: str, db: Database, url: str, opts: argparse.Namespace, script: Path,
@@ -727,87 +736,120 @@ class ChangesKept:
         self.engine.dispose()
 
 
-def run_database(db: Database, opts: argparse.Namespace, wrk_bin: str, gunicorn_opts: list[str]) -> dict:
+def endpoints_of(app: Server, db: Database) -> list[Endpoint]:
+    """What a phone asks of one history, with the session cookies its browser keeps: the phone
+    keeping score (its edit key; its form token) and a phone watching."""
+    keeper = {**PHONE, "Cookie": phone_cookie(app, db)}
+    watcher = {**PHONE, "Cookie": watcher_cookie(app, db)}
+    poll = {**watcher, "HX-Request": "true", "HX-Trigger": "board",
+            "HX-Current-URL": f"{app.base}/games/{db.board_game}/watch"}
+    return [
+        Endpoint("scoreboard page", f"/games/{db.board_game}", keeper),
+        Endpoint("unchanged watch poll", f"/games/{db.board_game}/live?v={db.board_version}&watch=1", poll,
+                 204, "poll"),
+        Endpoint("history page 1", "/history", keeper),
+        Endpoint(f"history page {db.last_page} (last)", f"/history?page={db.last_page}", keeper),
+        Endpoint(f"player page ({db.player_games} games)", f"/players/{db.player}", keeper),
+        Endpoint("ratings leaderboard", "/ratings", keeper),
+        Endpoint("game file download", f"/games/{db.file_game}.json", keeper, 200, "file"),
+    ]
+
+
+def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
+                  gunicorn_opts: list[str]) -> dict[str, dict]:
+    """Both histories of one database system served at once, each by Scorekeeper and by its
+    floor, and every endpoint measured on both in turns (:func:`measure_paired`): the growth
+    from the small history to the large one is then taken from figures of the same minutes.
+    Then, one history after the other, what cannot run in turns: a fresh worker's first answers,
+    recording rounds, a page just after a round. Returns each history's figures by its label."""
     report = BENCH / "wrk" / "report.lua"
     rounds_script = BENCH / "wrk" / "rounds.lua"
-    app = Server("scorekeeper", "scorekeeper:create_app()", db, opts.workers, gunicorn_opts)
-    floor = Server("floor", "bench.floor:app", db, opts.workers, gunicorn_opts)
-    results: list[Figures] = []
-    cold: dict[str, float] = {}
-    warm: dict[str, float] = {}
+    apps: dict[str, Server] = {}
+    floors: dict[str, Server] = {}
+    runs: dict[str, dict] = {db.label: {"results": [], "cold": {}, "warm": {}, "changed": {}} for db in dbs}
     try:
-        app.wait("/api/openapi.json")
-        floor.wait(f"/games/{db.board_game}")
-        # The phone keeping score, and a phone watching: each has the session cookie its browser
-        # keeps (its edit key; its form token), and sends it with every request.
-        keeper = {**PHONE, "Cookie": phone_cookie(app, db)}
-        watcher = {**PHONE, "Cookie": watcher_cookie(app, db)}
-        poll = {**watcher, "HX-Request": "true", "HX-Trigger": "board",
-                "HX-Current-URL": f"{app.base}/games/{db.board_game}/watch"}
-        endpoints = [
-            Endpoint("scoreboard page", f"/games/{db.board_game}", keeper),
-            Endpoint("unchanged watch poll", f"/games/{db.board_game}/live?v={db.board_version}&watch=1", poll,
-                     204, "poll"),
-            Endpoint("history page 1", "/history", keeper),
-            Endpoint(f"history page {db.last_page} (last)", f"/history?page={db.last_page}", keeper),
-            Endpoint(f"player page ({db.player_games} games)", f"/players/{db.player}", keeper),
-            Endpoint("ratings leaderboard", "/ratings", keeper),
-            Endpoint("game file download", f"/games/{db.file_game}.json", keeper, 200, "file"),
-        ]
-        # A fresh worker's first answer is one request, a few milliseconds on a machine whose
-        # speed varies from moment to moment: the median of a few fresh starts.
-        firsts: dict[str, list[float]] = {endpoint.name: [] for endpoint in endpoints}
-        for start in range(FRESH_STARTS):
-            if start:
-                app.fresh_workers()
-            for endpoint in endpoints:
-                check_status(app, endpoint)
-                firsts[endpoint.name].append(prime(app.base + endpoint.path, endpoint.headers, opts.workers))
-        cold = {name: statistics.median(times) for name, times in firsts.items()}
-        floor_url = f"{floor.base}/games/{db.board_game}"
-        prime(floor_url, PHONE, opts.workers)
-        floors = []
-        for endpoint in endpoints:
-            paired, figures = measure_paired(wrk_bin, endpoint, app.base + endpoint.path, floor_url, opts, report)
-            floors.append(paired)
-            figures.kind = endpoint.kind
-            figures.floor = paired
-            results.append(figures)
-        # Warm answers once every endpoint has had its load, before the rounds change the history.
-        for endpoint in endpoints:
-            changes = None if endpoint.kind == "poll" else ChangesKept(db.url, [db.board_game, db.file_game])
-            warm[endpoint.name] = warm_answer(app.base + endpoint.path, endpoint.headers, changes, opts.workers)
-        # The floor's row: the run with the median throughput of those measured.
-        results.insert(0, sorted(floors, key=lambda f: f.rps)[len(floors) // 2])
-        results[0].note = (f"median of {len(floors)} runs, each in turns with one endpoint: "
-                           + ", ".join(f"{f.rps:.0f}" for f in floors) + " req/s")
-        # Recording rounds last: it adds games and rounds to the history.
-        games_file = db.instance / "round-games.txt"
-        warm_file = db.instance / "round-games-warm.txt"
-        add_round_games(db, opts.round_games, games_file)
-        add_round_games(db, max(opts.round_games // 4, opts.connections * 2), warm_file)
-        before = rounds_in(db, games_file)
-        logged = app.log_path.stat().st_size
-        writes, figures = measure_rounds(wrk_bin, db, app.base + "/api/games/0/rounds", opts, rounds_script,
-                                         games_file, warm_file)
-        results.append(writes)
-        stored = rounds_in(db, games_file) - before
-        answers = statuses(app.log_path, logged, r"POST /api/games/\d+/rounds")
-        figures.kind = "api"
-        figures.floor = writes
-        figures.note = "; ".join(filter(None, [
-            f"{stored} rounds stored for {figures.requests} answers",
-            "answers (warm-up too): " + ", ".join(f"{n} × {code}" for code, n in sorted(answers.items())),
-            figures.note]))
-        # Each turn may end with a round sent on every connection, stored but not answered.
-        if not figures.requests <= stored <= figures.requests + opts.connections * opts.pairs:
-            figures.errors += abs(stored - figures.requests)
-        results.append(figures)
-        changed = after_a_round(app, db, endpoints, keeper)
+        for db in dbs:
+            apps[db.label] = Server(f"scorekeeper-{db.label}", "scorekeeper:create_app()", db, opts.workers,
+                                    gunicorn_opts)
+            floors[db.label] = Server(f"floor-{db.label}", "bench.floor:app", db, opts.workers, gunicorn_opts)
+        for db in dbs:
+            apps[db.label].wait("/api/openapi.json")
+            floors[db.label].wait(f"/games/{db.board_game}")
+        endpoints = {db.label: endpoints_of(apps[db.label], db) for db in dbs}
+        for db in dbs:
+            runs[db.label]["cold"] = first_answers(apps[db.label], endpoints[db.label], opts.workers)
+        floor_urls = {db.label: f"{floors[db.label].base}/games/{db.board_game}" for db in dbs}
+        for db in dbs:
+            prime(floor_urls[db.label], PHONE, opts.workers)
+        measured: dict[str, list[Figures]] = {db.label: [] for db in dbs}
+        for at in range(len(endpoints[dbs[0].label])):
+            pairs = [(endpoints[db.label][at], apps[db.label].base + endpoints[db.label][at].path,
+                      floor_urls[db.label]) for db in dbs]
+            for db, (floor, figures) in zip(dbs, measure_paired(wrk_bin, pairs, opts, report), strict=True):
+                figures.kind = endpoints[db.label][at].kind
+                figures.floor = floor
+                measured[db.label].append(figures)
+        for db in dbs:
+            run, app, results = runs[db.label], apps[db.label], measured[db.label]
+            # Warm answers once every endpoint has had its load, before the rounds change the history.
+            for endpoint in endpoints[db.label]:
+                changes = None if endpoint.kind == "poll" else ChangesKept(db.url, [db.board_game, db.file_game])
+                run["warm"][endpoint.name] = warm_answer(app.base + endpoint.path, endpoint.headers, changes,
+                                                         opts.workers)
+            # The floor's row: the run with the median throughput of those measured.
+            paired = [f.floor for f in results]
+            results.insert(0, sorted(paired, key=lambda f: f.rps)[len(paired) // 2])
+            results[0].note = (f"median of {len(paired)} runs, each in turns with one endpoint: "
+                               + ", ".join(f"{f.rps:.0f}" for f in paired) + " req/s")
+            results += record_rounds(app, db, opts, wrk_bin, rounds_script)
+            run["results"] = results
+            keeper = endpoints[db.label][0].headers  # the scoreboard's: the phone keeping score
+            run["changed"] = after_a_round(app, db, endpoints[db.label], keeper)
     finally:
-        app.stop()
-        floor.stop()
-    return {"results": results, "cold": cold, "warm": warm, "changed": changed}
+        for server in [*apps.values(), *floors.values()]:
+            server.stop()
+    return runs
+
+
+def first_answers(app: Server, endpoints: list[Endpoint], workers: int) -> dict[str, float]:
+    """A fresh worker's first answer to each endpoint, in seconds: one request is a few
+    milliseconds on a machine whose speed varies from moment to moment, so the median over
+    FRESH_STARTS fresh starts of the workers."""
+    firsts: dict[str, list[float]] = {endpoint.name: [] for endpoint in endpoints}
+    for start in range(FRESH_STARTS):
+        if start:
+            app.fresh_workers()
+        for endpoint in endpoints:
+            check_status(app, endpoint)
+            firsts[endpoint.name].append(prime(app.base + endpoint.path, endpoint.headers, workers))
+    return {name: statistics.median(times) for name, times in firsts.items()}
+
+
+def record_rounds(app: Server, db: Database, opts: argparse.Namespace, wrk_bin: str,
+                  script: Path) -> list[Figures]:
+    """Rounds recorded through the API in new games, in turns with the write floor: the write
+    floor's figures and the rounds', checked against what the database holds afterwards. Last
+    of a history's measures: it adds games and rounds to the history."""
+    games_file = db.instance / "round-games.txt"
+    warm_file = db.instance / "round-games-warm.txt"
+    add_round_games(db, opts.round_games, games_file)
+    add_round_games(db, max(opts.round_games // 4, opts.connections * 2), warm_file)
+    before = rounds_in(db, games_file)
+    logged = app.log_path.stat().st_size
+    writes, figures = measure_rounds(wrk_bin, db, app.base + "/api/games/0/rounds", opts, script,
+                                     games_file, warm_file)
+    stored = rounds_in(db, games_file) - before
+    answers = statuses(app.log_path, logged, r"POST /api/games/\d+/rounds")
+    figures.kind = "api"
+    figures.floor = writes
+    figures.note = "; ".join(filter(None, [
+        f"{stored} rounds stored for {figures.requests} answers",
+        "answers (warm-up too): " + ", ".join(f"{n} × {code}" for code, n in sorted(answers.items())),
+        figures.note]))
+    # Each turn may end with a round sent on every connection, stored but not answered.
+    if not figures.requests <= stored <= figures.requests + opts.connections * opts.pairs:
+        figures.errors += abs(stored - figures.requests)
+    return [writes, figures]
 
 
 def watcher_cookie(app: Server, db: Database) -> str:
@@ -1101,12 +1143,11 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
         say(f"Seeded the {db.title} history through the store: {db.finished:,} finished games and "
             f"{db.in_progress} in progress ({db.games:,} games, {db.system.size_mb(db.url):.1f} MB) "
             f"in {db.seconds:.1f} s")
-    runs: dict[str, dict] = {}
+    runs = run_histories(list(histories.values()), opts, wrk_bin, gunicorn_opts)
     for db in histories.values():
         say("")
         say(f"== {db.title} history: {db.games:,} games; scoreboard of game {db.board_game}, "
             f"player {db.player}, file of game {db.file_game}")
-        runs[db.label] = run_database(db, opts, wrk_bin, gunicorn_opts)
         table(db, runs[db.label])
     growth_table(system.name, runs["small"]["results"], runs["large"]["results"])
     return {"system": system, "histories": histories, "runs": runs}
@@ -1177,7 +1218,7 @@ def main() -> int:
     load = os.getloadavg()
     say(f"Scorekeeper benchmark: gunicorn --workers {opts.workers} {' '.join(gunicorn_opts)}")
     say(f"wrk {opts.connections} connections on loopback, {opts.warmup:g} s warm-up + {opts.duration:g} s "
-        f"per endpoint, in {opts.pairs} turns with the floor; {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}; "
+        f"per endpoint, in {opts.pairs} turns with the floor and with the other history; {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}; "
         f"load average {load[0]:.2f} before the run")
     if load[0] > 0.75 * (os.cpu_count() or 1):
         say("WARNING: the machine is busy: the figures will be lower and noisier than on a quiet machine.")
