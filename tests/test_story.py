@@ -180,3 +180,17 @@ def test_the_board_marks_the_player_who_went_out_as_having_made_the_contract_as_
     cells = [text_of(c) for c in re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)]
     assert cells == ["15", "0 ★ went out ✓ made contract", "2 ✓ made contract"]
     assert "Ben Level 1 ✓ made ★ went out 0 0" in text(web.get(f"/games/{game_id}/story"))
+
+
+@pytest.mark.parametrize("games", [1, 6, 16, 20, 99, 100, 1426, 3659, 12345])
+def test_the_x_axis_is_labelled_at_round_numbers_with_room_between_labels(games):
+    chart = rating_chart("Ann", [25.0 + (i % 7) for i in range(games + 1)])
+    labels = [(float(x), text) for x, text in re.findall(
+        r'<text class="tick" x="([^"]+)" y="[^"]+" text-anchor="middle">(\d+)</text>', str(chart))]
+    numbers = [int(t) for _, t in labels]
+    assert numbers[0] == 0 and numbers[-1] == games
+    steps = {b - a for a, b in zip(numbers[:-2], numbers[1:-1], strict=True)}
+    assert len(steps) <= 1 and all(str(step).strip("0") in {"1", "2", "5"} for step in steps)
+    # Each label about 7 units a digit wide at 12px: none runs into the next.
+    for (x, t), (next_x, u) in zip(labels, labels[1:], strict=False):
+        assert next_x - x >= (len(t) + len(u)) * 7 / 2 + 4, (t, u)
