@@ -996,7 +996,7 @@ def table(db: Database, run: dict) -> None:
         if f.note:
             say(f"  ({f.name}: {f.note})")
     say(f"first answer of fresh workers (nothing kept yet; median of {FRESH_STARTS} fresh starts) and of warm ones "
-        "working the page out anew (median of 5, each after {IDLE:g} s idle), each timed as one request per worker at once, the slower; "
+        f"working the page out anew (median of 5, each after {IDLE:g} s idle), each timed as one request per worker at once, the slower; "
         "and one answer just after a round was recorded:")
     for name, seconds in run["cold"].items():
         say(f"  {name:<38} first {seconds * 1000:8.1f} ms   warm {run['warm'][name] * 1000:6.1f} ms")
