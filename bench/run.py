@@ -2,13 +2,15 @@
 on SQLite and on PostgreSQL.
 
 For each database system, and on it for each of two databases (a small history and a large
-one, seeded through the app's own store), this script serves Scorekeeper with gunicorn exactly as `make run` does, and beside
-it, with the same server settings, a bare Flask app (bench/floor.py) whose one route renders
-a small template after one primary-key query on the same database: the floor that no page of
-ours can beat. It drives each endpoint with wrk on loopback (a warm-up, then a bounded
-measurement) and prints requests per second and p50/p95/p99 latency, each as a ratio to the
-floor; then the growth from the small to the large history, the transferred sizes of the
-scoreboard and the round screen, the taps needed to record a round, and every target with
+one, seeded through the app's own store), this script serves Scorekeeper with gunicorn exactly
+as `make run` does, and beside it, with the same server settings, a bare Flask app
+(bench/floor.py) whose one route renders a small template after one primary-key query on the
+same database: the floor that no page of ours can beat. Both histories are served at once. It
+drives each endpoint with wrk on loopback (a warm-up, then a bounded measurement in turns with
+the floor, and with the same endpoint on the other history) and prints requests per second
+and p50/p95/p99 latency, each as a ratio to the floor; then the growth from the small to the
+large history, the transferred sizes of the scoreboard and the round screen, the taps needed
+to record a round, and every target with
 PASS or FAIL, for each database system. Nothing is asserted: the figures are the point
 (docs/performance.md).
 
