@@ -769,8 +769,9 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
     """Both histories of one database system served at once, each by Scorekeeper and by its
     floor, and every endpoint measured on both in turns (:func:`measure_paired`): the growth
     from the small history to the large one is then taken from figures of the same minutes.
-    Then, one history after the other, what cannot run in turns: a fresh worker's first answers,
-    recording rounds, a page just after a round. Returns each history's figures by its label."""
+    What cannot run in turns goes one history after the other: before the turns, a fresh
+    worker's first answers; after them, warm answers, recording rounds and a page just after a
+    round. Returns each history's figures by its label."""
     report = BENCH / "wrk" / "report.lua"
     rounds_script = BENCH / "wrk" / "rounds.lua"
     apps: dict[str, Server] = {}

@@ -55,16 +55,15 @@ DIGIT = 7
 
 
 def x_step(x_max: int, width: float) -> int:
-    """How far apart the x axis is labelled: a round number, with room for each label and a
-    gap (a rating over 3,659 games labelled every 366 ran its labels together).
+    """How far apart the x axis is labelled: the step of :func:`nice_ticks`, with room for
+    each label and a gap (a rating over 3,659 games labelled every 366 ran its labels together).
 
-    >>> x_step(6, 304), x_step(20, 304), x_step(100, 304), x_step(3658, 304)
-    (1, 2, 20, 1000)
+    >>> x_step(6, 304), x_step(20, 304), x_step(100, 304), x_step(1426, 304), x_step(3658, 304)
+    (1, 2, 20, 250, 1000)
     """
     most = max(1, int(width // (len(str(x_max)) * DIGIT + 12)))
-    rough = x_max / most
-    power = 10 ** max(0, math.floor(math.log10(rough))) if rough >= 1 else 1
-    return next(m * power for m in (1, 2, 5, 10) if m * power >= rough)
+    ticks = nice_ticks(x_max, most + 1)
+    return ticks[1] - ticks[0]
 
 
 def _num(value: float) -> str:
