@@ -27,6 +27,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 
 
 class Rank(Enum):
@@ -181,6 +182,12 @@ class Hand:
 
     def counts(self) -> Counter[Card]:
         return Counter(self.ranks)
+
+    @cached_property
+    def tally(self) -> tuple[tuple[Card, int], ...]:
+        """Each rank held, with how many of it, in canonical order: worked out once per hand
+        (a stored hand is read once and shared, and every round replayed checks its cards)."""
+        return tuple(Counter(self.ranks).items())
 
     def __len__(self) -> int:
         return len(self.ranks)
