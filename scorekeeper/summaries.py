@@ -24,8 +24,18 @@ from sqlalchemy import ColumnElement, bindparam, delete, insert, select, update
 from sqlalchemy.orm import Session
 
 from .database import send
-from .models import Game, GameSummary, Player, SeatSummary, db
-from .rules import GameState, Progression, RuleSet, RuleSetError, ruleset_from_text
+from .models import Game, GameSummary, Player, Seat, SeatSummary, db
+from .rules import (
+    GameSetup,
+    GameState,
+    Position,
+    Progression,
+    RoundResult,
+    RuleSet,
+    RuleSetError,
+    Stage,
+    ruleset_from_text,
+)
 
 #: How many games one pass of :func:`rebuild` reads and replays.
 REBUILD_CHUNK = 500
@@ -52,22 +62,50 @@ def rows_of(game_id: int, player_ids: Sequence[int], state: GameState | None, pr
                        "times_out": 0, "stage": 0, "climbs": "", "stuck_level": None, "stuck_rounds": None}
                       for i, pid in enumerate(player_ids))
         return Rows(game, seats)
-    nxt = state.next
-    setup = state.setup
-    game = {"game_id": game_id, "worked_out": True, "problem": None, "finished": state.finished,
-            "rounds": len(state.rounds), "next_round": nxt.number if nxt else None,
-            "next_dealer": setup.seat_of(nxt.dealer) if nxt else None}
-    ranks = state.ranks()
-    winners = set(state.winners)
     ladder = state.rules.progression is Progression.LADDER
-    stages = nxt.stages if nxt else (state.rounds[-1].stages if state.rounds else ())
+    climbs = [_climbs(state, seat) if ladder else ("", None) for seat in range(len(player_ids))]
+    stages = state.next.stages if state.next else (state.rounds[-1].stages if state.rounds else ())
+    return _rows(game_id, player_ids, state.position, stages, climbs)
+
+
+def rows_after(before: Rows, result: RoundResult, position: Position) -> Rows:
+    """A game's summary after one more round (``result``, the game then at ``position``), from
+    its summary before it: what :func:`rows_of` works out from every round of the game, from
+    one round. A ladder seat's climbs go on from the stored ones: the rounds spent on the
+    level being played are the rounds played less those the levels made took."""
+    ladder = position.rules.progression is Progression.LADDER
+    climbs = []
+    for seat_before, name, stage in zip(before.seats, position.setup.players, result.stages, strict=True):
+        if not ladder:
+            climbs.append(("", None))
+            continue
+        made = seat_before["climbs"]
+        spent = before.game["rounds"] - sum(rounds for _, rounds in climbs_of(made)) + 1
+        if name in result.achieved:
+            made, spent = f"{made} {stage.number}:{spent}".lstrip(), 0
+        climbs.append((made, (stage.number, spent) if spent and position.finished else None))
+    stages = position.next.stages if position.next else result.stages
+    return _rows(before.game["game_id"], [seat["player_id"] for seat in before.seats], position, stages, climbs)
+
+
+def _rows(game_id: int, player_ids: Sequence[int], position: Position, stages: Sequence[Stage],
+          climbs: Sequence[tuple[str, tuple[int, int] | None]]) -> Rows:
+    """The summary rows of a game at ``position``: each seat's stage shown (the next round's,
+    else the last one's) and its climbs ("level:rounds" for each level made, and the level it
+    was stuck on when the game ended)."""
+    nxt = position.next
+    names = position.setup.players
+    game = {"game_id": game_id, "worked_out": True, "problem": None, "finished": position.finished,
+            "rounds": position.played, "next_round": nxt.number if nxt else None,
+            "next_dealer": names.index(nxt.dealer) if nxt else None}
+    ranks = position.ranks()
+    winners = set(position.winners)
     seats = []
-    for seat, (pid, player) in enumerate(zip(player_ids, state.players, strict=True)):
-        climbs, stuck = _climbs(state, seat) if ladder else ("", None)
+    for seat, (pid, name, (made, stuck)) in enumerate(zip(player_ids, names, climbs, strict=True)):
         seats.append({
-            "game_id": game_id, "position": seat, "player_id": pid, "total": player.total,
-            "place": ranks[player.name], "won": player.name in winners, "times_out": player.times_out,
-            "stage": stages[seat].number if stages else 0, "climbs": climbs,
+            "game_id": game_id, "position": seat, "player_id": pid, "total": position.totals[seat],
+            "place": ranks[name], "won": name in winners, "times_out": position.times_out[seat],
+            "stage": stages[seat].number if stages else 0, "climbs": made,
             "stuck_level": stuck[0] if stuck else None, "stuck_rounds": stuck[1] if stuck else None,
         })
     return Rows(game, tuple(seats))
@@ -230,6 +268,58 @@ def _what_differs(stored: Rows, fresh: Rows) -> str:
     return ", ".join(names) or "order"
 
 
+
+
+# ================================================================ taking a game up again
+
+_GAME_KEYS = ("worked_out", "problem", "finished", "rounds", "next_round", "next_dealer")
+_SEAT_KEYS = ("position", "player_id", "total", "place", "won", "times_out", "stage", "climbs", "stuck_level",
+              "stuck_rounds")
+_PLAYERS, _SEATED = Player.__table__, Seat.__table__
+#: One game's seats in seat order, each with its player's name and its stored summary (NULL
+#: where none is stored): what recording a round takes the game up from (:func:`position_of`)
+#: instead of its rounds. From the seats, so that a summary missing a seat is seen as such.
+SUMMARY_OF_GAME = (
+    select(_SEATED.c.player_id, _PLAYERS.c.name, *(_SEATS.c[k] for k in _SEAT_KEYS),
+           *(_GAMES.c[k] for k in _GAME_KEYS))
+    .join(_PLAYERS, _PLAYERS.c.id == _SEATED.c.player_id)
+    .outerjoin(_SEATS, (_SEATS.c.game_id == _SEATED.c.game_id) & (_SEATS.c.position == _SEATED.c.position))
+    .outerjoin(_GAMES, _GAMES.c.game_id == _SEATED.c.game_id)
+    .where(_SEATED.c.game_id == bindparam("game_id"))
+    .order_by(_SEATED.c.position))
+
+
+def stored_summary(game_id: int, found: Sequence[Sequence]) -> tuple[Rows, tuple[str, ...]] | None:
+    """The rows of :data:`SUMMARY_OF_GAME` as the game's :class:`Rows` and its seated names;
+    None unless they are a summary the game can be taken up from: worked out, with a row for
+    each seat, of the player who sits there."""
+    seat_keys = len(_SEAT_KEYS)
+    if not found or not found[0][2 + seat_keys]:
+        return None
+    seats = []
+    for at, row in enumerate(found):
+        seat = dict(zip(_SEAT_KEYS, row[2:2 + seat_keys], strict=True))
+        if seat["position"] != at or seat["player_id"] != row[0]:
+            return None
+        seats.append({"game_id": game_id, **seat, "won": bool(seat["won"])})
+    game = {"game_id": game_id, **dict(zip(_GAME_KEYS, found[0][2 + seat_keys:], strict=True))}
+    game["worked_out"], game["finished"] = bool(game["worked_out"]), bool(game["finished"])
+    return Rows(game, tuple(seats)), tuple(row[1] for row in found)
+
+
+def position_of(setup: GameSetup, stored: Rows) -> Position:
+    """Where a game stands after its last round, taken up from its stored summary: the seats'
+    totals and times out, the contracts completed (a ladder seat's climbs, one a level made),
+    who deals next. ``ValueError`` if the summary does not fit the game (the caller then
+    replays its rounds)."""
+    game, seats = stored.game, stored.seats
+    dealer = game["next_dealer"]
+    if game["finished"] != (dealer is None) or (dealer is not None and game["next_round"] != game["rounds"] + 1):
+        raise ValueError("the summary's next round does not follow its rounds played")
+    ladder = setup.rules.progression is Progression.LADDER
+    return Position.resume(setup, game["rounds"], [s["total"] for s in seats],
+                           [len(climbs_of(s["climbs"])) if ladder else None for s in seats],
+                           [s["times_out"] for s in seats], None if dealer is None else setup.players[dealer])
 
 
 # ================================================================ reading

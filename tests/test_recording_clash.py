@@ -29,6 +29,9 @@ def game_id(app):
 
 
 def totals(loaded) -> tuple[int, ...]:
+    """Each seat's total: of a game loaded, or of a round just recorded (where the game then stands)."""
+    if isinstance(loaded, store.RecordedRound):
+        return loaded.position.totals
     return tuple(p.total for p in loaded.state.players)
 
 
@@ -127,3 +130,47 @@ def test_a_round_sent_as_it_is_reads_back_as_the_orm_wrote_it(app, game_id):
                                              "recorded_at": datetime.now(UTC)})
         db.session.rollback()
         assert db.session.query(Round).filter_by(game_id=game_id).count() == 2
+
+
+def selects_while(app, action) -> list[str]:
+    """The SELECT statements sent while ``action`` runs."""
+    from sqlalchemy import event
+
+    sent: list[str] = []
+
+    def seen(_conn, _cursor, statement, *_args) -> None:
+        if statement.lstrip().upper().startswith("SELECT"):
+            sent.append(statement)
+
+    with app.app_context():
+        event.listen(db.engine, "before_cursor_execute", seen)
+        try:
+            action()
+        finally:
+            event.remove(db.engine, "before_cursor_execute", seen)
+    return sent
+
+
+def test_a_round_is_recorded_from_where_the_game_stands_without_reading_its_rounds(app, game_id):
+    """The game is taken up from its stored summary: no hand is read back, nothing replayed;
+    the totals and the summaries written are what a replay of every round makes of them."""
+    saved = []
+    sent = selects_while(app, lambda: saved.append(store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))))
+    assert not [s for s in sent if " hand" in s.lower()], sent
+    with app.app_context():
+        assert totals(saved[0]) == totals(store.load(game_id)) == (5, 10, 10)
+        assert rebuild(fix=False) == []
+
+
+@pytest.mark.parametrize("spoil", [
+    "DELETE FROM seat_summary WHERE game_id = :g AND position = 2",
+    "UPDATE game_summary SET worked_out = false WHERE game_id = :g",
+    "UPDATE game_summary SET next_round = 7 WHERE game_id = :g",
+])
+def test_a_game_whose_summary_cannot_be_taken_up_is_replayed_and_its_summary_mended(app, game_id, spoil):
+    with app.app_context():
+        db.session.execute(db.text(spoil), {"g": game_id})
+        db.session.commit()
+        saved = store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
+        assert totals(saved) == totals(store.load(game_id)) == (5, 10, 10)
+        assert rebuild(fix=False) == []

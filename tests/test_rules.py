@@ -12,12 +12,16 @@ from scorekeeper.rules import (
     GameSetup,
     Hand,
     Rank,
+    PRESETS,
+    Position,
+    Progression,
     RoundError,
     RoundRecord,
     SetupError,
     advance,
     hand_penalty,
     parse_hand,
+    play,
     replay,
     start,
 )
@@ -277,8 +281,8 @@ NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
 @st.composite
-def games(draw, max_rounds=12):
-    rules = draw(st.sampled_from([BALMORAL, CLASSIC]))
+def games(draw, max_rounds=12, rule_sets=(BALMORAL, CLASSIC)):
+    rules = draw(st.sampled_from(rule_sets))
     count = draw(st.integers(rules.min_players, rules.max_players))
     players = NAMES[:count]
     setup = GameSetup.create(
@@ -301,11 +305,32 @@ def games(draw, max_rounds=12):
                 hands[p] = Hand.of(draw(st.lists(st.sampled_from(rules.ranks[:-1] if rules.uses_jokers else rules.ranks), max_size=3)))
             else:
                 points[p] = draw(st.sampled_from([0, 2, 10, 37, 100]))
-        achieved = draw(st.lists(st.sampled_from(players), unique=True, max_size=3)) if rules is BALMORAL else []
+        ladder = rules.progression is Progression.LADDER
+        achieved = draw(st.lists(st.sampled_from(players), unique=True, max_size=3)) if ladder else []
         record = RoundRecord(went_out, hands, points, frozenset(achieved))
-        state = advance(state, record)
+        try:
+            state = advance(state, record)
+        except RoundError:
+            continue  # points no hand of these rules can score (Shanghai's lowest card is 5): drawn again
         records.append(record)
     return setup, records
+
+
+@settings(max_examples=100, deadline=None)
+@given(games(max_rounds=14, rule_sets=tuple(PRESETS.values())))
+def test_a_game_taken_up_from_its_figures_plays_on_as_its_replay_does(game):
+    """Every preset (Phase 10's lowest finisher, Liverpool's and Shanghai's deals): where the
+    game stands after each round, taken up again from the figures a summary stores, plays the
+    next round as the replay does, and the last position's places and winners are the state's."""
+    setup, records = game
+    at = start(setup).position
+    for record in records:
+        at = Position.resume(setup, at.played, at.totals, at.completed, at.times_out,
+                             at.next.dealer if at.next else None)
+        _, at = play(at, record)
+    state = replay(setup, records)
+    assert at == state.position
+    assert (at.winners, at.ranks(), at.finished) == (state.winners, state.ranks(), state.finished)
 
 
 @settings(max_examples=150, deadline=None)
@@ -337,6 +362,15 @@ def test_properties_of_any_game(game):
     for k in range(len(records) + 1):
         prefix = replay(setup, records[:k])
         assert prefix.rounds == state.rounds[:k]
+        # Where the game stands after k rounds, taken up again from its figures alone (as from
+        # a stored summary), plays the next round exactly as the replay does.
+        at = prefix.position
+        resumed = Position.resume(setup, at.played, at.totals, at.completed, at.times_out,
+                                  at.next.dealer if at.next else None)
+        assert resumed == at
+        assert (resumed.winners, resumed.ranks()) == (prefix.winners, prefix.ranks())
+        if k < len(records):
+            assert play(resumed, records[k]) == (state.rounds[k], replay(setup, records[: k + 1]).position)
 
 
 @given(st.lists(st.sampled_from(list(Rank)), max_size=20), st.sampled_from([" ", "  ", ",", " , "]))

@@ -406,34 +406,30 @@ class GameState:
     def finished(self) -> bool:
         return self.next is None
 
+    @property
+    def played(self) -> int:
+        """How many rounds have been played."""
+        return len(self.rounds)
+
+    @cached_property
+    def position(self) -> Position:
+        """Where the game stands: what its next round is checked and scored against."""
+        players = self.players
+        return Position(self.setup, len(self.rounds), tuple(p.total for p in players),
+                        tuple(p.completed for p in players), tuple(p.times_out for p in players), self.next)
+
     @cached_property
     def lowest(self) -> tuple[str, ...]:
-        best = min(p.total for p in self.players)
-        return tuple(p.name for p in self.players if p.total == best)
+        return self.position.lowest
 
     @property
     def winners(self) -> tuple[str, ...]:
-        """Who won once the game is finished (else nobody), by the rule set's winner rule:
-        everyone with the lowest total, or (``lowest-finisher``) everyone with the lowest
-        total among the players who completed the last stage."""
-        if not self.finished:
-            return ()
-        if self.rules.winner is WinnerRule.LOWEST_FINISHER:
-            last = self.rules.last_stage
-            finishers = [p for p in self.players if p.completed is not None and p.completed >= last]
-            if not finishers:  # not a ladder game: no one can finish, so no one is singled out
-                return self.lowest
-            best = min(p.total for p in finishers)
-            return tuple(p.name for p in finishers if p.total == best)
-        return self.lowest
+        """Who won once the game is finished (else nobody): :attr:`Position.winners`."""
+        return self.position.winners
 
     def ranks(self) -> dict[str, int]:
-        """Each player's place, standard competition ranking (1, 1, 3), by :func:`standing`:
-        by total; where only those who complete the last stage may win, by the stage reached
-        first (in Phase 10 a player on phase 9 is behind one on phase 10, whatever the points).
-        Once the game is finished, the winners are the ones in first place."""
-        keys = sorted(standing(self.rules, p) for p in self.players)
-        return {p.name: keys.index(standing(self.rules, p)) + 1 for p in self.players}
+        """Each player's place: :meth:`Position.ranks`."""
+        return self.position.ranks()
 
     @property
     def leaders(self) -> tuple[str, ...]:
@@ -451,6 +447,93 @@ class GameState:
         raise KeyError(name)
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a game stands after its rounds, without the rounds themselves: per seat the total,
+    the contracts completed (ladder rule sets, else None) and the times out, and the next round
+    (None once the game is over). It is all that the next round is checked and scored against
+    (:func:`play`). A game's state has one (:attr:`GameState.position`), and one can be taken
+    up again from what was written down after the last round (:meth:`resume`), so that
+    recording a round need not replay the game.
+    """
+
+    setup: GameSetup
+    played: int
+    totals: tuple[int, ...]
+    completed: tuple[int | None, ...]
+    times_out: tuple[int, ...]
+    next: NextRound | None
+
+    @classmethod
+    def resume(cls, setup: GameSetup, played: int, totals: Sequence[int], completed: Sequence[int | None],
+               times_out: Sequence[int], dealer: str | None) -> Position:
+        """Where a game stands from its figures after ``played`` rounds, ``dealer`` dealing the
+        next one (None: the game is over); the next round is worked out as a replay would.
+        ``ValueError`` if the figures do not fit the table.
+
+        >>> from scorekeeper.rules import BALMORAL, GameSetup
+        >>> setup = GameSetup.create(BALMORAL, ["Ann", "Ben", "Cat"])
+        >>> at = Position.resume(setup, 4, (10, 0, 35), (2, 1, 0), (1, 3, 0), "Ben")
+        >>> at.next.number, at.next.first_player, [s.number for s in at.next.stages]
+        (5, 'Cat', [3, 2, 1])
+        >>> Position.resume(setup, 4, (10, 0), (2, 1, 0), (1, 3, 0), "Ben")
+        Traceback (most recent call last):
+        ...
+        ValueError: a position needs a total, contracts completed and times out for each of the 3 players
+        """
+        count = len(setup.players)
+        if not len(totals) == len(completed) == len(times_out) == count:
+            raise ValueError(f"a position needs a total, contracts completed and times out for each of the {count} players")
+        ladder = setup.rules.progression is _LADDER
+        if any((c is None) is ladder for c in completed):
+            raise ValueError("contracts completed are counted in ladder games only" if not ladder
+                             else "a ladder game counts every player's contracts completed")
+        if played < 0 or min(times_out) < 0 or sum(times_out) != played:
+            raise ValueError(f"{played} rounds played, but the players went out {sum(times_out)} times")
+        if dealer is not None and dealer not in setup.players:
+            raise ValueError(f"{dealer!r} is not at the table, so cannot deal")
+        nxt = None if dealer is None else _next_round(setup, completed, played + 1, dealer)
+        return cls(setup, played, tuple(totals), tuple(completed), tuple(times_out), nxt)
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.setup.rules
+
+    @property
+    def finished(self) -> bool:
+        return self.next is None
+
+    @property
+    def lowest(self) -> tuple[str, ...]:
+        best = min(self.totals)
+        return tuple(name for name, total in zip(self.setup.players, self.totals, strict=True) if total == best)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """Who won once the game is finished (else nobody), by the rule set's winner rule:
+        everyone with the lowest total, or (``lowest-finisher``) everyone with the lowest
+        total among the players who completed the last stage."""
+        if not self.finished:
+            return ()
+        if self.rules.winner is WinnerRule.LOWEST_FINISHER:
+            last = self.rules.last_stage
+            finishers = [(name, total) for name, total, c in zip(self.setup.players, self.totals, self.completed,
+                                                                 strict=True) if c is not None and c >= last]
+            if finishers:  # else not a ladder game: no one can finish, so no one is singled out
+                best = min(total for _, total in finishers)
+                return tuple(name for name, total in finishers if total == best)
+        return self.lowest
+
+    def ranks(self) -> dict[str, int]:
+        """Each player's place, standard competition ranking (1, 1, 3), by :func:`standing`:
+        by total; where only those who complete the last stage may win, by the stage reached
+        first (in Phase 10 a player on phase 9 is behind one on phase 10, whatever the points).
+        Once the game is finished, the winners are the ones in first place."""
+        keys = [_place(self.rules, t, c) for t, c in zip(self.totals, self.completed, strict=True)]
+        ordered = sorted(keys)
+        return {name: ordered.index(key) + 1 for name, key in zip(self.setup.players, keys, strict=True)}
+
+
 def standing(rules: RuleSet, player: PlayerState) -> tuple[int, ...]:
     """What places a player, smallest first: the total; or, when the rule set's winner is the
     lowest total among those who complete the last stage, the stages completed (most first),
@@ -461,23 +544,24 @@ def standing(rules: RuleSet, player: PlayerState) -> tuple[int, ...]:
     >>> standing(PHASE10, ann) < standing(PHASE10, bob), standing(BALMORAL, ann) < standing(BALMORAL, bob)
     (True, False)
     """
+    return _place(rules, player.total, player.completed)
+
+
+def _place(rules: RuleSet, total: int, completed: int | None) -> tuple[int, ...]:
     if rules.winner is WinnerRule.LOWEST_FINISHER:
-        return (-(player.completed or 0), player.total)
-    return (player.total,)
+        return (-(completed or 0), total)
+    return (total,)
 
 
-def _dealer_for(setup: GameSetup, number: int, previous: RoundResult | None) -> str:
-    if previous is None:
-        return setup.first_dealer
+def _dealer_after(setup: GameSetup, result: RoundResult) -> str:
+    """Who deals the round after ``result``: its winner, or the next seat round the table."""
     if setup.dealer_rule is _WINNER:
-        return previous.went_out
+        return result.went_out
     first = setup.seat_of(setup.first_dealer)
-    return setup.players[(first + number - 1) % len(setup.players)]
+    return setup.players[(first + result.number) % len(setup.players)]
 
 
-def _next_round(setup: GameSetup, completed: Sequence[int | None], previous: RoundResult | None) -> NextRound:
-    number = previous.number + 1 if previous else 1
-    dealer = _dealer_for(setup, number, previous)
+def _next_round(setup: GameSetup, completed: Sequence[int | None], number: int, dealer: str) -> NextRound:
     players = setup.players
     first_player = players[(players.index(dealer) + 1) % len(players)]
     rules = setup.rules
@@ -493,16 +577,16 @@ def _next_round(setup: GameSetup, completed: Sequence[int | None], previous: Rou
     return NextRound(number, dealer, first_player, max(s.cards_dealt for s in stages), stages, is_last, finishers)
 
 
-def check_round(state: GameState, record: RoundRecord) -> tuple[Problem, ...]:
+def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Problem, ...]:
     """Every reason the rules refuse ``record`` as the next round of ``state`` (empty if none)."""
     setup = state.setup
     rules = setup.rules
     nxt = state.next
-    number = state.rounds[-1].number + 1 if state.rounds else 1
+    number = state.played + 1
     if nxt is None:
         return (
             Problem(
-                f"the game ended after round {state.rounds[-1].number}; "
+                f"the game ended after round {state.played}; "
                 "no further round can be recorded",
                 round=number,
                 code=GAME_OVER,
@@ -663,7 +747,7 @@ def start(setup: GameSetup) -> GameState:
     players = tuple(
         PlayerState(name, seat, (), 0 if ladder else None, 0) for seat, name in enumerate(setup.players)
     )
-    return GameState(setup, players, (), _next_round(setup, [p.completed for p in players], None))
+    return GameState(setup, players, (), _next_round(setup, [p.completed for p in players], 1, setup.first_dealer))
 
 
 def advance(state: GameState, record: RoundRecord) -> GameState:
@@ -674,37 +758,62 @@ def advance(state: GameState, record: RoundRecord) -> GameState:
     return _scored(state, record)
 
 
+def play(position: Position, record: RoundRecord) -> tuple[RoundResult, Position]:
+    """The next round from where a game stands, checked as :func:`advance` checks it
+    (``RoundError``) and scored as a replay scores it: the round, and where the game then stands."""
+    problems = check_round(position, record)
+    if problems:
+        raise RoundError(problems)
+    nxt = position.next
+    assert nxt is not None
+    result, times_out, following = _score(position.setup, nxt, position.totals, position.completed,
+                                          position.times_out, record)
+    return result, Position(position.setup, position.played + 1, result.totals, result.completed, times_out,
+                            following)
+
+
 def _scored(state: GameState, record: RoundRecord) -> GameState:
     """The state after ``record``, a round the rules accept (:func:`check_round`)."""
-    setup = state.setup
-    rules = setup.rules
     nxt = state.next
     assert nxt is not None
+    players = state.players
+    result, times_out, following = _score(state.setup, nxt, tuple(p.total for p in players),
+                                          tuple(p.completed for p in players), tuple(p.times_out for p in players),
+                                          record)
+    after = tuple(PlayerState(p.name, p.seat, p.penalties + (penalty,), completed, out)
+                  for p, penalty, completed, out in zip(players, result.penalties, result.completed, times_out,
+                                                        strict=True))
+    return GameState(state.setup, after, state.rounds + (result,), following)
+
+
+def _score(setup: GameSetup, nxt: NextRound, totals: Sequence[int], completed: Sequence[int | None],
+           times_out: Sequence[int], record: RoundRecord) -> tuple[RoundResult, tuple[int, ...], NextRound | None]:
+    """Round ``nxt`` scored from each seat's figures before it (a round the rules accept): the
+    round, each seat's times out after it, and the round after it (None: the game is over).
+    The one scoring of a round, for a replay and for :func:`play` alike."""
+    rules = setup.rules
+    names = setup.players
     record = _normalise(setup, record)
     # A round's score: the cards left (or the points typed), then the bonuses earned.
     values, hands, points, bonuses = rules.values, record.hands, record.points, record.bonuses
     penalties = tuple(
-        (hand_penalty(hands[p.name], values) if p.name in hands else points.get(p.name, 0))
-        + (_bonus_points(rules, bonuses.get(p.name)) if bonuses else 0)
-        for p in state.players
+        (hand_penalty(hands[name], values) if name in hands else points.get(name, 0))
+        + (_bonus_points(rules, bonuses.get(name)) if bonuses else 0)
+        for name in names
     )
-    ladder = rules.progression is _LADDER
-    moved_up: list[str] = []
-    players: list[PlayerState] = []
-    reached_end = False
-    for p, penalty in zip(state.players, penalties, strict=True):
-        completed = p.completed
-        if ladder and p.name in record.achieved:
-            assert completed is not None
-            completed += 1
-            moved_up.append(p.name)
-            reached_end = reached_end or completed >= rules.last_stage
-        players.append(
-            PlayerState(p.name, p.seat, p.penalties + (penalty,), completed, p.times_out + (p.name == record.went_out))
-        )
-    if not ladder:
-        reached_end = nxt.number >= rules.last_stage
-    places = [standing(rules, p) for p in players]
+    achieved = record.achieved
+    if rules.progression is _LADDER:
+        moved_up = tuple(name for name in names if name in achieved)
+        after = tuple(c + 1 if name in achieved else c  # type: ignore[operator]  # a ladder counts every seat's
+                      for name, c in zip(names, completed, strict=True))
+        reached_end = any(c >= rules.last_stage for name, c in zip(names, after, strict=True)  # type: ignore[operator]
+                          if name in achieved)
+    else:
+        moved_up, after, reached_end = (), tuple(completed), nxt.number >= rules.last_stage
+    new_totals = tuple(total + penalty for total, penalty in zip(totals, penalties, strict=True))
+    went_out = record.went_out
+    new_times_out = tuple(n + (name == went_out) for name, n in zip(names, times_out, strict=True))
+    places = [_place(rules, total, c) for total, c in zip(new_totals, after, strict=True)]
     best = min(places)
     result = RoundResult(
         number=nxt.number,
@@ -714,15 +823,15 @@ def _scored(state: GameState, record: RoundRecord) -> GameState:
         record=record,
         penalties=penalties,
         stages=nxt.stages,
-        achieved=record.achieved,
-        moved_up=tuple(moved_up),
-        leaders=tuple(p.name for p, place in zip(players, places, strict=True) if place == best),
-        totals=tuple(p.total for p in players),
-        completed=tuple(p.completed for p in players),
+        achieved=achieved,
+        moved_up=moved_up,
+        leaders=tuple(name for name, place in zip(names, places, strict=True) if place == best),
+        totals=new_totals,
+        completed=after,
         ends_game=reached_end,
     )
-    following = None if reached_end else _next_round(setup, [p.completed for p in players], result)
-    return GameState(setup, tuple(players), state.rounds + (result,), following)
+    following = None if reached_end else _next_round(setup, after, nxt.number + 1, _dealer_after(setup, result))
+    return result, new_times_out, following
 
 
 def _bonus_points(rules: RuleSet, keys: frozenset[str] | None) -> int:

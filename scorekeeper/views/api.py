@@ -19,7 +19,18 @@ from ..limits import max_body
 from ..gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
 from ..models import Game
 from ..openapi import openapi_document
-from ..rules import Deck, GameState, Problem, RoundError, RoundRecord, RuleSetError, advance, replay
+from ..rules import (
+    Deck,
+    GameSetup,
+    GameState,
+    Problem,
+    RoundError,
+    RoundRecord,
+    RoundResult,
+    RuleSetError,
+    advance,
+    replay,
+)
 from .common import held, unencoded
 from .errors import with_headers
 
@@ -96,22 +107,20 @@ def _etag(game_id: int, version: int) -> str:
     return f"api-g{game_id}-v{version}"
 
 
-def _with_etag(payload: Any, loaded: store.LoadedGame, status: int = 200) -> Response:
+def _with_etag(payload: Any, loaded: store.LoadedGame | store.RecordedRound, status: int = 200) -> Response:
     response = jsonify(payload)
     response.status_code = status
     response.set_etag(_etag(loaded.id, loaded.game.version))
     return response
 
 
-def _round_answer(loaded: store.LoadedGame, number: int) -> dict:
-    state = loaded.state
-    result = state.rounds[number - 1]
+def _round_answer(setup: GameSetup, result: RoundResult) -> dict:
     return {
-        "number": number,
-        "round": round_document(state.setup, result.record),
+        "number": result.number,
+        "round": round_document(setup, result.record),
         "dealer": result.dealer,
         "cards_dealt": result.cards_dealt,
-        "penalties": dict(zip(state.setup.players, result.penalties, strict=True)),
+        "penalties": dict(zip(setup.players, result.penalties, strict=True)),
     }
 
 
@@ -219,7 +228,7 @@ def record_round(game_id: int):
         current = store.load(game_id)
         if _same_round(current.state, number, record):
             # The same round sent again (a retry, a double tap): stored once, same answer.
-            return _with_etag(_round_answer(current, number), current, 201)
+            return _with_etag(_round_answer(current.state.setup, current.state.rounds[number - 1]), current, 201)
         raise ApiError(
             409,
             f"round {number} is already recorded with other hands; correct it with PUT",
@@ -228,7 +237,7 @@ def record_round(game_id: int):
         ) from None
     except RoundError as exc:
         raise _refuse(exc) from None
-    return _with_etag(_round_answer(saved, number), saved, 201)
+    return _with_etag(_round_answer(saved.position.setup, saved.result), saved, 201)
 
 
 def _if_match() -> int | None:
@@ -254,7 +263,7 @@ def replace_round(game_id: int, number: int):
         raise ApiError(412, str(exc), extra={"game": _document(exc.loaded)}) from None
     except RoundError as exc:
         raise _refuse(exc) from None
-    return _with_etag(_round_answer(saved, number), saved)
+    return _with_etag(_round_answer(saved.state.setup, saved.state.rounds[number - 1]), saved)
 
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")
