@@ -28,7 +28,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from .cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
 from .rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
@@ -246,16 +246,9 @@ class GameSetup:
         seated = self._seated
         return seated.get(name) or seated.get(name_key(name))
 
-    @cached_property
+    @property
     def _seated(self) -> dict[str, str]:
-        """Each seated name, and its folded form, to the name as seated (worked out once:
-        replaying a game looks names up for every hand of every round)."""
-        seated: dict[str, str] = {}
-        for player in self.players:
-            seated.setdefault(name_key(player), player)
-        for player in self.players:
-            seated.setdefault(player, seated[name_key(player)])
-        return seated
+        return _seating(self.players)
 
     @property
     def max_hand_points(self) -> int:
@@ -271,6 +264,19 @@ class GameSetup:
         deck = self.rules.deck
         per_deck = sum(v * deck.copies(r) for r, v in values.items() if r is not Rank.JOKER)
         return per_deck * self.decks + values.get(Rank.JOKER, 0) * self.jokers
+
+
+@lru_cache(maxsize=1024)
+def _seating(players: tuple[str, ...]) -> dict[str, str]:
+    """Each seated name, and its folded form, to the name as seated: worked out once for each
+    table (a replay looks names up for every hand of every round, and every round recorded
+    makes its game's set-up anew). Callers only read it."""
+    seated: dict[str, str] = {}
+    for player in players:
+        seated.setdefault(name_key(player), player)
+    for player in players:
+        seated.setdefault(player, seated[name_key(player)])
+    return seated
 
 
 def _is_int(value: object) -> bool:
