@@ -95,10 +95,11 @@ def read_rows_on(engine: Engine, connection: Any, statement: Select, params: dic
     """The rows of ``statement`` (only the first, with ``first``), sent straight on a database
     connection of ``engine`` (in its transaction, if it has one), compiled once.
 
-    :func:`read_row` sends its one statement so; so does recording a round for the three that
-    read its game (its row, seats, rounds and hands): through SQLAlchemy's execution they cost
-    about half a millisecond more a round, most of it a row object made of each hand (measured
-    in process)."""
+    :func:`read_row` sends its one statement so; so does recording a round for the two that
+    read its game (its row; its seats with their summary), and for the two more that read its
+    rounds and hands when its summary cannot be taken up: through SQLAlchemy's execution those
+    four cost about half a millisecond more a round, most of it a row object made of each hand
+    (measured in process)."""
     sql, order = _compiled(engine, statement)
     values = tuple(params[name] for name in order) if order is not None else params
     cursor = connection.cursor()

@@ -272,14 +272,13 @@ def facts_of(seat_rows: Iterable[Sequence], round_rows: Iterable[Sequence],
     return seats, rounds
 
 
-def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts], check: bool = True) -> LoadedGame:
-    """Replay one game from its rows (``game``: its row, an ORM ``Game`` or a row of columns);
-    ``check=False``: without checking its rounds again (:func:`~scorekeeper.rules.replay`)."""
+def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) -> LoadedGame:
+    """Replay one game from its rows (``game``: its row, an ORM ``Game`` or a row of columns)."""
     facts = tuple(SeatFact(s.player_id, s.player.name) for s in seats)
     try:
         shape = GameFacts(game, seats)
         setup = setup_of(shape)
-        state = replay(setup, [record_of(shape, rnd) for rnd in rounds], check)
+        state = replay(setup, [record_of(shape, rnd) for rnd in rounds])
     except (RulesError, ValueError, KeyError, IndexError) as exc:
         return LoadedGame(game, facts, None, f"its rounds cannot be worked out ({exc})")
     return LoadedGame(game, facts, state)

@@ -206,12 +206,15 @@ def _checked(loaded: LoadedGame) -> LoadedGame:
 
 
 _GAME = select(Game).where(Game.id == bindparam("game_id"))  # made once: every round loads its game
+_GAME_LOCKED = _GAME.with_for_update()
 
 
-def load(game_id: int) -> LoadedGame:
+def load(game_id: int, lock: bool = False) -> LoadedGame:
     """A game and its state, worked out from its rounds: three queries (the game; its seats;
-    its rounds with their hands)."""
-    game = db.session.scalar(_GAME, {"game_id": game_id})
+    its rounds with their hands). ``lock``: for a change, inside the write (on PostgreSQL the
+    game's row stays locked until the commit, so that two changes to one game take turns, as
+    SQLite's write lock makes them: the second works from the first's rounds and summary)."""
+    game = db.session.scalar(_GAME_LOCKED if lock else _GAME, {"game_id": game_id})
     if game is None:
         raise NotFound(f"no game {game_id}")
     return _checked(worked_out([game])[0])
@@ -495,8 +498,9 @@ def _read_game(engine: Engine, connection: Any, game_id: int, row: Select) -> _B
 
     The game is taken up from its summary, not replayed: for a game of twelve rounds that was
     three statements and a replay, about 0.6 ms of every round (measured in process). A game
-    whose summary cannot be taken up (not worked out, or not fitting its seats) has its
-    rounds read and replayed, as a page does; a game the engine refuses is a ``BrokenGame``."""
+    whose summary cannot be taken up (not worked out, not fitting its seats, or counting
+    other rounds than are stored) has its rounds read and replayed, as a page does; a game
+    the engine refuses is a ``BrokenGame``."""
     params = {"game_id": game_id}
     found = read_rows_on(engine, connection, row, params, first=True)
     if not found:
@@ -515,7 +519,7 @@ def _read_game(engine: Engine, connection: Any, game_id: int, row: Select) -> _B
                            stored=True)
     seat_rows, rounds = facts_of(read_rows_on(engine, connection, SEATS_OF_GAME, params),
                                  read_rows_on(engine, connection, ROUNDS_OF_GAME, params))
-    loaded = _checked(work_out(game, seat_rows.get(game_id, []), rounds.get(game_id, []), check=False))
+    loaded = _checked(work_out(game, seat_rows.get(game_id, []), rounds.get(game_id, [])))
     state = loaded.state
     return _Before(game, loaded.seats, state.position,
                    summaries.rows_of(game_id, [s.player_id for s in loaded.seats], state), stored=False)
@@ -556,7 +560,7 @@ def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
 
 @writing()
 def replace_round(game_id: int, number: int, record: RoundRecord, expected_version: int | None = None) -> LoadedGame:
-    loaded = load(game_id)
+    loaded = load(game_id, lock=True)
     _check_version(loaded, expected_version)
     game = loaded.game
     if not 1 <= number <= len(game.rounds):
@@ -583,7 +587,7 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
 
 @writing()
 def delete_round(game_id: int, number: int, expected_version: int | None = None) -> LoadedGame:
-    loaded = load(game_id)
+    loaded = load(game_id, lock=True)
     _check_version(loaded, expected_version)
     game = loaded.game
     if not 1 <= number <= len(game.rounds):

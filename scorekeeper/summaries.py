@@ -8,6 +8,12 @@ just worked out for that change (:func:`write`), so reading a summary never need
 Renames, deletes and restores change no summary: names come from the roster, and the bin is the
 game's own ``deleted_at``.
 
+Recording a round, the one change made a round at a time, takes the game up from its stored
+summary (:func:`position_of`: where it stands) and works out the summary after the round from
+the one before (:func:`rows_after`), rather than replaying every round; the property test holds
+what it writes against a rebuild, and a summary that does not fit the game's seats or rounds
+is not taken up (the game is replayed and its summary written anew).
+
 :func:`rebuild` (``flask games rebuild``) works every summary out again from the facts and
 reports any that differed; a migration uses it to fill the summaries of an existing database,
 and the tests hold the stored summaries against it.
@@ -20,11 +26,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, delete, insert, select, update
+from sqlalchemy import ColumnElement, bindparam, delete, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from .database import send
-from .models import Game, GameSummary, Player, Seat, SeatSummary, db
+from .models import Game, GameSummary, Player, Round, Seat, SeatSummary, db
 from .rules import (
     GameSetup,
     GameState,
@@ -155,8 +161,8 @@ def write(game_id: int, player_ids: Sequence[int], state: GameState | None, prob
 
 
 def write_rows(rows: Rows) -> None:
-    """Store one game's summary rows (:func:`rows_of`, which a caller may work out before its
-    write begins, so that the other writers do not wait for it).
+    """Store one game's summary rows (:func:`rows_of` or :func:`rows_after`, which a caller may
+    work out before its write begins, so that the other writers do not wait for it).
 
     A game's summary rows are made with the game, so a change updates them in place: two
     statements (the game's row, then its seats' rows by primary key), where replacing them
@@ -275,13 +281,17 @@ def _what_differs(stored: Rows, fresh: Rows) -> str:
 _GAME_KEYS = ("worked_out", "problem", "finished", "rounds", "next_round", "next_dealer")
 _SEAT_KEYS = ("position", "player_id", "total", "place", "won", "times_out", "stage", "climbs", "stuck_level",
               "stuck_rounds")
-_PLAYERS, _SEATED = Player.__table__, Seat.__table__
+_PLAYERS, _SEATED, _ROUNDS = Player.__table__, Seat.__table__, Round.__table__
 #: One game's seats in seat order, each with its player's name and its stored summary (NULL
-#: where none is stored): what recording a round takes the game up from (:func:`position_of`)
-#: instead of its rounds. From the seats, so that a summary missing a seat is seen as such.
+#: where none is stored), and how many rounds the game holds: what recording a round takes
+#: the game up from (:func:`position_of`) instead of its rounds. From the seats, so that a
+#: summary missing a seat is seen as such; the rounds counted (on the index of their numbers),
+#: so that a summary counting other rounds than are stored is too.
+_ROUNDS_HELD = (select(func.count()).select_from(_ROUNDS).where(_ROUNDS.c.game_id == _SEATED.c.game_id)
+                .scalar_subquery())
 SUMMARY_OF_GAME = (
     select(_SEATED.c.player_id, _PLAYERS.c.name, *(_SEATS.c[k] for k in _SEAT_KEYS),
-           *(_GAMES.c[k] for k in _GAME_KEYS))
+           *(_GAMES.c[k] for k in _GAME_KEYS), _ROUNDS_HELD)
     .join(_PLAYERS, _PLAYERS.c.id == _SEATED.c.player_id)
     .outerjoin(_SEATS, (_SEATS.c.game_id == _SEATED.c.game_id) & (_SEATS.c.position == _SEATED.c.position))
     .outerjoin(_GAMES, _GAMES.c.game_id == _SEATED.c.game_id)
@@ -291,10 +301,13 @@ SUMMARY_OF_GAME = (
 
 def stored_summary(game_id: int, found: Sequence[Sequence]) -> tuple[Rows, tuple[str, ...]] | None:
     """The rows of :data:`SUMMARY_OF_GAME` as the game's :class:`Rows` and its seated names;
-    None unless they are a summary the game can be taken up from: worked out, with a row for
-    each seat, of the player who sits there."""
+    None unless they are a summary the game can be taken up from: worked out, counting the
+    rounds stored, with a row for each seat, of the player who sits there."""
     seat_keys = len(_SEAT_KEYS)
     if not found or not found[0][2 + seat_keys]:
+        return None
+    game = {"game_id": game_id, **dict(zip(_GAME_KEYS, found[0][2 + seat_keys:-1], strict=True))}
+    if game["rounds"] != found[0][-1]:
         return None
     seats = []
     for at, row in enumerate(found):
@@ -302,7 +315,6 @@ def stored_summary(game_id: int, found: Sequence[Sequence]) -> tuple[Rows, tuple
         if seat["position"] != at or seat["player_id"] != row[0]:
             return None
         seats.append({"game_id": game_id, **seat, "won": bool(seat["won"])})
-    game = {"game_id": game_id, **dict(zip(_GAME_KEYS, found[0][2 + seat_keys:], strict=True))}
     game["worked_out"], game["finished"] = bool(game["worked_out"]), bool(game["finished"])
     return Rows(game, tuple(seats)), tuple(row[1] for row in found)
 
@@ -313,6 +325,8 @@ def position_of(setup: GameSetup, stored: Rows) -> Position:
     who deals next. ``ValueError`` if the summary does not fit the game (the caller then
     replays its rounds)."""
     game, seats = stored.game, stored.seats
+    if any(sum(rounds for _, rounds in climbs_of(s["climbs"])) > game["rounds"] for s in seats):
+        raise ValueError("a seat's climbs took more rounds than were played")
     dealer = game["next_dealer"]
     if game["finished"] != (dealer is None) or (dealer is not None and game["next_round"] != game["rounds"] + 1):
         raise ValueError("the summary's next round does not follow its rounds played")

@@ -163,13 +163,19 @@ def test_a_round_is_recorded_from_where_the_game_stands_without_reading_its_roun
 
 
 @pytest.mark.parametrize("spoil", [
-    "DELETE FROM seat_summary WHERE game_id = :g AND position = 2",
-    "UPDATE game_summary SET worked_out = false WHERE game_id = :g",
-    "UPDATE game_summary SET next_round = 7 WHERE game_id = :g",
-])
+    ["DELETE FROM seat_summary WHERE game_id = :g AND position = 2"],
+    ["UPDATE game_summary SET worked_out = false WHERE game_id = :g"],
+    ["UPDATE game_summary SET next_round = 7 WHERE game_id = :g"],
+    ["UPDATE seat_summary SET climbs = '1:1 2:1' WHERE game_id = :g AND position = 0"],
+    # A summary of the game before its first round, as if that round had never been counted.
+    ["UPDATE game_summary SET rounds = 0, next_round = 1 WHERE game_id = :g",
+     "UPDATE seat_summary SET times_out = 0, climbs = '', total = 0 WHERE game_id = :g"],
+], ids=["a seat missing", "not worked out", "the next round does not follow", "more climbs than rounds",
+        "other rounds than are stored"])
 def test_a_game_whose_summary_cannot_be_taken_up_is_replayed_and_its_summary_mended(app, game_id, spoil):
     with app.app_context():
-        db.session.execute(db.text(spoil), {"g": game_id})
+        for statement in spoil:
+            db.session.execute(db.text(statement), {"g": game_id})
         db.session.commit()
         saved = store.record_round(game_id, 2, a_round("Ben", {"Ann": "5", "Cat": "5"}))
         assert totals(saved) == totals(store.load(game_id)) == (5, 10, 10)

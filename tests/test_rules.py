@@ -338,9 +338,6 @@ def test_a_game_taken_up_from_its_figures_plays_on_as_its_replay_does(game):
 def test_properties_of_any_game(game):
     setup, records = game
     state = replay(setup, records)
-    # Rounds the rules accepted score the same when replayed without checking them again (as
-    # recording a round replays its game's stored rounds).
-    assert replay(setup, records, check=False) == state
     for p in state.players:
         assert p.total == sum(p.penalties)
         assert len(p.penalties) == len(records)

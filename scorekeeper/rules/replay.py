@@ -21,6 +21,19 @@ A bonus counts on top of the cards left; a total may go below zero:
 >>> game = replay(setup, [RoundRecord.create("Ann", {"Ben": "A 7", "Cat": "JK"}, bonuses={"Ann": "blind"})])
 >>> [(p.name, p.total) for p in game.players]
 [('Ann', -25), ('Ben', 20), ('Cat', 15)]
+
+Where a game stands after its rounds (:class:`Position`: the totals, contracts completed and
+times out, and the next round) is all that its next round is checked and scored against, so a
+stored game can be taken up again from the figures written after its last round, and played
+on (:func:`play`) exactly as a replay of every round would:
+
+>>> from scorekeeper.rules import Position, play
+>>> at = Position.resume(setup, 1, (-25, 20, 15), (None, None, None), (1, 0, 0), dealer="Ben")
+>>> at == game.position
+True
+>>> result, after = play(at, RoundRecord.create("Ben", {"Ann": "5", "Cat": "K"}))
+>>> result.penalties, after.totals, after.next.dealer
+((5, 0, 10), (-20, 20, 25), 'Cat')
 """
 
 from __future__ import annotations
@@ -496,6 +509,8 @@ class Position:
                              else "a ladder game counts every player's contracts completed")
         if played < 0 or min(times_out) < 0 or sum(times_out) != played:
             raise ValueError(f"{played} rounds played, but the players went out {sum(times_out)} times")
+        if ladder and any(not 0 <= c <= min(played, setup.rules.last_stage) for c in completed):  # type: ignore[operator]
+            raise ValueError(f"contracts completed must be 0 to {setup.rules.last_stage}, and no more than the rounds played")
         if dealer is not None and dealer not in setup.players:
             raise ValueError(f"{dealer!r} is not at the table, so cannot deal")
         nxt = None if dealer is None else _next_round(setup, completed, played + 1, dealer)
@@ -846,19 +861,11 @@ def _bonus_points(rules: RuleSet, keys: frozenset[str] | None) -> int:
     return sum(rules.bonus(key).points for key in keys)  # type: ignore[union-attr]  # checked
 
 
-def replay(setup: GameSetup, rounds: Iterable[RoundRecord], check: bool = True) -> GameState:
-    """Replay recorded rounds from the start; ``RoundError`` names the first round refused.
-
-    ``check=False`` scores the rounds without checking them again: only for rounds this engine
-    accepted when they were recorded, under these same rules (a stored game's own rounds, its
-    rule set frozen with it). Recording a round replays its game so: a sixth less work for a
-    game of twelve rounds (measured in process); pages and ``flask games rebuild`` check every
-    round they replay.
-    """
+def replay(setup: GameSetup, rounds: Iterable[RoundRecord]) -> GameState:
+    """Replay recorded rounds from the start; ``RoundError`` names the first round refused."""
     state = start(setup)
-    step = advance if check else _scored
     for record in rounds:
-        state = step(state, record)
+        state = advance(state, record)
     return state
 
 

@@ -141,6 +141,8 @@ def _number(doc: dict) -> int:
 
 def _same_round(state: GameState, number: int, record: RoundRecord) -> bool:
     """Whether ``record`` is exactly the stored round ``number`` (names matched loosely)."""
+    if number > len(state.rounds):
+        return False
     before = replay(state.setup, [r.record for r in state.rounds[: number - 1]])
     try:
         candidate = advance(before, record).rounds[-1].record

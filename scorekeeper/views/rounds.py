@@ -49,7 +49,7 @@ def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: in
                   ending=[] if editing else draft.ending(before))
 
 
-def _scoreboard(loaded: store.LoadedGame, status: int = 200):
+def _scoreboard(loaded: store.LoadedGame | store.RecordedRound, status: int = 200):
     url = url_for("games.scoreboard", game_id=loaded.id)
     if status == 200 and not is_htmx():
         return redirect(url, code=303)
