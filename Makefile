@@ -18,7 +18,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-postgres quality browser node_modules bench clean lock lock-upgrade lock-export
+.PHONY: run test test-postgres quality browser node_modules bench bench-rounds clean lock lock-upgrade lock-export
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -94,6 +94,10 @@ test-postgres: $(STAMP) browser
 # run at once), or the one TEST_DATABASE_URL names. Without one it says so and benches SQLite alone.
 bench: $(STAMP) browser
 	$(BIN)/python bench/run.py --workers $(WORKERS)
+
+# Only recording a round on SQLite, as `make bench` measures it, three times (about a minute).
+bench-rounds: $(STAMP)
+	$(BIN)/python bench/rounds.py --workers $(WORKERS)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis test-artifacts

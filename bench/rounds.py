@@ -1,0 +1,54 @@
+"""`make bench-rounds`: recording a round on SQLite, measured alone, as `make bench` measures it.
+
+`make bench` takes twenty minutes; this takes about one. It seeds a small history on SQLite,
+serves Scorekeeper with gunicorn as `make run` does, and records rounds through the API in
+turns with the write floor's bare commits (:func:`run.record_rounds`, the same function and
+figures as `make bench`), ``--repeat`` times, printing each time the rounds a second, the
+floor's commits a second and their ratio (the target: at least 0.1x). For trying a change to
+the write path: this machine's speed drifts by a fifth or more within minutes, so compare runs
+made one after the other, in turns, not a figure with one from another hour.
+
+    .venv/bin/python bench/rounds.py [--repeat 3] [--workers 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import run  # noqa: E402 (bench/run.py, beside this file)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="measurements, one after the other")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--games", type=int, default=100, help="finished games in the history")
+    opts = parser.parse_args()
+    # What record_rounds reads of make bench's options, at make bench's defaults.
+    bench = argparse.Namespace(workers=opts.workers, connections=4, duration=10, warmup=2, pairs=5,
+                               round_games=400)
+    wrk_bin = run.ensure_wrk()
+    with tempfile.TemporaryDirectory(prefix="scorekeeper-rounds-") as work:
+        db = run.Database("small", run.SQLite(), Path(work) / "small", opts.games, 20)
+        run.build(db, processes=2)
+        app = run.Server("scorekeeper", "scorekeeper:create_app()", db, opts.workers,
+                         shlex.split(run.DEFAULT_GUNICORN_OPTS))
+        try:
+            app.wait("/api/openapi.json")
+            for _ in range(opts.repeat):
+                floor, rounds = run.record_rounds(app, db, bench, wrk_bin, run.BENCH / "wrk" / "rounds.lua")
+                print(f"record a round: {rounds.rps:.0f}/s (p50 {rounds.p50:.1f} ms, p95 {rounds.p95:.1f} ms), "
+                      f"write floor {floor.rps:.0f} commits/s: {rounds.rps / floor.rps:.3f}x (target ≥ 0.1x); "
+                      f"{rounds.note}", flush=True)
+        finally:
+            app.stop()
+
+
+if __name__ == "__main__":
+    main()
