@@ -17,7 +17,6 @@ import rjsmin
 from flask import Flask, Response, request
 from flask_compress import Compress
 
-from . import kept
 
 YEAR = 365 * 24 * 3600
 
@@ -77,9 +76,12 @@ def init_app(app: Flask) -> None:
     # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
     # is compressed afresh; the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
-    # Kept pages (scorekeeper.kept) are compressed once for each browser, not every time.
-    app.config.setdefault("COMPRESS_CACHE_BACKEND", kept.PackedPages)
-    app.config.setdefault("COMPRESS_CACHE_KEY", kept.packed_key)
+    # Kept pages come compressed already, once for each browser (scorekeeper.kept.packed).
+    # Flask-Compress would evaluate every compressed answer as a conditional request (its
+    # ETag with the encoding after it). Every answer with an ETag already has: the views answer
+    # If-None-Match before working anything out (views.common.held), static files below
+    # (_precompressed). Evaluated again, it was 7% of a kept page's instructions (callgrind).
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
     app.extensions["scorekeeper.compress"] = Compress(app)
     release(app)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from flask import Response, current_app, g, make_response, redirect, render_template, request, session
 from flask_wtf.csrf import generate_csrf
@@ -35,8 +35,9 @@ def render(template: str, status: int = 200, push_url: str | None = None, keep: 
     html = render_template(template, layout=layout, **context)
     if keeping:
         kept.keep((layout, keep), html, token)
-        kept.compress_once((layout, keep, token))
-    response = make_response(html, status)
+        response = _sent((layout, keep, token), lambda: html)
+    else:
+        response = make_response(html, status)
     if push_url and is_htmx():
         response.headers["HX-Push-Url"] = push_url
     return response
@@ -53,11 +54,27 @@ def kept_page(key: Hashable | None) -> Response | None:
         return None
     layout = "fragment.html" if is_htmx() else "base.html"
     token = form_token()
-    html = kept.kept((layout, key), token)
-    if html is None:
+    return _sent((layout, key, token), lambda: kept.kept((layout, key), token))
+
+
+def _sent(key: Hashable, html_of: Callable[[], str | None]) -> Response | None:
+    """A kept page as this browser gets it, compressed once per browser (kept.packed); None
+    if it is not kept."""
+    found = kept.packed(key, html_of)
+    if found is None:
         return None
-    kept.compress_once((layout, key, token))
-    return make_response(html, 200)
+    body, encoding = found
+    response = make_response(body, 200)
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    return response
+
+
+def set_etag(response: Response, etag: str) -> None:
+    """The response's ETag; a body sent compressed has one of its own, the encoding after a
+    colon, as Flask-Compress gives every body it compresses (:func:`held`)."""
+    encoding = response.headers.get("Content-Encoding")
+    response.set_etag(f"{etag}:{encoding}" if encoding else etag)
 
 
 def form_token() -> str:

@@ -28,7 +28,7 @@ class ImportForm(FlaskForm):
     file = FileField("A game file or a backup (.json)", validators=[FileRequired("Choose a file first.")])
 
 
-def _download(body: str, filename: str, mimetype: str):
+def _download(body: str | bytes, filename: str, mimetype: str):
     response = make_response(body)
     response.mimetype = mimetype
     response.charset = "utf-8"
@@ -54,8 +54,11 @@ def game_file(game_id: int):
             abort(404)
         body = transfer.as_json(transfer.document_of(loaded))
         files.put(_file_key(loaded.game), body)
-    kept.compress_once(("game file", _file_key(game)))
-    return _download(body, f"scorekeeper-game-{game_id}.json", "application/json")
+    data, encoding = kept.packed(("game file", _file_key(game)), lambda: body)
+    response = _download(data, f"scorekeeper-game-{game_id}.json", "application/json")
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    return response
 
 
 def _file_key(game) -> tuple:

@@ -15,7 +15,7 @@ from ..roundform import small_int
 from ..replays import rules_of
 from ..rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from . import undone
-from .common import go, held, is_htmx, key_page, kept_page, no_store, page_key, render
+from .common import go, held, is_htmx, key_page, kept_page, no_store, page_key, render, set_etag
 
 bp = Blueprint("games", __name__)
 
@@ -248,7 +248,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
                           loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
         etag = board_etag(game, watching, editable)
     if status == 200:
-        response.set_etag(etag)
+        set_etag(response, etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
