@@ -128,3 +128,30 @@ def test_a_look_up_leaves_its_connection_as_the_sessions_expect_it(app):
         db.session.rollback()
         assert db.session.scalar(select(Player.id).where(Player.name == "Zed")) is None
         assert club_version() == before
+
+
+@pytest.mark.parametrize("accepted, sent", [("gzip, deflate, br", "br"), ("br;q=0, gzip", "gzip"), ("identity", None)])
+def test_a_kept_page_goes_compressed_as_the_browser_asks(web, app, accepted, sent):
+    """A kept page is sent in the encoding the browser prefers (kept.packed), the same page
+    whether freshly rendered or kept, with the encoding after its ETag and Accept-Encoding in
+    its Vary; the 304 comes for that ETag."""
+    import gzip
+
+    import brotli
+
+    def opened(response) -> bytes:
+        encoding = response.headers.get("Content-Encoding")
+        assert encoding == sent
+        return {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[encoding](response.data)
+
+    game_id = new_game(web, ANN_BEN_CAT_DAN)
+    headers = {"Accept-Encoding": accepted}
+    first = web.get(f"/games/{game_id}", headers=headers)
+    again = web.get(f"/games/{game_id}", headers=headers)
+    assert kept_pages(app) == 1 and opened(first) == opened(again) and b"Ann" in opened(again)
+    assert "Accept-Encoding" in again.headers["Vary"]
+    assert again.headers["ETag"] == first.headers["ETag"]
+    assert again.headers["ETag"].endswith(f':{sent}"') if sent else ":" not in again.headers["ETag"]
+    assert web.get(f"/games/{game_id}", headers={**headers, "If-None-Match": again.headers["ETag"]}).status_code == 304
+    history = [web.get("/history", headers=headers) for _ in range(2)]
+    assert opened(history[0]) == opened(history[1]) and b"Ann" in opened(history[1])
