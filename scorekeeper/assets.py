@@ -14,8 +14,9 @@ from pathlib import Path
 import brotli
 import rcssmin
 import rjsmin
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request
 from flask_compress import Compress
+from werkzeug.http import parse_accept_header
 
 
 YEAR = 365 * 24 * 3600
@@ -73,8 +74,9 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 512)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     # Brotli's fastest quality: a page of 8 KB compresses in 30 µs instead of 80-100 µs
-    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). Every page
-    # is compressed afresh; the CPU is the scarce part.
+    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). A page that
+    # is not kept is compressed afresh each time, a kept one once per encoding (kept.packed);
+    # the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
     # Kept pages come compressed already, once for each browser (scorekeeper.kept.packed).
     # Flask-Compress would evaluate every compressed answer as a conditional request (its
@@ -82,8 +84,20 @@ def init_app(app: Flask) -> None:
     # If-None-Match before working anything out (views.common.held), static files below
     # (_precompressed). Evaluated again, it was 7% of a kept page's instructions (callgrind).
     app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
-    app.extensions["scorekeeper.compress"] = Compress(app)
+    # Flask-Compress (1.25) compresses for a browser that refused every encoding ("br;q=0"):
+    # it takes the only one named whatever its q-value. So it is given only an answer not
+    # compressed yet whose browser takes one of ours (chosen_encoding), the one choice kept
+    # pages and static files go by too.
+    app.config["COMPRESS_REGISTER"] = False
+    compress = app.extensions["scorekeeper.compress"] = Compress(app)
     release(app)
+
+    @app.after_request
+    def compressed(response: Response) -> Response:
+        if "Content-Encoding" in response.headers or chosen_encoding() is None:
+            response.vary.add("Accept-Encoding")
+            return response
+        return compress.after_request(response)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:
@@ -108,14 +122,36 @@ def init_app(app: Flask) -> None:
         return response
 
 
+def encodings(app: Flask) -> tuple[str, ...]:
+    """The encodings answers may be sent in (``COMPRESS_ALGORITHM``), best first."""
+    algorithms = app.config.get("COMPRESS_ALGORITHM", ())
+    if isinstance(algorithms, str):
+        return tuple(name.strip() for name in algorithms.split(","))
+    return tuple(algorithms)
+
+
+def chosen_encoding() -> str | None:
+    """The encoding this request's answer goes in: the best of ours (br, gzip) the browser
+    takes, by its q-values ("br;q=0, gzip" is gzip; "identity, br;q=0.5" is none); None for
+    none. Pages kept, static files and every other answer go by this one choice."""
+    return _best(request.headers.get("Accept-Encoding", ""), encodings(current_app))
+
+
+@lru_cache(maxsize=64)
+def _best(accepted: str, ours: tuple[str, ...]) -> str | None:
+    # Phones send one of a handful of these headers: each is parsed once.
+    names = [name for name in ours if name in ("br", "gzip")]
+    best = parse_accept_header(accepted).best_match([*names, "identity"])
+    return None if best == "identity" else best
+
+
 #: Static files worth compressing, and the best compression: each is compressed once per
 #: process and version (pages are compressed fast, every time; a file once, as small as it gets).
 _COMPRESSIBLE = (".css", ".js", ".svg", ".json", ".webmanifest", ".txt")
 
 
 def _precompressed(app: Flask, response: Response, filename: str, version: str) -> None:
-    # The client's preference, with its q-values ("br;q=0, gzip" is gzip), as for pages.
-    encoding = request.accept_encodings.best_match(["br", "gzip"])
+    encoding = chosen_encoding()
     if encoding is None or not filename.endswith(_COMPRESSIBLE) or "Content-Encoding" in response.headers:
         return
     kept = app.extensions.setdefault("scorekeeper.static_compressed", {})

@@ -4,7 +4,9 @@ Why there is a cache at all: rendering the scoreboard, a page of history or a pl
 costs 5 to 10 ms of CPU, and `make bench` holds every page to half the throughput of a bare
 Flask app that does one query (about 1 ms). The phones at a table reload the same few pages
 over and over between two rounds, so a page is rendered once per change and then served from
-here (``docs/architecture.md`` has the figures). Nothing else is kept.
+here (``docs/architecture.md`` has the figures). Kept beside the pages, each in a map of its
+own and bounded as they are: each kept page compressed once per encoding (:func:`packed`),
+game files (``views/files.py``) and the signatures of form tokens (``views/common.form_token``).
 
 A page's key holds the version numbers read from the database in the same request, before the
 page's facts are read: a game's ``version`` for a board, the club's version
@@ -22,12 +24,12 @@ import gzip
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from functools import lru_cache
 from typing import Any
 
 import brotli
-from flask import current_app, request
-from werkzeug.http import parse_accept_header
+from flask import current_app
+
+from .assets import chosen_encoding
 
 #: Pages kept per process (a few KB to 40 KB each).
 PAGES_KEPT = 256
@@ -93,7 +95,7 @@ def kept(key: Hashable, token: str) -> str | None:
 
 def packed(key: Hashable, body_of: Callable[[], str | None]) -> tuple[bytes, str | None] | None:
     """A kept body as this browser gets it, and its encoding: compressed in the one it prefers
-    (brotli, else gzip, as Flask-Compress would choose) once per key and encoding; None for
+    (``assets.chosen_encoding``, as for every answer) once per key and encoding; None for
     none (sent as it is). ``key`` stands for the body exactly (a kept page's holds the form
     token put in it); ``body_of`` gives it (None if none is kept: then None), and is called
     only when the compressed body is not at hand already.
@@ -101,11 +103,11 @@ def packed(key: Hashable, body_of: Callable[[], str | None]) -> tuple[bytes, str
     Why here and not by Flask-Compress, which compresses every other answer: its pass over a
     response, the compressed body at hand, was 7% of a kept page's instructions (callgrind:
     its headers read and set again, the body swapped, the ETag remade), and the page made
-    into bytes to be looked up another 9%. A body it finds compressed already it leaves as
-    it is, but for its ``Vary: Accept-Encoding``.
+    into bytes to be looked up another 9%. A body compressed already is not given to it
+    (``assets.init_app``: it only gets ``Vary: Accept-Encoding``).
     """
     config = current_app.config
-    encoding = _encoding(request.headers.get("Accept-Encoding", ""), tuple(config.get("COMPRESS_ALGORITHM", ())))
+    encoding = chosen_encoding()
     bodies = of_app("packed", 2 * PAGES_KEPT)
     if encoding is not None:
         compressed = bodies.get((key, encoding))
@@ -123,10 +125,3 @@ def packed(key: Hashable, body_of: Callable[[], str | None]) -> tuple[bytes, str
         compressed = gzip.compress(body.encode(), config.get("COMPRESS_LEVEL", 6), mtime=0)
     bodies.put((key, encoding), compressed)
     return compressed, encoding
-
-
-@lru_cache(maxsize=64)
-def _encoding(accepted: str, ours: tuple[str, ...]) -> str | None:
-    """The best of our encodings (br, gzip) that a browser's Accept-Encoding takes, q-values
-    and all ("br;q=0, gzip" is gzip); phones send one of a handful of these headers."""
-    return parse_accept_header(accepted).best_match([name for name in ours if name in ("br", "gzip")])

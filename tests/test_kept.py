@@ -130,14 +130,24 @@ def test_a_look_up_leaves_its_connection_as_the_sessions_expect_it(app):
         assert club_version() == before
 
 
-@pytest.mark.parametrize("accepted, sent", [("gzip, deflate, br", "br"), ("br;q=0, gzip", "gzip"), ("identity", None)])
-def test_a_kept_page_goes_compressed_as_the_browser_asks(web, app, accepted, sent):
-    """A kept page is sent in the encoding the browser prefers (kept.packed), the same page
-    whether freshly rendered or kept, with the encoding after its ETag and Accept-Encoding in
-    its Vary; the 304 comes for that ETag."""
+@pytest.mark.parametrize("accepted, sent", [
+    ("gzip, deflate, br", "br"), ("br;q=0, gzip", "gzip"), ("identity", None), ("br;q=0", None),
+    ("gzip;q=0, br;q=0", None), ("identity, br;q=0.5", None), ("*", "br"),
+])
+def test_a_kept_page_goes_compressed_as_the_browser_asks(web, app, monkeypatch, accepted, sent):
+    """A kept page is sent in the encoding the browser prefers, q-values and all (none when it
+    refuses them all), compressed by the kept layer (kept.packed), never by Flask-Compress;
+    the same page freshly rendered, kept, and compressed again from the kept one; with the
+    encoding after its ETag and Accept-Encoding in its Vary; the 304 comes for that ETag."""
     import gzip
 
     import brotli
+    import flask_compress.flask_compress
+
+    def not_here(*_args):
+        raise AssertionError("a kept page went through Flask-Compress")
+
+    monkeypatch.setattr(flask_compress.flask_compress, "_compress_data", not_here)
 
     def opened(response) -> bytes:
         encoding = response.headers.get("Content-Encoding")
@@ -148,7 +158,11 @@ def test_a_kept_page_goes_compressed_as_the_browser_asks(web, app, accepted, sen
     headers = {"Accept-Encoding": accepted}
     first = web.get(f"/games/{game_id}", headers=headers)
     again = web.get(f"/games/{game_id}", headers=headers)
-    assert kept_pages(app) == 1 and opened(first) == opened(again) and b"Ann" in opened(again)
+    packed = app.extensions["scorekeeper.kept"]["packed"]
+    assert len(packed) == (1 if sent else 0)
+    packed.clear()  # compressed again, from the page kept with its hole for the form token
+    anew = web.get(f"/games/{game_id}", headers=headers)
+    assert kept_pages(app) == 1 and opened(first) == opened(again) == opened(anew) and b"Ann" in opened(anew)
     assert "Accept-Encoding" in again.headers["Vary"]
     assert again.headers["ETag"] == first.headers["ETag"]
     assert again.headers["ETag"].endswith(f':{sent}"') if sent else ":" not in again.headers["ETag"]

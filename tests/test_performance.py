@@ -9,6 +9,7 @@ reads do not wait for writers.
 from __future__ import annotations
 
 import gzip
+import json
 import math
 import re
 import sqlite3
@@ -233,6 +234,20 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     # The client's q-values count: br refused, gzip it is.
     refused = client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"})
     assert refused.headers["Content-Encoding"] == "gzip" and gzip.decompress(refused.data) == minified
+
+
+@pytest.mark.parametrize("accepted, sent", [
+    ("gzip, deflate, br", "br"), ("br;q=0, gzip", "gzip"), ("br;q=0", None), ("gzip;q=0, br;q=0", None),
+])
+def test_an_answer_not_kept_goes_compressed_only_as_the_browser_takes_it(app, accepted, sent):
+    # Flask-Compress on its own would send brotli to "br;q=0" (assets.init_app).
+    import brotli
+
+    answer = app.test_client().get("/api/openapi.json", headers={"Accept-Encoding": accepted})
+    assert answer.status_code == 200 and answer.headers.get("Content-Encoding") == sent
+    assert "Accept-Encoding" in answer.headers["Vary"]
+    body = {"br": brotli.decompress, "gzip": gzip.decompress, None: bytes}[sent](answer.data)
+    assert json.loads(body)["openapi"].startswith("3.")
 
 
 def test_a_stored_hand_read_quickly_is_the_hand_read_slowly():

@@ -9,6 +9,7 @@ from flask import Response, current_app, g, make_response, redirect, render_temp
 from flask_wtf.csrf import generate_csrf
 
 from .. import kept
+from ..assets import encodings
 from ..database import club_version
 
 
@@ -102,13 +103,13 @@ def held(etag: str) -> str | None:
     """The validator this browser holds for what ``etag`` stands for, from its If-None-Match
     (None if it holds none): the view then answers 304 before working anything out.
 
-    A compressed body is not the same bytes as the page, so Flask-Compress gives it an ETag of
-    its own, the view's with the encoding after a colon (``"g5-v16-se...:br"``), and that is
-    the one a phone sends back."""
+    A compressed body is not the same bytes as the page, so it has an ETag of its own, the
+    view's with the encoding after a colon (``"g5-v16-se...:br"``: Flask-Compress's way, and
+    :func:`set_etag`'s for a kept page), and that is the one a phone sends back."""
     holds = request.if_none_match
     if not holds:
         return None
-    for candidate in (etag, *(f"{etag}:{encoding}" for encoding in _encodings())):
+    for candidate in (etag, *(f"{etag}:{encoding}" for encoding in encodings(current_app))):
         if candidate in holds:
             return candidate
     return None
@@ -116,16 +117,9 @@ def held(etag: str) -> str | None:
 
 def unencoded(etag: str) -> str:
     """An ETag a client sends back (``If-Match``) as the view made it: without the encoding
-    Flask-Compress put after it (:func:`held`)."""
+    after it (:func:`held`)."""
     head, colon, encoding = etag.rpartition(":")
-    return head if colon and encoding in _encodings() else etag
-
-
-def _encodings() -> tuple[str, ...]:
-    algorithms = current_app.config.get("COMPRESS_ALGORITHM", ())
-    if isinstance(algorithms, str):
-        return tuple(name.strip() for name in algorithms.split(","))
-    return tuple(algorithms)
+    return head if colon and encoding in encodings(current_app) else etag
 
 
 def page_key(*parts: Hashable) -> tuple | None:

@@ -46,15 +46,19 @@ def game_file(game_id: int):
     if game is None:
         abort(404)
     files = kept.of_app("game files", kept.PAGES_KEPT)
-    body = files.get(_file_key(game))
+    key = _file_key(game)
+    body = files.get(key)
     if body is None:
         try:
             loaded = store.load(game_id)
         except store.NotFound:
             abort(404)
+        # The game as loaded, which may be newer than the version just peeked at: kept, and
+        # compressed, under its own key.
+        key = _file_key(loaded.game)
         body = transfer.as_json(transfer.document_of(loaded))
-        files.put(_file_key(loaded.game), body)
-    data, encoding = kept.packed(("game file", _file_key(game)), lambda: body)
+        files.put(key, body)
+    data, encoding = kept.packed(("game file", key), lambda: body)
     response = _download(data, f"scorekeeper-game-{game_id}.json", "application/json")
     if encoding is not None:
         response.headers["Content-Encoding"] = encoding
