@@ -95,8 +95,7 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def compressed(response: Response) -> Response:
         if "Content-Encoding" in response.headers or chosen_encoding() is None:
-            response.vary.add("Accept-Encoding")
-            return response
+            return vary_on(response, "Accept-Encoding")
         return compress.after_request(response)
 
     @app.url_defaults
@@ -120,6 +119,17 @@ def init_app(app: Flask) -> None:
             if version:
                 _precompressed(app, response, filename, version)
         return response
+
+
+def vary_on(response: Response, header: str) -> Response:
+    """``header`` named in the response's Vary (a look at the header as it is: Werkzeug's
+    ``response.vary`` parses it and writes it again, on every answer)."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = header
+    elif header.lower() not in vary.lower():
+        response.headers["Vary"] = f"{vary}, {header}"
+    return response
 
 
 def encodings(app: Flask) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from flask import Response, current_app, g, make_response, redirect, render_temp
 from flask_wtf.csrf import generate_csrf
 
 from .. import kept
-from ..assets import encodings
+from ..assets import encodings, vary_on
 from ..database import club_version
 
 
@@ -140,12 +140,7 @@ def go(url: str) -> Response:
 
 
 def add_vary(response: Response) -> Response:
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = "HX-Request"
-    elif "hx-request" not in vary.lower():
-        response.headers["Vary"] = f"{vary}, HX-Request"
-    return response
+    return vary_on(response, "HX-Request")
 
 
 def no_store(response: Response) -> Response:
