@@ -27,17 +27,11 @@ import sys
 import tempfile
 from pathlib import Path
 
+from run import PHONE  # what the benchmark's phone sends (this script's folder is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 SECRET = "benchmark-secret-key"
 COUNTED = 200
-#: What the benchmark's phone sends (bench/run.py's PHONE).
-PHONE = {
-    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-    "Accept-Encoding": "gzip, deflate, br",
-    "Accept-Language": "en-GB,en;q=0.9",
-    "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                  "Chrome/126.0 Mobile Safari/537.36",
-}
 ENDPOINTS = ["floor", "scoreboard", "history", "history-last", "player", "ratings", "file", "poll"]
 
 
