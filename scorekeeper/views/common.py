@@ -106,6 +106,8 @@ def held(etag: str) -> str | None:
     A compressed body is not the same bytes as the page, so it has an ETag of its own, the
     view's with the encoding after a colon (``"g5-v16-se...:br"``: Flask-Compress's way, and
     :func:`set_etag`'s for a kept page), and that is the one a phone sends back."""
+    if "HTTP_IF_NONE_MATCH" not in request.environ:
+        return None  # most requests: nothing held, nothing to parse
     holds = request.if_none_match
     if not holds:
         return None

@@ -213,18 +213,19 @@ def etag_of(game_id: int, version: int, watching: bool, editable: bool, fragment
     return f"g{game_id}-v{version}-{'w' if watching else 's'}{'e' if editable else 'r'}{'-f' if fragment else ''}"
 
 
-def board_etag(game, watching: bool, editable: bool) -> str:
+def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
     """Everything a board shows, as its ETag: the game's version (every change to the game,
     deletes and renames too, adds one), who looks (watching, editing), page or fragment; the
-    release of the templates (an upgrade shows the page anew); and this browser's form token,
+    release of the templates (an upgrade shows the page anew); this browser's form token,
     which the page carries (a browser whose session was replaced gets the page anew, not a
-    form it can no longer post). Every server works out the same one from the database."""
-    token = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
+    form it can no longer post); and whether it offers to restore a round just undone
+    (``offer``: a board that does differs from the same version without). Every server works
+    out the same one from the database."""
+    app = current_app._get_current_object()
+    token = session.get(app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
     token_digest = hashlib.sha256(token.encode()).hexdigest()[:8] if isinstance(token, str) and token else "none"
-    # A board offering to restore a round just undone differs from the same version without.
-    offer = ".undone" if editable and undone.offered(game) else ""
     return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
-            f".{assets.release(current_app)}.{token_digest}{offer}")
+            f".{assets.release(app)}.{token_digest}{'.undone' if offer else ''}")
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
@@ -233,30 +234,37 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     game = store.peek(game_id)
     if game is None:
         abort(404)
-    editable = not watching and access.can_edit(game)
-    etag = board_etag(game, watching, editable)
+    editable, offer = _looks(game, watching)
+    etag = board_etag(game, watching, editable, offer)
     # A page that shows a message (flashed after a change) is always sent whole.
     holds = held(etag) if status == 200 and not session.get("_flashes") else None
     if holds is not None:
         return _not_modified(holds)
-    response = kept_page(_board_key(game, editable, watching, template, status))
+    response = kept_page(_board_key(game, editable, offer, watching, template, status))
     if response is None:
         loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
         game = loaded.game
-        editable = not watching and access.can_edit(game)
-        response = render(template, status, keep=_board_key(game, editable, watching, template, status),
+        editable, offer = _looks(game, watching)
+        response = render(template, status, keep=_board_key(game, editable, offer, watching, template, status),
                           loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
-        etag = board_etag(game, watching, editable)
+        etag = board_etag(game, watching, editable, offer)
     if status == 200:
         set_etag(response, etag)
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
-def _board_key(game, editable: bool, watching: bool, template: str, status: int) -> tuple | None:
+def _looks(game, watching: bool) -> tuple[bool, bool]:
+    """Whether this browser keeps the game's score here, and whether its board offers to
+    restore a round it just undid (only a board that keeps score does)."""
+    editable = not watching and access.can_edit(game)
+    return editable, editable and undone.offered(game) is not None
+
+
+def _board_key(game, editable: bool, offer: bool, watching: bool, template: str, status: int) -> tuple | None:
     """What a kept board is kept under: the game's version and edit key (a purged game's id
     may be given again on SQLite, never with the same random key), and who looks."""
-    if status != 200 or (editable and undone.offered(game)):
+    if status != 200 or offer:
         return None  # the offer to restore lives in this browser's session: never kept for others
     return (template, game.id, game.version, game.edit_key_hash, game.deleted_at is not None, editable, watching)
 
