@@ -228,14 +228,21 @@ def writing() -> Iterator[None]:
     if _writing.get():
         yield
         return
-    if db.session().in_transaction():
-        db.session.commit()  # a read: nothing to write, it only lets the snapshot go
+    let_go()
     token = _writing.set(True)
     try:
         with _writers.turn(db.engine):
             yield
     finally:
         _writing.reset(token)
+
+
+def let_go() -> None:
+    """End this request's read transaction, if one is open, so that what is read next sees
+    every change committed since (on SQLite a read transaction keeps the snapshot of its first
+    read). A read has nothing to write: this only lets the snapshot go."""
+    if db.session().in_transaction():
+        db.session.commit()
 
 
 class _Writers:

@@ -20,7 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import rating_summaries, summaries
 from .access import issue_key
-from .database import read_one, read_row, read_rows_on, send, unlocked, writing
+from .database import let_go, read_one, read_row, read_rows_on, send, unlocked, writing
 from .gamefile import GameFile
 from .models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
 from .replays import (
@@ -70,7 +70,8 @@ class NotFound(LookupError):
 
 
 class AlreadyRecorded(Exception):
-    """The round number a form carried has been recorded meanwhile (double tap, second phone)."""
+    """The round number a form carried has been recorded meanwhile (double tap, second phone).
+    Raised with the request's read transaction ended: a game loaded next holds that round."""
 
     def __init__(self, number: int) -> None:
         self.number = number
@@ -431,6 +432,9 @@ def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) 
     if number < 1:
         raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])
     if number < expected:
+        # Taken by a write that the view's own reading did not see (this phone's round sent
+        # again while its first send was saving): what is read next must see it.
+        let_go()
         raise AlreadyRecorded(number)
     if number > expected:
         raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])

@@ -106,6 +106,32 @@ def test_the_same_round_posted_twice_is_stored_once(web, app, balmoral):
     assert rounds_stored(app, balmoral) == 1
 
 
+def test_a_round_sent_again_while_the_first_send_is_saving_reads_saved(web, app, balmoral, monkeypatch):
+    """The phone's first send is still being written when its second (the same round, sent
+    again on a bad signal) has already read the game: the second finds the round taken, and
+    the scoreboard it answers with holds the round, saved, not a board without it."""
+    from scorekeeper import store
+
+    record_round = store.record_round
+    first_send: list[int] = []
+
+    def first_send_lands_meanwhile(game_id, number, record):
+        if not first_send:
+            first_send.append(number)
+            with app.app_context():  # another request: a session and a transaction of its own
+                record_round(game_id, number, record)
+        return record_round(game_id, number, record)
+
+    monkeypatch.setattr(store, "record_round", first_send_lands_meanwhile)
+    response = post_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"},
+                          headers=HTMX)
+    assert first_send == [1]
+    assert response.status_code == 200, text(response)
+    assert "Round 1 saved." in text(response)
+    assert totals(response) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}
+    assert rounds_stored(app, balmoral) == 1
+
+
 def test_a_different_round_posted_with_a_taken_number_shows_both_versions(web, app, balmoral):
     save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
     response = post_round(web, balmoral, 1, went_out=1, hands={0: "A K 7", 2: "10 10 Q 2"}, points={3: "5"},
