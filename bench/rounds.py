@@ -1,4 +1,4 @@
-"""`make bench-rounds`: recording a round on SQLite, measured alone, as `make bench` measures it.
+"""`make bench-rounds`: recording a round, measured alone, as `make bench` measures it.
 
 `make bench` takes twenty minutes; this takes about one. It seeds a small history on SQLite,
 serves Scorekeeper with gunicorn as `make run` does, and records rounds through the API in
@@ -7,13 +7,16 @@ figures as `make bench`), ``--repeat`` times, printing each time the rounds a se
 floor's commits a second and their ratio (the target: at least 0.1x). For trying a change to
 the write path: this machine's speed drifts by a fifth or more within minutes, so compare runs
 made one after the other, in turns, not a figure with one from another hour.
+On SQLite; with ``--postgres``, on a throw-away PostgreSQL server started as `make bench`
+starts it (or the one TEST_DATABASE_URL names).
 
-    .venv/bin/python bench/rounds.py [--repeat 3] [--workers 2]
+    .venv/bin/python bench/rounds.py [--repeat 3] [--workers 2] [--postgres]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import sys
 import tempfile
@@ -29,13 +32,28 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="measurements, one after the other")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--games", type=int, default=100, help="finished games in the history")
+    parser.add_argument("--postgres", action="store_true", help="on PostgreSQL rather than SQLite")
     opts = parser.parse_args()
     # What record_rounds reads of make bench's options, at make bench's defaults.
     bench = argparse.Namespace(workers=opts.workers, connections=4, duration=10, warmup=2, pairs=5,
                                round_games=400)
     wrk_bin = run.ensure_wrk()
+    server, holder = None, None
+    if opts.postgres:
+        server = os.environ.get("TEST_DATABASE_URL")
+        if not server:
+            server, holder = run.start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
+        if not server:
+            sys.exit("no PostgreSQL server could be started")
+    try:
+        measure(opts, bench, wrk_bin, run.PostgreSQL(server) if server else run.SQLite())
+    finally:
+        run.stop_postgres(holder)
+
+
+def measure(opts: argparse.Namespace, bench: argparse.Namespace, wrk_bin: str, system) -> None:
     with tempfile.TemporaryDirectory(prefix="scorekeeper-rounds-") as work:
-        db = run.Database("small", run.SQLite(), Path(work) / "small", opts.games, 20)
+        db = run.Database("small", system, Path(work) / "small", opts.games, 20)
         run.build(db, processes=2)
         app = run.Server("scorekeeper", "scorekeeper:create_app()", db, opts.workers,
                          shlex.split(run.DEFAULT_GUNICORN_OPTS))
