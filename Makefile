@@ -95,9 +95,10 @@ test-postgres: $(STAMP) browser
 bench: $(STAMP) browser
 	$(BIN)/python bench/run.py --workers $(WORKERS)
 
-# Only recording a round on SQLite, as `make bench` measures it, three times (about a minute).
+# Only recording a round, as `make bench` measures it, three times (about a minute): on SQLite, or
+# with BENCH_ROUNDS_OPTS=--postgres on a throw-away PostgreSQL.
 bench-rounds: $(STAMP)
-	$(BIN)/python bench/rounds.py --workers $(WORKERS)
+	$(BIN)/python bench/rounds.py --workers $(WORKERS) $(BENCH_ROUNDS_OPTS)
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis test-artifacts
