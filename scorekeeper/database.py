@@ -238,9 +238,10 @@ def writing() -> Iterator[None]:
 
 
 def let_go() -> None:
-    """End this request's read transaction, if one is open, so that what is read next sees
-    every change committed since (on SQLite a read transaction keeps the snapshot of its first
-    read). A read has nothing to write: this only lets the snapshot go."""
+    """End this request's transaction, if one is open, so that what is read next sees every
+    change committed since (on SQLite a read transaction keeps the snapshot of its first read).
+    It commits: call it only where the session holds no change of its own (after reads, or
+    inside a write before anything was sent), when it just lets the snapshot and any lock go."""
     if db.session().in_transaction():
         db.session.commit()
 

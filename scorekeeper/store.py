@@ -431,12 +431,14 @@ def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) 
     expected = position.played + 1
     if number < 1:
         raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])
-    if number < expected:
-        # Taken by a write that the view's own reading did not see (this phone's round sent
-        # again while its first send was saving): what is read next must see it.
+    if number != expected:
+        # Refused on what was just read, which can be newer than what the view read before
+        # calling (on SQLite, its read transaction's snapshot: this phone's round sent twice at
+        # once, the second send's view reading before the first send's commit). The request's
+        # transaction ends here, so that what the view reads next is at least as new.
         let_go()
-        raise AlreadyRecorded(number)
-    if number > expected:
+        if number < expected:
+            raise AlreadyRecorded(number)
         raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])
     result, after = play(position, record)
     game = before.game

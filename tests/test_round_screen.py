@@ -11,7 +11,7 @@ import re
 
 from scorekeeper import history, store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
-from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text, text_of
+from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text, text_of, totals
 
 SIX = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay"]
 
@@ -208,6 +208,30 @@ def test_restore_is_refused_once_the_round_was_recorded_again(web, app):
     assert refused.status_code == 409
     assert "Round 1 cannot be put back" in text(refused)
     assert loaded(app, game_id).state.rounds[0].record.went_out == "Ben"
+
+
+def test_a_restore_refused_because_another_phone_removed_a_round_meanwhile_shows_the_board_as_it_now_is(
+        web, app, monkeypatch):
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    save_round(web, game_id, 1, went_out=0, hands={1: "2", 2: "3"})
+    save_round(web, game_id, 2, went_out=1, hands={0: "K", 2: "Q"})
+    fields = restore_fields(undo(web, game_id, loaded(app, game_id).game.version))
+    record_round = store.record_round
+
+    def another_phone_removes_round_1_meanwhile(*args):
+        with app.app_context():  # another request: a session and a transaction of its own
+            store.delete_round(game_id, 1)
+        return record_round(*args)
+
+    # This phone's view reads the game (round 1 still there), then the other phone's removal
+    # lands before the store reads it: round 2 can no longer be put back.
+    monkeypatch.setattr(store, "record_round", another_phone_removes_round_1_meanwhile)
+    refused = web.post(f"/games/{game_id}/rounds/restore",
+                       data={"number": fields["number"], "round": json.dumps(fields["round"])}, headers=HTMX)
+    assert refused.status_code == 409
+    assert "Round 2 cannot be put back: round 1 comes next" in text(refused)
+    assert loaded(app, game_id).state.rounds == ()
+    assert totals(refused) == {"Ann": 0, "Ben": 0, "Cat": 0}  # the board as the store found it
 
 
 def test_undo_of_a_changed_game_is_refused(web, app):

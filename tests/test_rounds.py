@@ -128,6 +128,7 @@ def test_a_round_sent_again_while_the_first_send_is_saving_reads_saved(web, app,
     assert first_send == [1]
     assert response.status_code == 200, text(response)
     assert "Round 1 saved." in text(response)
+    assert "already recorded" not in text(response)
     assert totals(response) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}
     assert rounds_stored(app, balmoral) == 1
 

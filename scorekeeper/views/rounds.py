@@ -70,16 +70,17 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         if name in request.form:
             act(request.form[name])
             return _form(loaded, draft, editing is not None)
+    game_id = loaded.id  # (the store may end the request's transaction, expiring the game's row)
     before = state_before(loaded.state, editing) if editing is not None else loaded.state
     record = draft.check(before)
     if record is None:
         return _form(loaded, draft, editing is not None, 422, before)
     try:
         if editing is None:
-            saved = store.record_round(loaded.id, draft.number, record)
+            saved = store.record_round(game_id, draft.number, record)
             flash(f"{word} {draft.number} saved.", "ok")
         else:
-            saved = store.replace_round(loaded.id, editing, record, _version())
+            saved = store.replace_round(game_id, editing, record, _version())
             flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
     except store.Conflict as exc:
         if editing is not None and _holds(exc.loaded, editing, record):
@@ -89,7 +90,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
-        return _recorded_already(_load(loaded.id), exc.number, record)
+        return _recorded_already(_load(game_id), exc.number, record)
     except RoundError as exc:
         draft.place(setup, exc.problems)
         return _form(loaded, draft, editing is not None, 422)
@@ -256,6 +257,6 @@ def restore_round(game_id: int):
         return _scoreboard(_load(game_id), 409)
     except RoundError as exc:
         flash(f"{word} {number} cannot be put back: {exc.first.message}.", "warn")
-        return _scoreboard(loaded, 409)
+        return _scoreboard(_load(game_id), 409)  # as the store found it, not as first read
     flash(f"{word} {number} restored.", "ok")
     return _scoreboard(saved)
