@@ -71,7 +71,8 @@ class NotFound(LookupError):
 
 class AlreadyRecorded(Exception):
     """The round number a form carried has been recorded meanwhile (double tap, second phone).
-    Raised with the request's read transaction ended: a game loaded next holds that round."""
+    Raised with the request's transaction ended (a read's, or the write's that found the number
+    taken, before it wrote anything): a game loaded next holds that round."""
 
     def __init__(self, number: int) -> None:
         self.number = number
