@@ -96,7 +96,11 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
     threads = [threading.Thread(target=writer, args=(g,)) for g in games]
     for t in threads:
         t.start()
-    time.sleep(0.6)
+    # Killed once a few rounds are in (waited for, not slept on: a slow machine may take
+    # longer than a fast one to store the first), while the rest are still being sent.
+    deadline = time.monotonic() + 30
+    while sum(acknowledged.values()) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
     server.kill()
     stop.set()
     for t in threads:
