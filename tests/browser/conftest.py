@@ -60,6 +60,37 @@ def browser_context_args(browser_context_args):
     }
 
 
+CDN = re.compile(r"^https://cdn\.jsdelivr\.net/.*")
+
+
+def without_internet(context):
+    """The table has no signal: the CDN copy of htmx fails at once and the local copy must take
+    over. (Nothing leaves this machine either way, and no test waits on a network it cannot see.)"""
+    context.route(CDN, lambda route: route.abort())
+    return context
+
+
+@pytest.fixture(autouse=True)
+def no_internet(context):
+    without_internet(context)
+
+
+@pytest.fixture
+def another_phone(browser, browser_context_args):
+    """Opens another phone at the table (a browser context of its own: its own cookies, storage
+    and keys), at the same screen and with no internet either; closed after the test."""
+    opened = []
+
+    def open_phone(**settings):
+        phone = without_internet(browser.new_context(**{**browser_context_args, **settings}))
+        opened.append(phone)
+        return phone
+
+    yield open_phone
+    for phone in opened:
+        phone.close()
+
+
 @pytest.fixture
 def live_app(tmp_path):
     # USE_CDN: the CDN cannot be reached here (the tests block it), which exercises the local

@@ -18,11 +18,6 @@ from scorekeeper.models import db
 [FINISHED] = random_docs(1, seed=16, players=["Wendy", "Ann", "Ben"])
 
 
-@pytest.fixture(autouse=True)
-def no_internet(context):
-    context.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
-
-
 @pytest.fixture
 def club_app(tmp_path, monkeypatch):
     """An app whose club key is made the way `make run` makes it: in its instance folder."""

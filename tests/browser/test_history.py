@@ -11,11 +11,6 @@ from scorekeeper.gamefile import backup_document, read_document
 from scorekeeper.models import db
 
 
-@pytest.fixture(autouse=True)
-def no_internet(context):
-    context.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
-
-
 @pytest.fixture
 def games(live_app):
     """Thirty games of both rule sets, as if restored from a backup."""

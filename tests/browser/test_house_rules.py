@@ -4,17 +4,11 @@ between the editor's buttons, saves it, and reads it back."""
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper import store
 from scorekeeper.models import db
 from scorekeeper.rules import LIVERPOOL, ruleset_document
-
-
-@pytest.fixture(autouse=True)
-def no_internet(context):
-    context.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
 
 
 def too_small(page: Page, selector: str) -> list[str]:

@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from .test_rule_sets_round import tap
-from .test_table import mark_out, no_internet, pick, row, totals  # noqa: F401 (no_internet: autouse fixture)
+from .test_table import mark_out, pick, row, totals
 
 
 def test_a_house_rule_set_made_on_the_phone_plays_a_game_that_keeps_it(page: Page, server, club_link):

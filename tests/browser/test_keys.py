@@ -1,15 +1,7 @@
 """Edit keys on a phone (issue 16): the link's key never travels in an address, and the
 service worker keeps no page that shows one."""
 
-import re
-
-import pytest
 from playwright.sync_api import Page, expect
-
-
-@pytest.fixture(autouse=True)
-def no_internet(context):
-    context.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
 
 
 def start_game(page: Page, server: str) -> str:
@@ -40,16 +32,14 @@ def test_the_service_worker_keeps_no_page_that_shows_a_key(page: Page, server):
     assert not [url for url in kept if "/share" in url or "key=" in url], kept
 
 
-def test_an_edit_link_reaches_no_server_with_its_key(page: Page, context, server):
+def test_an_edit_link_reaches_no_server_with_its_key(page: Page, server, another_phone):
     game_url = start_game(page, server)
     page.goto(f"{game_url}/share")
     link = page.locator("p.link a").nth(1).get_attribute("href")
     key = link.partition("#key=")[2]
     assert link.startswith(f"{game_url}/join#key=") and len(key) > 30
     # Another phone opens it.
-    other = context.browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    phone = other.new_page()
-    phone.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
+    phone = another_phone().new_page()
     sent: list[str] = []
     phone.on("request", lambda request: sent.append(request.url))
     phone.goto(link)
@@ -57,4 +47,3 @@ def test_an_edit_link_reaches_no_server_with_its_key(page: Page, context, server
     expect(phone.get_by_role("link", name="Record round 1")).to_be_visible()
     assert "key" not in phone.url
     assert sent and not [url for url in sent if key in url]  # in the form's body only
-    other.close()

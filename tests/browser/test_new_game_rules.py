@@ -6,7 +6,6 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from .test_table import no_internet  # noqa: F401 (autouse fixture)
 
 
 def test_choosing_phase10_brings_its_player_range_and_no_jokers(page: Page, server, artifacts):

@@ -13,10 +13,9 @@ from playwright.sync_api import Page, expect
 from scorekeeper import store
 from scorekeeper.rules import GameSetup, RoundRecord, get_rules
 
-from .test_table import (  # noqa: F401 (no_internet: autouse fixture)
+from .test_table import (
     mark_made,
     mark_out,
-    no_internet,
     pick,
     record,
     row,
@@ -208,7 +207,7 @@ def test_the_first_dealer_stays_right_when_seats_move(page: Page, server):
     expect(page.locator(".deal-info")).to_contain_text("Cat deals")
 
 
-def test_a_watcher_has_no_button_that_changes_the_game(page: Page, server, context, browser):
+def test_a_watcher_has_no_button_that_changes_the_game(page: Page, server, another_phone):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     for _ in range(7):
         record(page, "Ann", {"Ben": "2"}, made=["Ann"])
@@ -216,21 +215,17 @@ def test_a_watcher_has_no_button_that_changes_the_game(page: Page, server, conte
             break
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     game_url = page.url
-    watcher = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
-    try:
-        other = watcher.new_page()
-        other.goto(game_url)
-        expect(other.get_by_role("heading", name="Game over")).to_be_visible()
-        buttons = other.locator("#main button, #main input[type=submit]")
-        assert buttons.count() == 0, buttons.all_inner_texts()
-        expect(other.get_by_text("Play again")).to_have_count(0)
-        # A forged request with the watcher's own form token is refused.
-        token = other.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken']")
-        for path in ("again", "rounds/undo"):
-            answer = other.request.post(f"{game_url}/{path}", form={"csrf_token": token})
-            assert answer.status == 403, path
-    finally:
-        watcher.close()
+    other = another_phone().new_page()
+    other.goto(game_url)
+    expect(other.get_by_role("heading", name="Game over")).to_be_visible()
+    buttons = other.locator("#main button, #main input[type=submit]")
+    assert buttons.count() == 0, buttons.all_inner_texts()
+    expect(other.get_by_text("Play again")).to_have_count(0)
+    # A forged request with the watcher's own form token is refused.
+    token = other.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRFToken']")
+    for path in ("again", "rounds/undo"):
+        answer = other.request.post(f"{game_url}/{path}", form={"csrf_token": token})
+        assert answer.status == 403, path
 
 
 def test_screenshots_of_the_round_screen(page: Page, server, live_app, artifacts):

@@ -13,7 +13,7 @@ from scorekeeper.rules import GameSetup, get_preset
 
 from .test_round_screen import keep_score
 from .test_signal import controlled_by_the_service_worker, phone_totals, rounds_stored
-from .test_table import mark_out, no_internet, pick, row, totals  # noqa: F401 (no_internet: autouse fixture)
+from .test_table import mark_out, pick, row, totals
 
 
 def seeded(live_app, preset: str, names: list[str]) -> tuple[int, str]:

@@ -11,10 +11,9 @@ from playwright.sync_api import Page, expect
 from scorekeeper.rules import RoundRecord
 
 from .test_round_screen import keep_score, keeper_without_javascript, seeded
-from .test_table import (  # noqa: F401 (no_internet: autouse fixture)
+from .test_table import (
     mark_made,
     mark_out,
-    no_internet,
     record,
     row,
     start_game,

@@ -2,18 +2,10 @@
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
 from scorekeeper.models import Round, db
-
-
-@pytest.fixture(autouse=True)
-def no_internet(context):
-    # The table has no signal: the CDN copy of htmx fails and the local copy must take over.
-    # (Nothing leaves this machine either way.)
-    context.route(re.compile(r"^https://cdn\.jsdelivr\.net/.*"), lambda route: route.abort())
 
 
 def start_game(page: Page, server: str, rules: str, names: list[str], dealer: int = 0, dealer_rule=None):

@@ -16,7 +16,7 @@ from collections import Counter
 
 from playwright.sync_api import Locator, Page, expect
 
-from .test_table import no_internet, row, start_game, totals  # noqa: F401 (no_internet: autouse fixture)
+from .test_table import row, start_game, totals
 
 PLAYERS = ["Ann", "Ben", "Cat", "Dev"]
 FIVE = "K Q 7 5 3"  # 35 points
