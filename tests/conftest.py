@@ -23,6 +23,20 @@ CLUB_KEY = "test-club-key"
 ON_POSTGRES = bool(TEST_DATABASE_URL and TEST_DATABASE_URL.startswith("postgresql"))
 
 
+@pytest.fixture(autouse=True, scope="session")
+def instance_of_the_tests(tmp_path_factory):
+    """Every app the tests make keeps its instance folder (secret key, club key, config) in a
+    folder of the run's own, never the checkout's ``instance/``: a developer's own games and keys
+    are neither touched nor read. (A test that needs another sets the variable itself.)"""
+    before = os.environ.get("SCOREKEEPER_INSTANCE")
+    os.environ["SCOREKEEPER_INSTANCE"] = str(tmp_path_factory.mktemp("instance"))
+    yield
+    if before is None:
+        os.environ.pop("SCOREKEEPER_INSTANCE")
+    else:
+        os.environ["SCOREKEEPER_INSTANCE"] = before
+
+
 def database_url(tmp_path, name="test.sqlite") -> str:
     """The database a test should use: the shared PostgreSQL one, or a fresh SQLite file."""
     return TEST_DATABASE_URL or f"sqlite:///{tmp_path / name}"

@@ -14,6 +14,7 @@ import flask_migrate
 from conftest import CLUB_KEY, empty_database
 from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
 from history_games import random_docs
+from server import app_env
 
 from scorekeeper import create_app, transfer
 from scorekeeper.club import digest
@@ -75,12 +76,15 @@ def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app):
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_gunicorn_reads_its_settings_from_the_top_level_as_make_run_starts_it():
+def test_gunicorn_reads_its_settings_from_the_top_level_as_make_run_starts_it(tmp_path):
     """`make run` and `make bench` start gunicorn in the project's folder, where it reads
     gunicorn.conf.py: its own parser named (no search for an optional one on a worker's first
     request)."""
+    # gunicorn loads the app to print its settings: with a folder and database of the test's
+    # own, not the checkout's instance/ (nor whatever database the shell names).
+    env = app_env(f"sqlite:///{tmp_path / 'printed.sqlite'}", tmp_path)
     printed = subprocess.run([sys.executable, "-m", "gunicorn", "--print-config", "scorekeeper:create_app()"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=60, check=True).stdout
+                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=True).stdout
     assert re.search(r"^http_parser\s+= python$", printed, re.M), printed
     assert re.search(r"^post_worker_init\s+= <post_worker_init\(\)>$", printed, re.M), printed
 
