@@ -21,7 +21,7 @@ def test_a_round_appears_on_a_watching_phone_at_its_next_poll(page, server, anot
     expect(watcher.locator("h1")).to_have_text("Round 1")
     expect(watcher.get_by_role("link", name=re.compile("Record round"))).to_have_count(0)
     # The promise (a round on every phone within three seconds) is the poll's interval; how
-    # soon it shows on a busy test machine is not timed here (make bench times the poll).
+    # soon it shows on a busy test machine is not timed here (make bench times the poll's answers).
     expect(watcher.locator("#board")).to_have_attribute("hx-trigger", re.compile(r"^every 2s\b"))
 
     page.goto(game_url)

@@ -11,7 +11,6 @@ from scorekeeper.models import Round, db
 from .test_table import mark_out, pick, record, row, start_game, tap_cards, totals
 
 
-
 def rounds_stored(live_app) -> int:
     with live_app.app_context():
         return db.session.scalar(select(func.count()).select_from(Round))
