@@ -69,9 +69,9 @@ def play(rng: random.Random, action: str) -> None:
         roster = list(db.session.scalars(select(Player)))
         player = rng.choice(roster)
         taken = {other.name.casefold() for other in roster}
-        name = player.name.rstrip("0123456789")
+        base = name = player.name.rstrip("0123456789")
         while name.casefold() in taken:  # a name on the roster already would be refused
-            name = f"{player.name.rstrip('0123456789')}{rng.randint(0, 10**6)}"
+            name = f"{base}{rng.randint(0, 10**6)}"
         store.rename_player(player.id, name)
         return
     if action == "delete":

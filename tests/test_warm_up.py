@@ -7,14 +7,13 @@ import re
 import runpy
 import subprocess
 import sys
-from pathlib import Path
 from types import SimpleNamespace
 
 import flask_migrate
 from conftest import CLUB_KEY, empty_database
 from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
 from history_games import random_docs
-from server import app_env
+from server import ROOT, app_env
 
 from scorekeeper import create_app, transfer
 from scorekeeper.club import digest
@@ -71,9 +70,6 @@ def test_no_warm_up_reading_on_a_database_not_upgraded_yet(app):
     worker = _app(app.config["SQLALCHEMY_DATABASE_URI"], warm=True)
     with worker.app_context():
         db.engine.dispose()
-
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_gunicorn_reads_its_settings_from_the_top_level_as_make_run_starts_it(tmp_path):
