@@ -21,8 +21,12 @@ from sqlalchemy import event
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from scorekeeper import create_app, database, transfer  # noqa: E402
-from scorekeeper.models import db  # noqa: E402
+from scorekeeper import create_app  # noqa: E402
+
+from scorekeeper.store import database
+
+from scorekeeper.files import transfer
+from scorekeeper.store.models import db  # noqa: E402
 
 import seed  # noqa: E402
 
@@ -68,7 +72,7 @@ def main(games: int) -> None:
         event.listen(engine, "rollback", on_end)
         client = target.test_client()
         with client.session_transaction() as sess:
-            sess["club_key"] = KEY  # the keeper's browser (scorekeeper.club)
+            sess["club_key"] = KEY  # the keeper's browser (scorekeeper.web.clubkey)
         for label in ("into an empty database", "again (all already there)"):
             held.clear()
             began = time.perf_counter()

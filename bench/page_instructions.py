@@ -41,9 +41,11 @@ def build(work: Path) -> dict:
     import seed
     from sqlalchemy import func, select
 
-    from scorekeeper import access, create_app
-    from scorekeeper.history import PER_PAGE
-    from scorekeeper.models import Game, Round, Seat, db
+    from scorekeeper import create_app
+
+    from scorekeeper.store import access
+    from scorekeeper.club.history import PER_PAGE
+    from scorekeeper.store.models import Game, Round, Seat, db
 
     url = f"sqlite:///{work / 'pages.sqlite'}"
     env = {**os.environ, "FLASK_SQLALCHEMY_DATABASE_URI": url, "FLASK_SECRET_KEY": SECRET}

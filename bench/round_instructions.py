@@ -29,7 +29,7 @@ def record(last_round: int) -> None:
     """The measured program: a new database, 20 games, rounds 1 to ``last_round`` of each."""
     sys.path.insert(0, str(ROOT))
     from scorekeeper import create_app, store
-    from scorekeeper.gamefile import GameFile
+    from scorekeeper.store.imports import GameFile
     from scorekeeper.rules import BALMORAL, GameSetup, start
 
     work = Path(tempfile.mkdtemp(prefix="scorekeeper-instructions-"))

@@ -117,7 +117,7 @@ def app_env(db: Database) -> dict[str, str]:
         SCOREKEEPER_INSTANCE=str(db.instance),
         FLOOR_DATABASE=db.system.floor_target(db.url),
         # wrk sends thousands of requests a second from one address, far past the per-address
-        # limits a table never meets (scorekeeper/limits.py): the benchmark measures the app.
+        # limits a table never meets (scorekeeper/web/limits.py): the benchmark measures the app.
         FLASK_RATELIMIT_ENABLED="false",
     )
     return env
@@ -331,7 +331,7 @@ def app_context(db: Database) -> Iterator:
     """Scorekeeper on a bench database, in this process; its connections are closed afterwards
     (a PostgreSQL database with a connection open cannot be dropped)."""
     from scorekeeper import create_app
-    from scorekeeper.models import db as sqla
+    from scorekeeper.store.models import db as sqla
 
     app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": db.url})
     with app.app_context():
@@ -347,9 +347,10 @@ def _choose(db: Database, app) -> None:
     finished game, the busiest player, the last page of the history."""
     from sqlalchemy import func, select
 
-    from scorekeeper import access, history
-    from scorekeeper.models import Game, Round, Seat
-    from scorekeeper.models import db as sqla
+    from scorekeeper.store import access
+    from scorekeeper.club import history
+    from scorekeeper.store.models import Game, Round, Seat
+    from scorekeeper.store.models import db as sqla
 
     rounds = func.count(Round.id)
     board = sqla.session.execute(
@@ -375,7 +376,7 @@ def _choose(db: Database, app) -> None:
 def add_round_games(db: Database, count: int, path: Path) -> None:
     """Games with no rounds yet, for recording rounds through the API: "id key names" lines."""
     from scorekeeper import store
-    from scorekeeper.gamefile import GameFile
+    from scorekeeper.store.imports import GameFile
     from scorekeeper.rules import BALMORAL, GameSetup, start
 
     names = ["Ann", "Ben", "Cat", "Dev"]

@@ -1,7 +1,7 @@
 """A realistic history for the benchmark, stored through the app's own store.
 
 Games are made by the rules engine (every round lawful: deck limits, hand limits, the
-ladder), written as :class:`scorekeeper.gamefile.GameFile` values and stored with
+ladder), written as :class:`scorekeeper.store.imports.GameFile` values and stored with
 :func:`scorekeeper.store.import_games`, the function the importer and the API use: no
 SQL of our own, so the database holds exactly what the app would have stored.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 from scorekeeper import store
-from scorekeeper.gamefile import GameFile
+from scorekeeper.store.imports import GameFile
 from scorekeeper.rules import (
     BALMORAL,
     CLASSIC,

@@ -14,6 +14,6 @@ if TYPE_CHECKING:
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Make the Flask app (see :func:`scorekeeper.app.create_app`)."""
-    from .app import create_app as factory
+    from scorekeeper.app import create_app as factory
 
     return factory(test_config)

@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import Flask
 
-from .models import db
+from scorekeeper.store.models import db
 
 #: The package's folder: a wheel carries the templates and static files inside it.
 PACKAGE = Path(__file__).resolve().parent
@@ -37,7 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=shipped_folder("static"),
     )
     instance = Path(app.instance_path)
-    from .security import private_folder, secret_key
+    from scorekeeper.store.private import private_folder, secret_key
 
     private_folder(instance)
     app.config.from_mapping(
@@ -69,7 +69,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(instance)
 
-    from . import assets, club, database, limits, security
+    from scorekeeper.web import assets, clubkey as club, limits, security
+    from scorekeeper.store import database
 
     database.init_app(app)
     security.init_app(app)
@@ -86,10 +87,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         hops = int(app.config["PROXY_COUNT"])
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops)
 
-    from .cli import register_cli
-    from .views import register_views
+    from scorekeeper.cli import register_cli
+    from scorekeeper.web.views import register_views
 
-    from . import presenters
+    from scorekeeper.web import presenters
 
     app.jinja_env.globals.update(
         result_words=presenters.result_words,
@@ -112,7 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
     register_cli(app)
-    from . import maintenance
+    from scorekeeper import maintenance
 
     maintenance.register(app)
     register_views(app)
@@ -139,9 +140,9 @@ def warm_up(app: Flask) -> None:
     from sqlalchemy import func, select
     from sqlalchemy.orm import configure_mappers
 
-    from .database import current_revision, head_revision
-    from .history import PER_PAGE
-    from .models import Game, Seat
+    from scorekeeper.store.database import current_revision, head_revision
+    from scorekeeper.club.history import PER_PAGE
+    from scorekeeper.store.models import Game, Seat
 
     configure_mappers()
     for name in app.jinja_env.list_templates(filter_func=lambda name: name.endswith((".html", ".js"))):

@@ -11,21 +11,14 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 
-from . import access, club, links, store
-from .gamefile import GameFileError, backup_document
-from .models import MAX_ID
+from scorekeeper.store import access
+from scorekeeper.web import clubkey as club, links
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import GameFileError
+from scorekeeper.store.models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
-
-
-def export_game(game_id: int) -> dict:
-    from .transfer import document_of
-
-    return document_of(store.load(game_id))
-
-
-def export_all() -> dict:
-    return backup_document([export_game(i) for i in store.all_game_ids()])
 
 
 @games_cli.command("import")
@@ -33,7 +26,7 @@ def export_all() -> dict:
 def import_command(file) -> None:
     """Import a game file or a backup; print the id of each game (a game already here is not
     stored twice: its id is printed, and stderr says so)."""
-    from .transfer import NEW, import_files, read_files
+    from scorekeeper.files.transfer import NEW, import_files, read_files
 
     try:
         doc = json.load(file)
@@ -59,10 +52,10 @@ def export_command(game_id: int | None, everything: bool) -> None:
     if everything == (game_id is not None):
         raise click.UsageError("give either a game id or --all")
     if everything:
-        doc = export_all()
+        doc = transfer.backup()
     else:
         try:
-            doc = export_game(game_id)
+            doc = transfer.export_game(game_id)
         except store.NotFound as exc:
             click.echo(str(exc), err=True)
             sys.exit(1)
@@ -74,9 +67,9 @@ def export_command(game_id: int | None, everything: bool) -> None:
 def rebuild_command(check: bool) -> None:
     """Work every game's summary out again from its recorded rounds, and report each stored one
     that differed (it is replaced, unless --check). Exits 1 when any differed."""
-    from .database import writing
-    from .models import db
-    from .summaries import rebuild
+    from scorekeeper.store.database import writing
+    from scorekeeper.store.models import db
+    from scorekeeper.store.rebuild import rebuild
 
     with writing():
         differences = rebuild(fix=not check)

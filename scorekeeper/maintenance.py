@@ -17,8 +17,8 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from .database import current_revision, head_revision
-from .models import db
+from scorekeeper.store.database import current_revision, head_revision
+from scorekeeper.store.models import db
 
 
 def sqlite_path() -> Path | None:
@@ -29,7 +29,7 @@ def sqlite_path() -> Path | None:
 
 
 def backup_sqlite(source: Path, target: Path) -> None:
-    from .security import create_private
+    from scorekeeper.store.private import create_private
 
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if target.exists():
@@ -52,10 +52,10 @@ def take_backup(target: Path) -> str:
     if path is not None:
         backup_sqlite(path, target)
         return f"SQLite copy of {path}"
-    from .cli import export_all
+    from scorekeeper.files.transfer import backup
 
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(export_all(), ensure_ascii=False, indent=1), encoding="utf-8")
+    target.write_text(json.dumps(backup(), ensure_ascii=False, indent=1), encoding="utf-8")
     return "JSON backup of every game (restore it with: flask games import FILE)"
 
 

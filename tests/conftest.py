@@ -12,10 +12,12 @@ from history_games import G1, G2, G3, G4
 from server import upgrade
 from sqlalchemy import create_engine, text
 
-from scorekeeper import create_app, transfer
-from scorekeeper.club import digest
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import db
+from scorekeeper import create_app
+
+from scorekeeper.files import transfer
+from scorekeeper.web.clubkey import digest
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import db
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
 #: The club key of every test app (a keeper's session holds it; see the ``keeper`` fixture).

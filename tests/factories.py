@@ -25,7 +25,7 @@ from sqlalchemy import event, func, select
 
 from scorekeeper import store
 from scorekeeper.rules import LIVERPOOL, ruleset_document
-from scorekeeper.models import Game, Round, db
+from scorekeeper.store.models import Game, Round, db
 
 HTMX = {"HX-Request": "true"}
 ANN_BEN_CAT_DAN = ["Ann", "Ben", "Cat", "Dan"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
-from scorekeeper.gamefile import game_document
+from scorekeeper.files.gamefile import game_document
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundError, RoundRecord, advance, start
 
 NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fin", "Gus", "Hal"]

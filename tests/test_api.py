@@ -7,7 +7,7 @@ from conftest import join
 from factories import csrf_token, rounds_stored
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 
 GAME = {
     "format": "scorekeeper-game/1",

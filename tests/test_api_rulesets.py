@@ -3,7 +3,7 @@ keeper with the same checks as everywhere, and games started with a key or a who
 
 from conftest import CLUB_KEY
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 from scorekeeper.rules import PRESET_DOCUMENTS, document_text, parse_ruleset
 
 KEEPER = {"Authorization": f"Bearer {CLUB_KEY}"}

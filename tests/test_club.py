@@ -9,8 +9,8 @@ import pytest
 from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
 from history_games import random_docs
 
-from scorekeeper import club
-from scorekeeper.models import Game, db
+from scorekeeper.web import clubkey as club
+from scorekeeper.store.models import Game, db
 
 KEEPER_ONLY = "Only the club\u2019s keeper can"
 AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}

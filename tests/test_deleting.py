@@ -11,7 +11,7 @@ from factories import (
 )
 from history_games import ANN_BEN_CAT
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 
 # =============================================================== deleting a game
 

@@ -9,7 +9,7 @@ import pytest
 from factories import HTMX, board, game_form, games_stored, input_tag, is_checked, new_game, standings, text, went_to
 
 from scorekeeper import store
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 from scorekeeper.rules import LIVERPOOL, PHASE10, SHANGHAI, GameSetup, RoundRecord, ruleset_document
 
 FIVE = ["Ann", "Ben", "Cat", "Dan", "Eve"]

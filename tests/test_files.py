@@ -22,10 +22,12 @@ from factories import (
 from history_games import ANN_BEN_CAT, G1, G2, G3, game, out, random_docs
 from sqlalchemy import select
 
-from scorekeeper import create_app, store, transfer
-from scorekeeper.club import digest
-from scorekeeper.gamefile import GAME_FORMAT_1, backup_document, game_document, read_document
-from scorekeeper.models import Game, db
+from scorekeeper import create_app, store
+
+from scorekeeper.files import transfer
+from scorekeeper.web.clubkey import digest
+from scorekeeper.files.gamefile import GAME_FORMAT_1, backup_document, game_document, read_document
+from scorekeeper.store.models import Game, db
 
 # =============================================================== files out
 

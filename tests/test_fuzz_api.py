@@ -27,7 +27,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import load_all_checks
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, HandEntry, Player, Round, Seat, db
+from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules.cards import MAX_HAND_TEXT
 from scorekeeper.rules.replay import MAX_NAME
 

@@ -33,8 +33,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from scorekeeper.gamefile import GameFileError, read_round
-from scorekeeper.models import Game, HandEntry, Player, Round, Seat, db
+from scorekeeper.files.gamefile import GameFileError, read_round
+from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules import (
     BALMORAL,
     CLASSIC,

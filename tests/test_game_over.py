@@ -6,7 +6,7 @@ import re
 
 from sqlalchemy import update
 
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 from factories import (
     ANN_AND_BEN_TIE,
     ANN_WINS,

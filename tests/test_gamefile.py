@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from scorekeeper import create_app, store
-from scorekeeper.cli import export_game
-from scorekeeper.gamefile import GameFileError, game_document, read_document, read_game
-from scorekeeper.models import Game, HandEntry, Player, Round, db
+from scorekeeper.files.transfer import export_game
+from scorekeeper.files.gamefile import GameFileError, game_document, read_document, read_game
+from scorekeeper.store.models import Game, HandEntry, Player, Round, db
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, Hand, RoundError, RoundRecord, advance, start
 
 EXAMPLE = {

@@ -9,9 +9,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from scorekeeper import store, transfer
-from scorekeeper.cli import export_game
-from scorekeeper.gamefile import (
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.transfer import export_game
+from scorekeeper.files.gamefile import (
     GAME_FORMAT,
     GAME_FORMAT_1,
     IMPORTED_KEY,
@@ -21,7 +22,7 @@ from scorekeeper.gamefile import (
     read_document,
     read_game,
 )
-from scorekeeper.models import Game, db
+from scorekeeper.store.models import Game, db
 from scorekeeper.rules import (
     BALMORAL,
     CLASSIC,

@@ -13,7 +13,7 @@ import pytest
 from conftest import close, join, make_app
 
 from scorekeeper import create_app
-from scorekeeper.security import InsecureFile
+from scorekeeper.store.private import InsecureFile
 
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["x;=1+1;", "Ben", "a,@SUM(A1)|-2"],
         "first_dealer": "Ben", "rounds": [{"went_out": "Ben", "hands": {"x;=1+1;": "K", "a,@SUM(A1)|-2": "Q"}}]}
@@ -91,7 +91,7 @@ def started(instance):
     with app.app_context():
         from flask_migrate import upgrade
 
-        from scorekeeper.database import MIGRATIONS
+        from scorekeeper.store.database import MIGRATIONS
 
         upgrade(directory=str(MIGRATIONS))
     return app

@@ -11,9 +11,9 @@ from factories import (
 from history_games import random_docs
 from sqlalchemy import select
 
-from scorekeeper import transfer
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import Game, db
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import Game, db
 
 # =============================================================== the history
 
@@ -44,7 +44,7 @@ def test_every_page_read_from_either_end_holds_the_next_games_in_order(app, per_
     """Games started at the same moment (as imported files may be) are ordered by id both ways."""
     from datetime import datetime
 
-    from scorekeeper.history import NEWEST_FIRST, HistoryFilter, history_page
+    from scorekeeper.club.history import NEWEST_FIRST, HistoryFilter, history_page
 
     with app.app_context():
         ids = [o.game_id for o in transfer.import_files(read_document(backup_document(random_docs(11, seed=5))))]

@@ -14,7 +14,7 @@ from factories import family_liverpool
 from sqlalchemy import select
 
 from scorekeeper import store
-from scorekeeper.models import Game, HandEntry, Round, db
+from scorekeeper.store.models import Game, HandEntry, Round, db
 from scorekeeper.rules import (
     LIVERPOOL,
     PHASE10,
@@ -29,7 +29,7 @@ from scorekeeper.rules import (
     replay,
     ruleset_document,
 )
-from scorekeeper.summaries import rebuild
+from scorekeeper.store.rebuild import rebuild
 
 
 def record(rules, went_out, hands=None, points=None, achieved=(), bonuses=None) -> RoundRecord:

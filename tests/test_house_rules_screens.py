@@ -16,9 +16,9 @@ import pytest
 from factories import family_liverpool
 
 from scorekeeper import store
-from scorekeeper.models import HouseRuleSet, db
+from scorekeeper.store.models import HouseRuleSet, db
 from scorekeeper.rules import LIVERPOOL, PRESETS, GameSetup, RoundRecord, document_text, parse_ruleset, ruleset_document
-from scorekeeper.rulesform import bonus_key, copy_name, document_from, editor_data
+from scorekeeper.web.rulesform import bonus_key, copy_name, document_from, editor_data
 
 HTMX = {"HX-Request": "true"}
 
@@ -507,7 +507,7 @@ def test_a_preset_under_another_name_is_the_preset(web, app):
 
 def test_the_editor_says_the_engines_problems_in_its_own_words():
     from scorekeeper.rules import DocumentProblem
-    from scorekeeper.rulesform import in_the_editors_words, stage_word
+    from scorekeeper.web.rulesform import in_the_editors_words, stage_word
 
     ladder = stage_word({"progression": "ladder", "stage_name": ""})
     assert ladder == "Level" and stage_word({"progression": "deal", "stage_name": "Hand"}) == "Hand"

@@ -17,18 +17,19 @@ from conftest import close, make_app
 from history_games import random_docs
 from sqlalchemy import func, select
 
-from scorekeeper import transfer
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import Game, db
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import Game, db
 
 #: Imports FILE into the database URL, and dies right after the first commit that left a game stored.
 CRASHING_IMPORT = textwrap.dedent("""
     import json, os, sys
     from sqlalchemy import event, func, select
     from sqlalchemy.orm import Session
-    from scorekeeper import create_app, transfer
-    from scorekeeper.gamefile import read_document
-    from scorekeeper.models import Game, db
+    from scorekeeper import create_app
+    from scorekeeper.files import transfer
+    from scorekeeper.files.gamefile import read_document
+    from scorekeeper.store.models import Game, db
 
     url, path = sys.argv[1], sys.argv[2]
     app = create_app({"TESTING": True, "SECRET_KEY": "crash", "SQLALCHEMY_DATABASE_URI": url,

@@ -1,4 +1,4 @@
-"""Pages kept rendered (scorekeeper/kept.py): never shown after a change, whichever app server
+"""Pages kept rendered (scorekeeper/web/kept.py): never shown after a change, whichever app server
 made it, and never one browser's page shown to another."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from sqlalchemy import select
 
 from scorekeeper import store
 from scorekeeper.app import create_app
-from scorekeeper.club import digest
-from scorekeeper.database import club_version
-from scorekeeper.models import Player, db
+from scorekeeper.web.clubkey import digest
+from scorekeeper.store.database import club_version
+from scorekeeper.store.models import Player, db
 
 
 @pytest.fixture

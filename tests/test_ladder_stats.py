@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.statistics import LevelTally, PlayerStats
+from scorekeeper.club.statistics import LevelTally, PlayerStats
 
 
 def stats(*levels: tuple[int, int, int, int]) -> PlayerStats:

@@ -12,8 +12,8 @@ from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
 from factories import counted
 from history_games import random_docs
 
-from scorekeeper import limits
-from scorekeeper.models import Game, db
+from scorekeeper.web import limits
+from scorekeeper.store.models import Game, db
 
 AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
 
@@ -134,8 +134,9 @@ def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
 def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app, monkeypatch):
     """The costly part of an import (comparing every game with the stored ones) runs before
     the write; the write itself is one transaction (bench/import_lock.py measures it)."""
-    from scorekeeper import database, transfer
-    from scorekeeper.gamefile import backup_document, read_document
+    from scorekeeper.store import database
+    from scorekeeper.files import transfer
+    from scorekeeper.files.gamefile import backup_document, read_document
 
     files = read_document(backup_document(random_docs(4, seed=9)))
     compared: list[bool] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.models import Player, db
+from scorekeeper.store.models import Player, db
 
 PRECOMPOSED = "Mar\u00eda"  # í as one character
 DECOMPOSED = "Mari\u0301a"  # i and a combining acute accent: looks the same

@@ -21,9 +21,11 @@ from conftest import ON_POSTGRES, close, join, make_app, make_keeper
 from factories import text
 from sqlalchemy import event, func, select
 
-from scorekeeper import create_app, kept, store
-from scorekeeper.gamefile import game_document, read_game
-from scorekeeper.models import Game, Player, RatingSummary, db
+from scorekeeper import create_app, store
+
+from scorekeeper.web import kept
+from scorekeeper.files.gamefile import game_document, read_game
+from scorekeeper.store.models import Game, Player, RatingSummary, db
 
 SQLITE_ONLY = pytest.mark.skipif(ON_POSTGRES, reason="SQLite's data_version and locking")
 
@@ -160,7 +162,7 @@ def test_importing_a_name_spelt_otherwise_than_on_the_roster(app):
 def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
     from history_games import random_docs
 
-    from scorekeeper.gamefile import backup_document, read_document
+    from scorekeeper.files.gamefile import backup_document, read_document
 
     files = read_document(backup_document(random_docs(120, seed=21)))
     app = make_app(tmp_path, "bulk.sqlite")
@@ -195,7 +197,8 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
 
 @SQLITE_ONLY
 def test_a_deep_page_of_history_skips_the_pages_before_it_along_an_index(app):
-    from scorekeeper import history, summaries
+    from scorekeeper.club import history
+    from scorekeeper.store import summaries
 
     captured: list[str] = []
     with app.app_context():
@@ -214,7 +217,7 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     import brotli
     import rcssmin
 
-    from scorekeeper.assets import static_version
+    from scorekeeper.web.assets import static_version
 
     client = app.test_client()
     with app.test_request_context():

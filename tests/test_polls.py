@@ -1,4 +1,4 @@
-"""The unchanged poll, answered before Flask (scorekeeper/polls.py), and everything else left to it."""
+"""The unchanged poll, answered before Flask (scorekeeper/web/polls.py), and everything else left to it."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from contextlib import contextmanager
 from factories import ANN_BEN_CAT_DAN, new_game, save_round
 from flask import request_started
 
-from scorekeeper import polls
+from scorekeeper.web import polls
 
 
 @contextmanager

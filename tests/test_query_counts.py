@@ -14,9 +14,13 @@ from factories import (
 from history_games import random_docs, random_state
 from sqlalchemy import func, insert, inspect, select
 
-from scorekeeper import create_app, history, store, summaries
-from scorekeeper.gamefile import backup_document, game_document, read_document
-from scorekeeper.models import Game, HandEntry, Player, Round, Seat, db
+from scorekeeper import create_app, store
+
+from scorekeeper.club import history
+
+from scorekeeper.store.rebuild import rebuild
+from scorekeeper.files.gamefile import backup_document, game_document, read_document
+from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules import BALMORAL, Progression, document_text, name_key
 
 # =============================================================== a fixed number of queries
@@ -64,7 +68,7 @@ def bulk_seed(app, docs):
         for table, rows in ((Game, games), (Seat, seats), (Round, rounds), (HandEntry, hands)):
             for start in range(0, len(rows), 2000):
                 db.session.execute(insert(table), rows[start:start + 2000])
-        summaries.rebuild()  # rows written behind the store's back: their summaries, as a migration fills them
+        rebuild()  # rows written behind the store's back: their summaries, as a migration fills them
         db.session.commit()
         return [g["id"] for g in games]
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from conftest import ON_POSTGRES
 
-from scorekeeper import database, store
-from scorekeeper.models import Round, db
+from scorekeeper.store import database
+from scorekeeper import store
+from scorekeeper.store.models import Round, db
 from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord
-from scorekeeper.summaries import rebuild
+from scorekeeper.store.rebuild import rebuild
 
 PLAYERS = ["Ann", "Ben", "Cat"]
 

@@ -11,7 +11,7 @@ import pytest
 from conftest import ON_POSTGRES
 from server import Gunicorn, upgrade
 
-from scorekeeper.gamefile import game_document, read_game
+from scorekeeper.files.gamefile import game_document, read_game
 
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
         "first_dealer": "Ann", "rounds": []}

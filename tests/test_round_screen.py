@@ -9,7 +9,8 @@ import html
 import json
 import re
 
-from scorekeeper import history, store
+from scorekeeper.club import history
+from scorekeeper import store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
 from factories import HTMX, board, new_game, post_round, round_form, save_round, standings, text, text_of, totals
 

@@ -11,7 +11,7 @@ from conftest import join
 from factories import HTMX, accepted, follow, input_tag, is_checked, post_round, text, went_to
 
 from scorekeeper import store
-from scorekeeper.models import HandEntry, Round, db
+from scorekeeper.store.models import HandEntry, Round, db
 
 
 def api_game(client, rules, players=("Ann", "Ben", "Cat")) -> tuple[int, str]:

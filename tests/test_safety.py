@@ -10,13 +10,15 @@ from alembic.script import ScriptDirectory
 from conftest import close, database_url, empty_database, join
 from sqlalchemy import MetaData, create_engine, func, select, text
 
-from scorekeeper import create_app, rating_summaries
-from scorekeeper.cli import export_game
-from scorekeeper.database import MIGRATIONS, DatabaseTooNew
-from scorekeeper.gamefile import game_document, read_game
-from scorekeeper.models import Round, db
+from scorekeeper import create_app
+
+from scorekeeper.store import rating_summaries
+from scorekeeper.files.transfer import export_game
+from scorekeeper.store.database import MIGRATIONS, DatabaseTooNew
+from scorekeeper.files.gamefile import game_document, read_game
+from scorekeeper.store.models import Round, db
 from scorekeeper.rules import PRESETS, document_text, name_key
-from scorekeeper.summaries import rebuild
+from scorekeeper.store.rebuild import rebuild
 
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
 #: The migration that gives every game its frozen rules (and fills every game's summary).
@@ -259,7 +261,7 @@ def test_the_cdn_script_carries_its_integrity_hash(tmp_path):
 def test_edit_keys_are_stored_hashed_and_compared_in_constant_time(app, client):
     import inspect
 
-    from scorekeeper import access
+    from scorekeeper.store import access
 
     key = client.post("/api/games", json=GAMES[0]).get_json()["edit_key"]
     with app.app_context():

@@ -12,10 +12,12 @@ from factories import (
 from history_games import G3, random_docs
 from sqlalchemy import select
 
-from scorekeeper import history, store, transfer
-from scorekeeper.cli import export_all
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import Player, db
+from scorekeeper.club import history
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.transfer import backup as export_all
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import Player, db
 
 # =============================================================== statistics, by hand
 

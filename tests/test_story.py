@@ -13,9 +13,10 @@ from factories import (
 )
 from history_games import ANN_BEN_CAT, game, out
 
-from scorekeeper import replays, transfer
-from scorekeeper.charts import COLUMN, LEFT, RIGHT, WIDTH, levels_chart, nice_ticks, rating_chart, totals_chart
-from scorekeeper.gamefile import read_document
+from scorekeeper.store import replays
+from scorekeeper.files import transfer
+from scorekeeper.web.charts import COLUMN, LEFT, RIGHT, WIDTH, levels_chart, nice_ticks, rating_chart, totals_chart
+from scorekeeper.files.gamefile import read_document
 
 # =============================================================== a game's story and its charts
 

@@ -17,11 +17,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
 
-from scorekeeper import store, transfer
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import Game, Player, db
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import Game, Player, db
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundError, RoundRecord, advance, replay
-from scorekeeper.summaries import rebuild
+from scorekeeper.store.rebuild import rebuild
 
 ACTIONS = ("new", "record", "record", "record", "correct", "remove", "undo", "import", "rename", "delete",
            "restore", "purge")

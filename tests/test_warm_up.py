@@ -15,12 +15,14 @@ from factories import ANN_BEN_CAT_DAN, new_game, player_id, save_round
 from history_games import random_docs
 from server import ROOT, app_env
 
-from scorekeeper import create_app, transfer
-from scorekeeper.club import digest
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.history import PER_PAGE
-from scorekeeper.database import MIGRATIONS
-from scorekeeper.models import db
+from scorekeeper import create_app
+
+from scorekeeper.files import transfer
+from scorekeeper.web.clubkey import digest
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.club.history import PER_PAGE
+from scorekeeper.store.database import MIGRATIONS
+from scorekeeper.store.models import db
 
 
 def _app(url: str, warm: bool):

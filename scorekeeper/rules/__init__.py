@@ -5,8 +5,8 @@ Nothing here imports Flask or SQLAlchemy: rule sets are data (documents read by
 here, and :func:`replay` turns a game's recorded rounds into its standings.
 """
 
-from .cards import STANDARD_VALUES, Card, CardError, Deck, Hand, Phase10Rank, Rank, hand_penalty, parse_hand, parse_rank
-from .documents import (
+from scorekeeper.rules.cards import STANDARD_VALUES, Card, CardError, Deck, Hand, Phase10Rank, Rank, hand_penalty, parse_hand, parse_rank
+from scorekeeper.rules.documents import (
     DocumentProblem,
     RuleSetError,
     document_text,
@@ -15,7 +15,7 @@ from .documents import (
     ruleset_from_text,
     same_rules,
 )
-from .presets import (
+from scorekeeper.rules.presets import (
     BALMORAL,
     CLASSIC,
     LIVERPOOL,
@@ -27,7 +27,7 @@ from .presets import (
     get_preset,
     get_rules,
 )
-from .replay import (
+from scorekeeper.rules.replay import (
     GAME_OVER,
     MISSING,
     GameSetup,
@@ -49,7 +49,7 @@ from .replay import (
     replay,
     start,
 )
-from .rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
     "GAME_OVER",

@@ -33,8 +33,8 @@ from enum import Enum
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from .cards import Card, Deck, Rank
-from .rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.cards import Card, Deck, Rank
+from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 # The limits of RULESETS.md, named so that messages and checks cannot drift apart.
 MAX_NAME = 60

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from .documents import parse_ruleset
-from .rulesets import RuleSet
+from scorekeeper.rules.documents import parse_ruleset
+from scorekeeper.rules.rulesets import RuleSet
 
 _FACE = {str(n): n for n in range(10, 1, -1)}
 

@@ -43,8 +43,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from .cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
-from .rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
+from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
 
 MAX_NAME = 40
 

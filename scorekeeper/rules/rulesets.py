@@ -23,7 +23,7 @@ from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
 
-from .cards import Card, Deck, Rank
+from scorekeeper.rules.cards import Card, Deck, Rank
 
 
 class Progression(Enum):

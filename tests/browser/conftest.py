@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from werkzeug.serving import make_server
 
 from conftest import CLUB_KEY, make_app
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 

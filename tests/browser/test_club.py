@@ -10,9 +10,10 @@ from werkzeug.serving import make_server
 
 from conftest import close, make_app
 from history_games import random_docs
-from scorekeeper import store, transfer
-from scorekeeper.gamefile import read_document
-from scorekeeper.models import db
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import read_document
+from scorekeeper.store.models import db
 
 #: A finished game of three (made by the rules engine, as the history's tests make them).
 [FINISHED] = random_docs(1, seed=16, players=["Wendy", "Ann", "Ben"])

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from scorekeeper import store
-from scorekeeper.models import db
+from scorekeeper.store.models import db
 from scorekeeper.rules import LIVERPOOL, ruleset_document
 
 

@@ -12,7 +12,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
-from scorekeeper.presenters import game_data, next_round_data
+from scorekeeper.web.presenters import game_data, next_round_data
 from scorekeeper.rules import (
     BALMORAL,
     CLASSIC,

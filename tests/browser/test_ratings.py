@@ -6,9 +6,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from history_games import random_docs
-from scorekeeper import transfer
-from scorekeeper.gamefile import backup_document, read_document
-from scorekeeper.models import db
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document, read_document
+from scorekeeper.store.models import db
 
 
 @pytest.fixture

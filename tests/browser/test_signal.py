@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
-from scorekeeper.models import Round, db
+from scorekeeper.store.models import Round, db
 
 from .test_table import mark_out, pick, record, row, start_game, tap_cards, totals
 

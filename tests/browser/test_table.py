@@ -5,7 +5,7 @@ import re
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
-from scorekeeper.models import Round, db
+from scorekeeper.store.models import Round, db
 
 
 def start_game(page: Page, server: str, rules: str, names: list[str], dealer: int = 0, dealer_rule=None):

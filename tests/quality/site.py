@@ -54,10 +54,12 @@ def seed(app: Flask) -> Seeded:
     """Store the games whose pages are checked: every kind of state the templates show."""
     from history_games import random_docs  # tests/ is on sys.path (the suite's conftest)
 
-    from scorekeeper import replays, store, transfer
-    from scorekeeper.cli import export_game
-    from scorekeeper.gamefile import backup_document, read_document
-    from scorekeeper.models import Game, db
+    from scorekeeper.store import replays
+    from scorekeeper import store
+    from scorekeeper.files import transfer
+    from scorekeeper.files.transfer import export_game
+    from scorekeeper.files.gamefile import backup_document, read_document
+    from scorekeeper.store.models import Game, db
     from scorekeeper.rules import BALMORAL, CLASSIC, PHASE10, SHANGHAI, GameSetup, RoundRecord, get_preset
 
     s = Seeded()
@@ -273,7 +275,7 @@ def catalogue(s: Seeded) -> list[Page]:
 def _rules_refused() -> dict:
     """The Liverpool editor posted with an ace worth 501 and a deal of 31 cards."""
     from scorekeeper.rules import LIVERPOOL, ruleset_document
-    from scorekeeper.rulesform import editor_data
+    from scorekeeper.web.rulesform import editor_data
 
     data = editor_data({**ruleset_document(LIVERPOOL), "name": "Too much"})
     form = {key: value for key, value in data.items() if isinstance(value, str)}

@@ -1,0 +1,1 @@
+"""Reading many games: the history, statistics and the ratings' leaderboard."""

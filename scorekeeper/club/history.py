@@ -1,0 +1,364 @@
+"""The history and the players' pages: games read from their stored summaries.
+
+Nothing here replays a game: each game's summary (:mod:`scorekeeper.store.summaries`) was written
+with its rounds, so a page of history costs the same few indexed queries for one game as for
+thousands, and a player's page reads the summaries of that player's games and hands them to
+the pure functions of :mod:`scorekeeper.club.statistics`.
+
+Deleted games (``Game.deleted_at`` set) are out of the history and the statistics, but stay in
+the database, in the bin, and in every backup, until someone restores or purges them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy.sql import operators
+from sqlalchemy.orm import aliased
+
+from scorekeeper.store import rating_summaries, ratings, summaries
+from scorekeeper.club import statistics
+from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
+from scorekeeper.store.imports import IMPORTED_KEY
+from scorekeeper.rules import PRESETS, Progression, RuleSetError, ruleset_from_text
+from scorekeeper.club.statistics import HeadToHead, PlayerStats, Tally
+from scorekeeper.store.summaries import Summary
+
+PER_PAGE = 20
+NEWEST_FIRST = (Game.started_at.desc(), Game.id.desc())
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    player_id: int | None = None
+    rules: str | None = None
+    #: The bin: deleted games instead of kept ones.
+    deleted: bool = False
+
+    def where(self) -> ColumnElement[bool]:
+        conditions = [Game.deleted_at.is_not(None) if self.deleted else Game.deleted_at.is_(None)]
+        if self.rules is not None:
+            conditions.append(Game.rules == self.rules)
+        if self.player_id is not None:
+            conditions.append(Game.id.in_(select(Seat.game_id).where(Seat.player_id == self.player_id)))
+        return and_(*conditions)
+
+    def order(self) -> tuple:
+        if self.deleted:
+            return (Game.deleted_at.desc(), Game.id.desc())
+        return NEWEST_FIRST
+
+
+#: What the history calls the rules of games read from files that match no preset: each such
+#: game keeps its own rules, under one key, so one name cannot stand for them all.
+IMPORTED_NAME = "Rules from game files"
+
+
+def rulesets_played() -> dict[str, str]:
+    """The rule sets the stored games were started from, by the key each game keeps (a preset's,
+    ``house-ID``, or the imported games' key), with the name the newest game gives it (the name
+    the rule set had when that game started: its games were played under it): the presets in
+    their order, then the rest by name. Two queries, whatever the number of games."""
+    newest = db.session.execute(select(Game.rules, func.max(Game.id)).group_by(Game.rules)).all()
+    documents = dict(db.session.execute(select(Game.id, Game.rules_document).where(
+        Game.id.in_([game_id for _, game_id in newest]))).all())
+    names = {}
+    for key, game_id in newest:
+        names[key] = IMPORTED_NAME if key == IMPORTED_KEY else _name_of(documents.get(game_id, ""), key)
+    order = list(PRESETS)
+    return dict(sorted(names.items(), key=lambda kv: (order.index(kv[0]) if kv[0] in order else len(order),
+                                                      kv[1].casefold(), kv[0])))
+
+
+def _name_of(document: str, key: str) -> str:
+    try:
+        return ruleset_from_text(document, key).name
+    except RuleSetError:  # a row written before games kept their rules: its key is all there is
+        return key
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    games: list[Summary]
+    page: int
+    pages: int
+    total: int
+    per_page: int
+
+    @property
+    def has_prev(self) -> bool:
+        return self.page > 1
+
+    @property
+    def has_next(self) -> bool:
+        return self.page < self.pages
+
+    @property
+    def first_index(self) -> int:
+        return (self.page - 1) * self.per_page + 1 if self.total else 0
+
+    @property
+    def last_index(self) -> int:
+        return min(self.page * self.per_page, self.total)
+
+
+def history_page(filters: HistoryFilter, page: int = 1, per_page: int = PER_PAGE) -> HistoryPage | None:
+    """One page of games, newest first; None for a page past the end (page 1 always exists)."""
+    if page < 1:
+        return None
+    where = filters.where()
+    total = db.session.scalar(select(func.count(Game.id)).where(where)) or 0
+    pages = max(1, math.ceil(total / per_page))
+    if page > pages:
+        return None
+    if not total:
+        return HistoryPage([], 1, 1, 0, per_page)
+    offset = (page - 1) * per_page
+    shown = min(per_page, total - offset)
+    after = total - offset - shown
+    if after < offset:
+        # Past the middle the page is read from the other end, skipping fewer games along the
+        # index: the last page of 10,000 games costs what the first does (`make bench`).
+        games = summaries.read(where, backwards(filters.order()), limit=shown, offset=after)[::-1]
+    else:
+        games = summaries.read(where, filters.order(), limit=shown, offset=offset)
+    return HistoryPage(games, page, pages, total, per_page)
+
+
+def backwards(order: Sequence) -> tuple:
+    """An order read from its other end: each column's direction turned round (NULLs follow:
+    SQLite and PostgreSQL each put them at opposite ends of the two directions)."""
+    turned = []
+    for column in order:
+        direction = getattr(column, "modifier", None)
+        if direction is operators.desc_op:
+            turned.append(column.element.asc())
+        elif direction is operators.asc_op:
+            turned.append(column.element.desc())
+        else:
+            turned.append(column.desc())
+    return tuple(turned)
+
+
+def recent_games(limit: int) -> list[Summary]:
+    """The newest kept games (the front page)."""
+    return summaries.read(Game.deleted_at.is_(None), NEWEST_FIRST, limit=limit)
+
+
+def history_total() -> int:
+    """How many games the database holds, deleted ones included."""
+    return db.session.scalar(select(func.count(Game.id))) or 0
+
+
+def deleted_count() -> int:
+    return db.session.scalar(select(func.count(Game.id)).where(Game.deleted_at.is_not(None))) or 0
+
+
+def player_stats(player_id: int) -> PlayerStats | None:
+    """A player's statistics over all their kept games, added up in SQL from the games' stored
+    summaries; None if no such player. Six queries whatever the number of games (the player;
+    the sums per rule set; the ladder's climbs; the newest games and their seats; the opponents)."""
+    player = db.session.get(Player, player_id)
+    if player is None:
+        return None
+    mine = _mine(SeatSummary, player_id)
+    finished = GameSummary.finished
+    won = and_(finished, SeatSummary.won)
+    sums = db.session.execute(
+        select(Game.rules, func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
+               func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
+               func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
+               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id))
+        .where(mine).group_by(Game.rules)
+    ).all()
+    # Each rule set as the player's newest game started from it keeps it.
+    rulesets = {key: ruleset_from_text(document, key) for key, document in db.session.execute(
+        select(Game.rules, Game.rules_document).where(Game.id.in_([row[12] for row in sums])))}
+    overall, by_rules = statistics.tallies(
+        (row[0], Tally(*(int(n) if n is not None else None for n in row[1:5]), int(row[5] or 0), row[6],
+                       *(int(n or 0) for n in row[7:10])))
+        for row in sums)
+    starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
+    ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
+    climbs: dict[str, list] = {key: [] for key in ladder_keys}
+    if ladder_keys:  # every ladder's climbs in one query
+        for key, *climb in db.session.execute(
+                select(Game.rules, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
+                .where(mine, Game.rules.in_(ladder_keys))):
+            climbs[key].append(tuple(climb))
+    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels(rulesets[key], climbs[key]))
+               for key in ladder_keys]
+    worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
+        .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
+    newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
+                            limit=statistics.RECENT_GAMES)
+    other = aliased(SeatSummary)
+    together = db.session.execute(
+        select(other.player_id, Player.name, func.count())
+        .join(Player, Player.id == other.player_id)
+        .join(SeatSummary, and_(SeatSummary.game_id == other.game_id, SeatSummary.player_id == player_id))
+        .join(Game, Game.id == other.game_id)
+        .where(other.player_id != player_id, Game.deleted_at.is_(None))
+        .group_by(other.player_id, Player.name)
+    ).all()
+    return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
+                       [statistics.played_game(g, player_id) for g in newest], statistics.opponents(together),
+                       min(starts, default=None), max(starts, default=None), rulesets, ladders)
+
+
+def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
+    """The player against one opponent over the kept games both sat in (that can be worked
+    out), counted in SQL; None if they never shared a table."""
+    theirs = aliased(SeatSummary)
+    finished = GameSummary.finished
+    row = db.session.execute(
+        select(func.count(), _count(finished), _count(and_(finished, SeatSummary.total < theirs.total)),
+               _count(and_(finished, SeatSummary.total > theirs.total)),
+               _count(and_(finished, SeatSummary.total == theirs.total)),
+               _count(and_(finished, SeatSummary.won)), _count(and_(finished, theirs.won)))
+        .select_from(SeatSummary)
+        .join(theirs, and_(theirs.game_id == SeatSummary.game_id, theirs.player_id == opponent_id))
+        .join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
+        .join(Game, Game.id == SeatSummary.game_id)
+        .where(_mine(SeatSummary, stats.player.id))
+    ).one()
+    return statistics.head_to_head(stats, opponent_id, row)
+
+
+def _mine(seat, player_id: int) -> ColumnElement[bool]:
+    """The seats of a player in kept games that can be worked out (their summaries joined)."""
+    return and_(seat.player_id == player_id, GameSummary.game_id == seat.game_id, GameSummary.worked_out,
+                Game.id == seat.game_id, Game.deleted_at.is_(None))
+
+
+def _count(condition: ColumnElement[bool]):
+    return func.sum(case((condition, 1), else_=0))
+
+
+def _winners(seat):
+    """How many seats of the seat's game won it."""
+    others = aliased(SeatSummary)
+    return select(func.count()).where(others.game_id == seat.game_id, others.won).scalar_subquery()
+
+
+
+
+# ================================================================ ratings (issue 15)
+
+#: The periods the ratings can be worked out over: the key in the address, and its words.
+PERIODS = {"all": "All time", "year": "This year"}
+
+
+@dataclass(frozen=True)
+class RatingFilter:
+    """Which games the ratings are worked out over: one rule set's or all; this year's or all."""
+
+    rules: str | None = None
+    period: str = "all"
+
+    def year(self, now: datetime | None = None) -> int | None:
+        return (now or datetime.now(UTC)).year if self.period == "year" else None
+
+    def scope(self, now: datetime | None = None) -> str:
+        return rating_summaries.scope_of(self.rules, self.year(now))
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    """One line of the leaderboard: a player (their name as the roster has it now), their
+    rating, and the steps of their last :data:`ratings.RECENT` games."""
+
+    player_id: int
+    name: str
+    games: int
+    wins: int
+    last: tuple[ratings.Step, ...]
+
+    @property
+    def mu(self) -> float:
+        return self.last[-1].mu_after
+
+    @property
+    def sigma(self) -> float:
+        return self.last[-1].sigma_after
+
+    @property
+    def rating(self) -> float:
+        return self.last[-1].after
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < ratings.PROVISIONAL_BELOW
+
+    @property
+    def recent(self) -> tuple[float, ...]:
+        """The rating before the last games and after each of them."""
+        return (self.last[0].before,) + tuple(s.after for s in self.last)
+
+    @property
+    def recent_change(self) -> float:
+        return self.last[-1].after - self.last[0].before
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    filters: RatingFilter
+    #: Players with at least :data:`ratings.PROVISIONAL_BELOW` rated games, best rating first.
+    ranked: list[RatedPlayer]
+    #: The others, best rating first.
+    provisional: list[RatedPlayer]
+    #: How many games were rated.
+    games: int
+
+
+def leaderboard(filters: RatingFilter = RatingFilter(), now: datetime | None = None) -> Leaderboard:
+    """The stored ratings of the filter's scope: three queries, whatever the number of games."""
+    scope = filters.scope(now)
+    latest = rating_summaries.latest_steps(scope)
+    names = player_names(latest)
+    lines = sorted((RatedPlayer(pid, names.get(pid, "?"), games, wins, last)
+                    for pid, (games, wins, last) in latest.items()),
+                   key=lambda line: (-line.rating, -line.games, line.name.casefold(), line.player_id))
+    return Leaderboard(filters, [r for r in lines if not r.provisional], [r for r in lines if r.provisional],
+                       rating_summaries.games_rated(scope) if lines else 0)
+
+
+def player_rating(player_id: int) -> ratings.PlayerRating:
+    """A player's rating history over every rated game."""
+    return rating_summaries.history_of(player_id)
+
+
+def game_ratings(game_id: int) -> dict[int, ratings.Step]:
+    """Each player's rating before and after one game (empty if the game is not rated)."""
+    return rating_summaries.game_steps(game_id)
+
+
+def player_names(player_ids) -> dict[int, str]:
+    ids = list(player_ids)
+    if not ids:
+        return {}
+    return {pid: name for pid, name in db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids)))}
+
+__all__ = [
+    "PERIODS",
+    "PER_PAGE",
+    "HistoryFilter",
+    "HistoryPage",
+    "Leaderboard",
+    "RatedPlayer",
+    "RatingFilter",
+    "game_ratings",
+    "deleted_count",
+    "history_page",
+    "head_to_head",
+    "history_total",
+    "leaderboard",
+    "player_names",
+    "player_rating",
+    "player_stats",
+    "recent_games",
+]

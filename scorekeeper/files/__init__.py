@@ -1,0 +1,1 @@
+"""Game files in and out: the game file, backups, imports and the CSV."""

@@ -1,0 +1,330 @@
+"""Game files in and out of the app: downloads, and imports that never make duplicates.
+
+The command line (``flask games import``) and the upload page both import through
+:func:`import_files`, so they refuse, accept and recognise the same files.
+
+A game's *fingerprint* is the SHA-256 of its canonical game file without ``result``
+(the file as this app would write it: names as seated, hands in canonical order,
+defaults filled in, times in UTC; written as version 1 for a game that version can tell, a
+game of balmoral or classic, so that fingerprints stored before version 2 still match, and as
+version 2 with the whole rule-set document for any other), so two files that differ only in spacing, rank
+spelling, key order or an out-of-date ``result`` are the same game. An imported
+game keeps the fingerprint of the file it came from (a fact about the import). A
+file matches a stored game when its fingerprint is that stored fingerprint, or
+is the fingerprint of the stored game's own file as it would be exported now (so a
+backup of this very database, uploaded again, is recognised game by game).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, select, update
+
+from scorekeeper.store import rating_summaries
+from scorekeeper import store
+from scorekeeper.store.database import writing
+from scorekeeper.files.gamefile import (
+    GAME_FORMAT,
+    GAME_FORMAT_1,
+    GameFile,
+    GameFileError,
+    backup_document,
+    game_document,
+    read_document,
+    v1_expressible,
+)
+from scorekeeper.store.models import Game, db
+from scorekeeper.store.replays import LoadedGame, load_games
+from scorekeeper.files.cells import round_cells
+from scorekeeper.rules import GameState, Progression
+
+#: The largest upload an import takes over the web (a backup of years of games is far larger
+#: than one game); a larger one imports with ``flask games import FILE``.
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+#: How many values one ``IN (...)`` list carries.
+_CHUNK = 500
+
+
+def canonical_json(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def state_fingerprint(state: GameState, started_at, finished_at) -> str:
+    version = GAME_FORMAT_1 if v1_expressible(state.rules) else GAME_FORMAT
+    doc = game_document(state, started_at, finished_at, with_result=False, version=version)
+    return hashlib.sha256(canonical_json(doc).encode("utf-8")).hexdigest()
+
+
+def fingerprint(gf: GameFile) -> str:
+    """The fingerprint of a checked game file (see the module's note)."""
+    return state_fingerprint(gf.state, gf.started_at, gf.finished_at)
+
+
+def stored_fingerprint(stored: LoadedGame) -> str | None:
+    if stored.state is None:
+        return None
+    return state_fingerprint(stored.state, stored.game.started_at, stored.game.finished_at)
+
+
+# ================================================================ importing
+
+
+def read_files(doc: object) -> list[GameFile]:
+    """:func:`scorekeeper.files.gamefile.read_document`, with every refusal a ``GameFileError``.
+
+    (A time such as ``0001-01-01T00:00:00+01:00`` reads as a date but cannot be moved
+    to UTC: ``parse_time`` lets that ``OverflowError`` through.)
+    """
+    try:
+        return read_document(doc)
+    except OverflowError as exc:
+        raise GameFileError(f"a time in the file is out of range ({exc})") from None
+
+
+NEW = "new"
+#: Already stored: not imported again.
+EXISTING = "existing"
+#: Already stored but deleted: brought back from the bin instead of imported again.
+RESTORED = "restored"
+#: The same game appeared earlier in the same upload.
+REPEATED = "repeated"
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What became of the n-th game of a file (n from 1)."""
+
+    number: int
+    game_id: int
+    status: str
+
+    def describe(self, of: int) -> str:
+        which = f"Game {self.number} of {of}" if of > 1 else "The game"
+        if self.status == NEW:
+            return f"{which} was imported as game {self.game_id}."
+        if self.status == EXISTING:
+            return f"{which} is already here as game {self.game_id}; not imported again."
+        if self.status == RESTORED:
+            return (f"{which} is already here as game {self.game_id}, which had been deleted: "
+                    "it is back in the history; not imported again.")
+        return f"{which} is the same game as an earlier one in the file (game {self.game_id}); imported once."
+
+
+def _chunks(values: Sequence, size: int = _CHUNK):
+    for i in range(0, len(values), size):
+        yield values[i:i + size]
+
+
+def _matches(prints: list[str], files: Sequence[GameFile]) -> dict[str, Game]:
+    """Stored games (deleted ones too) that each fingerprint already stands for."""
+    found: dict[str, Game] = {}
+    wanted = sorted(set(prints))
+    for chunk in _chunks(wanted):
+        for game in db.session.scalars(select(Game).where(Game.fingerprint.in_(chunk)).order_by(Game.id)):
+            found.setdefault(game.fingerprint, game)
+    # Games made here (or changed since their import): compare their file as exported now.
+    starts = sorted({gf.started_at for gf, fp in zip(files, prints, strict=True) if fp not in found and gf.started_at})
+    for chunk in _chunks(starts):
+        for stored in load_games(Game.started_at.in_(chunk), order_by=(Game.id,)):
+            fp = stored_fingerprint(stored)
+            if fp is not None and fp in prints:
+                found.setdefault(fp, stored.game)
+    return found
+
+
+def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
+    """Store the games not stored yet, in one transaction; say what became of each.
+
+    A game already here is not stored again (if it was deleted, it comes back from
+    the bin); a game given twice in ``files`` is stored once. ``files`` come checked
+    from :func:`scorekeeper.files.gamefile.read_document`, which refuses a file whole.
+    Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
+
+    The costly part (each game's fingerprint, and the stored games compared with them) is
+    read before the write, without SQLite's write lock; the write then only looks again at
+    what may have changed meanwhile (games stored since, by their fingerprint or id; games
+    deleted, restored or purged since) and stores, in one short transaction.
+    """
+    prints = [fingerprint(gf) for gf in files]
+    try:
+        found = _matches(prints, files)
+        last_id = db.session.scalar(select(func.max(Game.id))) or 0
+    finally:
+        db.session.commit()  # a read: this only lets its snapshot go before the write (as writing() does)
+    return _store_new(files, prints, {fp: game.id for fp, game in found.items()}, last_id, keys)
+
+
+@writing()
+def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, int], last_id: int,
+               keys: list[str] | None) -> list[Imported]:
+    try:
+        # Under the lock: what changed since the read. A game stored since with the same
+        # fingerprint (another import), or made since (by id) whose file is the same ...
+        missing = sorted({fp for fp in prints if fp not in found})
+        for chunk in _chunks(missing):
+            for game_id, fp in db.session.execute(
+                    select(Game.id, Game.fingerprint).where(Game.fingerprint.in_(chunk), Game.id > last_id)):
+                found.setdefault(fp, game_id)
+        for stored in load_games(Game.id > last_id, order_by=(Game.id,)):
+            fp = stored_fingerprint(stored)
+            if fp is not None and fp in missing:
+                found.setdefault(fp, stored.id)
+        # ... and the games found: still here (not purged since), deleted or not.
+        deleted_at = dict(db.session.execute(select(Game.id, Game.deleted_at).where(Game.id.in_(set(found.values())))).all()) \
+            if found else {}
+        found = {fp: gid for fp, gid in found.items() if gid in deleted_at}
+        outcomes: list[tuple[int, str, str]] = []  # (number in the file, fingerprint, status)
+        fresh: list[GameFile] = []
+        fresh_prints: list[str] = []
+        first_of: dict[str, int] = {}  # fingerprint -> index in fresh
+        seen: set[str] = set()
+        restore: set[int] = set()
+        for number, (gf, fp) in enumerate(zip(files, prints, strict=True), start=1):
+            if fp in seen:
+                status = REPEATED
+            elif fp in found:
+                status = RESTORED if deleted_at[found[fp]] is not None else EXISTING
+                if status == RESTORED:
+                    restore.add(found[fp])
+            else:
+                first_of[fp] = len(fresh)
+                fresh.append(gf)
+                fresh_prints.append(fp)
+                status = NEW
+            seen.add(fp)
+            outcomes.append((number, fp, status))
+        if restore:
+            db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
+            rating_summaries.refresh(restore)
+        # One transaction: the new games (with their fingerprints) and what comes back from the bin.
+        new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
+        if not fresh:
+            db.session.commit()
+    except Exception:
+        db.session.rollback()
+        raise
+    return [
+        Imported(number, found[fp] if fp in found else new_ids[first_of[fp]], status)
+        for number, fp, status in outcomes
+    ]
+
+
+# ================================================================ exporting
+
+
+def document_of(loaded: LoadedGame) -> dict:
+    """A stored game's file, with its result (``flask games export ID``)."""
+    return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
+
+
+def export_game(game_id: int) -> dict:
+    """One game's file, as ``flask games export ID`` prints it."""
+    return document_of(store.load(game_id))
+
+
+def backup() -> dict[str, Any]:
+    """A backup of every game, deleted ones too (``flask games export``, and the backup
+    download), read in a fixed number of queries instead of a few per game."""
+    docs = []
+    for stored in load_games(Game.id.is_not(None), order_by=(Game.id,)):
+        if stored.state is None:
+            raise ValueError(f"game {stored.id}: {stored.problem}")
+        docs.append(document_of(stored))
+    return backup_document(docs)
+
+
+def as_json(doc: Any) -> str:
+    """Written as ``flask games export`` prints it."""
+    return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
+
+
+CSV_COLUMNS = (
+    "round", "dealer", "player", "cards", "counted_by_hand", "penalty", "running_total", "level",
+    "went_out", "made_contract",
+)
+
+
+#: What starts a formula in a spreadsheet, and what a spreadsheet may split a line on.
+_FORMULA = "=+-@\t\r"
+_SEPARATORS = ",;\t|:"
+_HIDDEN_FORMULA = re.compile(f"([{re.escape(_SEPARATORS)}])(\\s*)([{re.escape(_FORMULA)}])")
+
+
+def _cell(value: object) -> object:
+    """A name cannot become a spreadsheet formula, whatever the spreadsheet splits on.
+
+    Text cells are quoted (:data:`csv.QUOTE_NONNUMERIC`, below), so a spreadsheet that reads
+    quotes keeps ``x;=1+1;`` one cell; one that splits on ``;`` regardless would make a cell of
+    ``=1+1``, so a formula's first character after any separator gets a ``'`` too, as one at
+    the start of the cell does.
+    """
+    if not isinstance(value, str):
+        return value
+    value = _HIDDEN_FORMULA.sub(r"\1\2'\3", value)
+    if value[:1] in _FORMULA:
+        return "'" + value
+    return value
+
+
+def ratings_csv(board) -> str:
+    """The leaderboard (:class:`scorekeeper.club.history.Leaderboard`): one row a player, the ranked
+    ones first, then the provisional ones; names quoted as in :func:`game_csv`."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(["Rank", "Player", "Rating", "Games", "Wins", "Change over the last 5 games", "Provisional",
+                     "mu", "sigma"])
+    for i, line in enumerate([*board.ranked, *board.provisional], start=1):
+        r = line
+        provisional = r.provisional
+        writer.writerow(["" if provisional else i, _cell(line.name), round(r.rating, 1), r.games, r.wins,
+                         round(r.recent_change, 1), "yes" if provisional else "no", round(r.mu, 4),
+                         round(r.sigma, 4)])
+    return out.getvalue()
+
+
+def game_csv(state: GameState) -> str:
+    """One row per round and player: the cards entered, the penalty, the running total, the level."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow(CSV_COLUMNS)
+    ladder = state.rules.progression is Progression.LADDER
+    for result in state.rounds:
+        for seat, (name, cell) in enumerate(zip(state.setup.players, round_cells(state, result), strict=True)):
+            cards = "" if cell.counted else cell.text
+            writer.writerow([
+                result.number,
+                _cell(result.dealer),
+                _cell(name),
+                cards,
+                "yes" if cell.counted else "no",
+                cell.penalty,
+                result.totals[seat],
+                result.stages[seat].number,
+                "yes" if cell.went_out else "no",
+                ("yes" if cell.achieved else "no") if ladder else "",
+            ])
+    return "\ufeff" + out.getvalue()
+
+
+__all__ = [
+    "EXISTING",
+    "NEW",
+    "REPEATED",
+    "RESTORED",
+    "Imported",
+    "as_json",
+    "backup",
+    "fingerprint",
+    "game_csv",
+    "ratings_csv",
+    "import_files",
+    "read_files",
+]

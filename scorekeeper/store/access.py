@@ -1,0 +1,77 @@
+"""Who may change a game: whoever holds its secret edit key.
+
+The key is a long random token. The database keeps only its SHA-256; the browser
+that created the game keeps the key in its (signed, HttpOnly) session, and API
+clients send it as ``Authorization: Bearer <key>``. Generating a new key revokes
+every other phone's right to edit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+
+from flask import request, session
+
+from scorekeeper.store.database import writing
+from scorekeeper.store.models import Game, db
+
+SESSION_KEYS = "edit_keys"
+MAX_KEYS_IN_SESSION = 60
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def issue_key(game: Game) -> str:
+    """Give the game a fresh key (revoking the old one); the caller commits."""
+    key = secrets.token_urlsafe(32)
+    game.edit_key_hash = _digest(key)
+    return key
+
+
+def key_matches(game: Game, key: str | None) -> bool:
+    if not key or game.edit_key_hash is None or len(key) > 200:
+        return False
+    return hmac.compare_digest(_digest(key), game.edit_key_hash)
+
+
+def remember(game_id: int, key: str) -> None:
+    """Keep the key in this browser's session so it can keep score."""
+    keys = dict(session.get(SESSION_KEYS, {}))
+    keys.pop(str(game_id), None)
+    keys[str(game_id)] = key
+    while len(keys) > MAX_KEYS_IN_SESSION:
+        keys.pop(next(iter(keys)))
+    session[SESSION_KEYS] = keys
+    session.permanent = True
+
+
+def session_key(game_id: int) -> str | None:
+    return session.get(SESSION_KEYS, {}).get(str(game_id))
+
+
+def bearer_key() -> str | None:
+    # Read from the WSGI environ: through ``request.headers`` a header the request lacks (a
+    # phone's never has this one) costs an exception raised and caught, on every board.
+    header = request.environ.get("HTTP_AUTHORIZATION", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def can_edit(game: Game) -> bool:
+    """True when this request carries the game's key (session or bearer token)."""
+    return key_matches(game, bearer_key()) or key_matches(game, session_key(game.id))
+
+
+@writing()
+def reissue(game_id: int) -> str:
+    game = db.session.get(Game, game_id)
+    key = issue_key(game)
+    game.version += 1
+    db.session.commit()
+    return key

@@ -1,0 +1,1 @@
+"""HTTP: views, forms, what pages show, and the app's headers and limits."""

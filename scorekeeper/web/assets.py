@@ -1,0 +1,198 @@
+"""Static files with versioned names and long cache lifetimes; compressed responses.
+
+``url_for('static', filename=...)`` adds ``?v=<content hash>``, so a phone may keep
+a file for a year and still gets the new one the moment it changes.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import brotli
+import rcssmin
+import rjsmin
+from flask import Flask, Response, current_app, request
+from flask_compress import Compress
+from werkzeug.http import parse_accept_header
+
+
+YEAR = 365 * 24 * 3600
+
+
+@lru_cache(maxsize=256)
+def _digest(path: str, mtime_ns: int) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:10]
+
+
+def static_version(app: Flask, filename: str) -> str | None:
+    """The first characters of the file's SHA-256 (None: no such file).
+
+    A page names several static files and every page is rendered with them: in production
+    each file's version is worked out once per process (a deployment restarts the workers);
+    with the debugger or template reloading on, the file is looked at every time.
+    """
+    if not (app.debug or app.config.get("TEMPLATES_AUTO_RELOAD")):
+        known = app.extensions.setdefault("scorekeeper.static_versions", {})
+        if filename not in known:
+            known[filename] = _look(app, filename)
+        return known[filename]
+    return _look(app, filename)
+
+
+def _look(app: Flask, filename: str) -> str | None:
+    path = Path(app.static_folder or "") / filename
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return _digest(str(path), stat.st_mtime_ns)
+
+
+def release(app: Flask) -> str:
+    """A short digest of the templates and static files this server renders pages with: part
+    of a page's ETag, so that a browser never keeps a page across an upgrade that changed how
+    it looks. Every server running the same release works out the same one (once, at start)."""
+    known = app.extensions.get("scorekeeper.release")
+    if known is None:
+        digest = hashlib.sha256()
+        for folder in (app.template_folder, app.static_folder):
+            root = Path(app.root_path, folder or "")
+            for path in sorted(p for p in root.rglob("*") if p.is_file()):
+                digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+        known = app.extensions["scorekeeper.release"] = digest.hexdigest()[:8]
+    return known
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+        "application/manifest+json", "image/svg+xml", "text/csv",
+    ])
+    app.config.setdefault("COMPRESS_MIN_SIZE", 512)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
+    # Brotli's fastest quality: a page of 8 KB compresses in 30 µs instead of 80-100 µs
+    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). A page that
+    # is not kept is compressed afresh each time, a kept one once per encoding (kept.packed);
+    # the CPU is the scarce part.
+    app.config.setdefault("COMPRESS_BR_LEVEL", 1)
+    # Kept pages come compressed already, once for each browser (scorekeeper.web.kept.packed).
+    # Flask-Compress would evaluate every compressed answer as a conditional request (its
+    # ETag with the encoding after it). Every answer with an ETag already has: the views answer
+    # If-None-Match before working anything out (views.common.held), static files below
+    # (_precompressed). Evaluated again, it was 7% of a kept page's instructions (callgrind).
+    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
+    # Flask-Compress (1.25) compresses for a browser that refused every encoding ("br;q=0"):
+    # it takes the only one named whatever its q-value. So it is given only an answer not
+    # compressed yet whose browser takes one of ours (chosen_encoding), the one choice kept
+    # pages and static files go by too.
+    app.config["COMPRESS_REGISTER"] = False
+    compress = app.extensions["scorekeeper.compress"] = Compress(app)
+    release(app)
+
+    @app.after_request
+    def compressed(response: Response) -> Response:
+        if "Content-Encoding" in response.headers or chosen_encoding() is None:
+            return vary_on(response, "Accept-Encoding")
+        return compress.after_request(response)
+
+    @app.url_defaults
+    def version_static(endpoint: str, values: dict) -> None:
+        if endpoint == "static" and "filename" in values and "v" not in values:
+            version = static_version(app, values["filename"])
+            if version:
+                values["v"] = version
+
+    # Registered after Flask-Compress, so run before it (Flask runs these last first): a
+    # static file leaves here already compressed, and Flask-Compress lets it be.
+    @app.after_request
+    def cache_static(response: Response) -> Response:
+        if request.endpoint == "static" and response.status_code == 200:
+            filename = (request.view_args or {}).get("filename", "")
+            version = static_version(app, filename)
+            if request.args.get("v") and request.args.get("v") == version:
+                response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+            else:
+                response.headers["Cache-Control"] = "no-cache"
+            if version:
+                _precompressed(app, response, filename, version)
+        return response
+
+
+def vary_on(response: Response, header: str) -> Response:
+    """``header`` named in the response's Vary (a look at the header as it is: Werkzeug's
+    ``response.vary`` parses it and writes it again, on every answer)."""
+    vary = response.headers.get("Vary")
+    if not vary:
+        response.headers["Vary"] = header
+    elif header.lower() not in vary.lower():
+        response.headers["Vary"] = f"{vary}, {header}"
+    return response
+
+
+def encodings(app: Flask) -> tuple[str, ...]:
+    """The encodings answers may be sent in (``COMPRESS_ALGORITHM``), best first."""
+    algorithms = app.config.get("COMPRESS_ALGORITHM", ())
+    if isinstance(algorithms, str):
+        return tuple(name.strip() for name in algorithms.split(","))
+    return tuple(algorithms)
+
+
+def chosen_encoding() -> str | None:
+    """The encoding this request's answer goes in: the best of ours (br, gzip) the browser
+    takes, by its q-values ("br;q=0, gzip" is gzip; "identity, br;q=0.5" is none); None for
+    none. Pages kept, static files and every other answer go by this one choice."""
+    return _best(request.headers.get("Accept-Encoding", ""), encodings(current_app))
+
+
+@lru_cache(maxsize=64)
+def _best(accepted: str, ours: tuple[str, ...]) -> str | None:
+    # Phones send one of a handful of these headers: each is parsed once.
+    names = [name for name in ours if name in ("br", "gzip")]
+    best = parse_accept_header(accepted).best_match([*names, "identity"])
+    return None if best == "identity" else best
+
+
+#: Static files worth compressing, and the best compression: each is compressed once per
+#: process and version (pages are compressed fast, every time; a file once, as small as it gets).
+_COMPRESSIBLE = (".css", ".js", ".svg", ".json", ".webmanifest", ".txt")
+
+
+def _precompressed(app: Flask, response: Response, filename: str, version: str) -> None:
+    encoding = chosen_encoding()
+    if encoding is None or not filename.endswith(_COMPRESSIBLE) or "Content-Encoding" in response.headers:
+        return
+    kept = app.extensions.setdefault("scorekeeper.static_compressed", {})
+    body = kept.get((filename, version, encoding))
+    if body is None:
+        raw = _minified(filename, (Path(app.static_folder or "") / filename).read_bytes())
+        if encoding == "br":
+            body = brotli.compress(raw, quality=11)
+        else:
+            body = gzip.compress(raw, 9, mtime=0)
+        kept[(filename, version, encoding)] = body
+    etag, weak = response.get_etag()
+    response.direct_passthrough = False
+    if hasattr(response.response, "close"):
+        response.response.close()  # the file send_file opened: its bytes are not sent
+    response.set_data(body)
+    response.headers["Content-Encoding"] = encoding
+    response.vary.add("Accept-Encoding")
+    if etag:
+        response.set_etag(f"{etag}:{encoding}", weak=weak)
+        response.make_conditional(request)  # the browser's copy of this encoding: 304
+
+
+def _minified(filename: str, raw: bytes) -> bytes:
+    """Our own CSS and JavaScript without their comments and spaces (rcssmin, rjsmin): the
+    files stay commented for whoever reads them, and a phone gets a third fewer bytes (the
+    benchmark's budget for our own files is 15 KB compressed). Vendored files come minified."""
+    if filename.startswith("vendor/"):
+        return raw
+    if filename.endswith(".js"):
+        return rjsmin.jsmin(raw)
+    if filename.endswith(".css"):
+        return rcssmin.cssmin(raw)
+    return raw

@@ -1,0 +1,143 @@
+"""How often, and how much: per-address rate limits (Flask-Limiter) and the size of an upload.
+
+The limits guard what is costly or lasting: starting games, imports, backups and the API's
+writes. They are far above what a table does (the numbers and the reasons are in
+:data:`LIMITS`), so only a script or a runaway client ever meets one: it gets a 429 with
+``Retry-After``.
+
+Counts are kept in memory (``RATELIMIT_STORAGE_URI = "memory://"``), per process: right for
+one server (with gunicorn's workers an address may get up to the numbers times the workers).
+Several servers behind one address share a store: set ``RATELIMIT_STORAGE_URI`` to
+``redis://HOST:6379`` or ``memcached://HOST:11211`` (README: "Several servers").
+``RATELIMIT_ENABLED = False`` turns them off (the tests do, but for the tests of the limits).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from werkzeug.exceptions import RequestEntityTooLarge
+
+F = TypeVar("F", bound=Callable)
+
+#: Games started from one address: a table starts a game every half hour or so, and a
+#: mistaken start is followed by another at once; 10 a minute and 60 an hour is never met
+#: by a club's evening (a dozen tables behind one address included), and stops a script
+#: filling the history with thousands.
+NEW_GAMES = "10 per minute; 60 per hour"
+#: Imports: the keeper restores a backup, or a game file or two, now and then. Each parses
+#: up to :data:`scorekeeper.web.views.files.IMPORT_MAX_BYTES` and writes; two a minute.
+IMPORTS = "2 per minute; 20 per hour"
+#: Backups of everything: each costs up to a second or two and megabytes of memory at a few
+#: hundred games. A keeper downloads one before an upgrade or at the end of an evening.
+BACKUPS = "4 per minute; 30 per hour"
+#: The API's writes (a round, a correction): a table records a round every few minutes; a
+#: client that retries, or a phone scoring several tables, stays far below 2 a second.
+API_WRITES = "120 per minute"
+
+LIMITS = {
+    "games.new_game": (NEW_GAMES, ("POST",), "new games"),
+    "games.play_again": (NEW_GAMES, ("POST",), "new games"),
+    "api.create_game": (NEW_GAMES, ("POST",), "new games"),
+    "files.upload": (IMPORTS, ("POST",), "imports"),
+    "api.import_files": (IMPORTS, ("POST",), "imports"),
+    "files.backup": (BACKUPS, ("GET",), "backups"),
+    "api.backup": (BACKUPS, ("GET",), "backups"),
+}
+
+
+def _starting_no_game() -> bool:
+    # The new-game page posts at every tap that arranges the seats: only "Start" starts a game.
+    return request.endpoint == "games.new_game" and "start" not in request.form
+
+
+def init_app(app: Flask) -> None:
+    """Before the views: the limiter's check comes before any view reads the request's body."""
+    app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
+    app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
+    limiter = _Limiter(get_remote_address, app=app)
+    app.extensions["scorekeeper.limiter"] = limiter
+
+
+class _Limiter(Limiter):
+    """Flask-Limiter, asked about a request only when a limit applies to it.
+
+    Flask-Limiter checks every request before its view (and every limited view again when it
+    is called), working out all the app's limits before it finds that none applies to a page:
+    about a fifth of a page's instructions when the limits are on, as they are at a table
+    (the scoreboard 2.11 million, 1.66 with this check: ``bench/page_instructions.py`` run with
+    the limits on; ``make bench`` serves with them off). Its public ``request_filter`` skips only part of that
+    work; this check, made first, skips all of it (its headers and clean-up after the view
+    still run)."""
+
+    def _check_request_limit(self, callable_name: str | None = None, in_middleware: bool = True) -> None:
+        if not meets_no_limit():
+            super()._check_request_limit(callable_name, in_middleware)
+
+
+#: The methods of the API's requests that are limited (:data:`API_WRITES`).
+API_WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def meets_no_limit() -> bool:
+    """True for a request that no limit applies to: a page, a poll, a file, an API read."""
+    method = request.method
+    if request.blueprint == "api":
+        return method not in API_WRITE_METHODS
+    limited = LIMITS.get(request.endpoint or "")
+    return limited is None or method not in limited[1]
+
+
+def register(app: Flask) -> None:
+    """After the views are registered: wrap each limited view in its limit."""
+    limiter: Limiter = app.extensions["scorekeeper.limiter"]
+    for endpoint, (limit, methods, scope) in LIMITS.items():
+        view = app.view_functions[endpoint]
+        exempt = _starting_no_game if endpoint == "games.new_game" else None
+        # The limiter's wrapper counts the request when the view is called: after the club's
+        # check and the size check (:func:`body_limit`), so a stranger's upload is refused
+        # unread whatever its size or number.
+        app.view_functions[endpoint] = limiter.shared_limit(
+            limit, scope=scope, methods=list(methods), exempt_when=exempt)(view)
+    api = app.blueprints["api"]
+    limiter.limit(API_WRITES, methods=list(API_WRITE_METHODS), scope="api writes")(api)
+
+
+def max_body(config_name: str, default: int) -> Callable[[F], F]:
+    """Mark a view that takes a larger body than the app's ``MAX_CONTENT_LENGTH`` (an upload):
+    up to ``app.config[config_name]`` (else ``default``) bytes, and a body announced larger
+    is refused with a 413 before anything reads it (the CSRF check reads the form first)."""
+
+    def mark(view: F) -> F:
+        view.max_body = (config_name, default)  # type: ignore[attr-defined]
+        return view
+
+    return mark
+
+
+class TooLarge(RequestEntityTooLarge):
+    def __init__(self, limit: int, size: int | None) -> None:
+        said = f"{size / 1024 / 1024:.1f} MB" if size else "larger than that"
+        super().__init__(
+            f"The upload is {said}; the most this page takes is {limit // (1024 * 1024)} MB. "
+            "Nothing was stored. A larger backup imports on the server: "
+            "flask --app scorekeeper games import FILE"
+        )
+        self.limit = limit
+
+
+def body_limit() -> None:
+    if request.endpoint is None:
+        return
+    view = current_app.view_functions.get(request.endpoint)
+    wanted = getattr(view, "max_body", None)
+    if wanted is None or request.method not in ("POST", "PUT"):
+        return
+    limit = int(current_app.config.get(wanted[0], wanted[1]))
+    request.max_content_length = limit
+    if request.content_length is not None and request.content_length > limit:
+        raise TooLarge(limit, request.content_length)

@@ -1,0 +1,468 @@
+"""The OpenAPI description of the JSON API, served at /api/openapi.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.rules import PRESETS
+from scorekeeper.rules.cards import MAX_HAND_TEXT
+from scorekeeper.rules.replay import MAX_NAME
+
+NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
+HAND = {"type": "string", "maxLength": MAX_HAND_TEXT,
+        "description": "ranks separated by spaces: A 2-10 J Q K, JK (the standard deck); 1-12, S, W (Phase 10)"}
+#: A round's bonuses: each player's keys of the rule set's bonuses earned (RULESETS.md).
+BONUSES = {"type": "object", "maxProperties": 8,
+           "additionalProperties": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+           "description": "each player's bonuses earned this round, by key: {\"Ann\": [\"perfect-cut\"]}; "
+           "a key the rule set does not have, or one given twice, is refused (422)"}
+
+_ENUM_STR = {"type": "string"}
+#: A rule-set document (RULESETS.md). The server checks more than this schema says (a ladder's
+#: stages deal alike, every rank of the deck valued, the deck table's rows ascending and able to
+#: deal, text without control characters, lengths counted after runs of spaces are made one),
+#: refusing with 422 and the field named.
+RULESET = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["name", "progression", "stages", "deck", "jokers", "values", "hand_limit", "dealer_rules",
+                 "min_players", "max_players", "decks", "winner"],
+    "properties": {
+        "name": {**_ENUM_STR, "description": "1 to 60 characters"},
+        "stage_name": {**_ENUM_STR, "description": "1 to 20 characters; Level for a ladder, Deal for deals"},
+        "progression": {"type": "string", "enum": ["deal", "ladder"]},
+        "stages": {"type": "array", "minItems": 1, "maxItems": 30, "items": {
+            "type": "object", "additionalProperties": False, "required": ["contract", "cards"],
+            "properties": {"contract": {**_ENUM_STR, "description": "1 to 100 characters"},
+                           "cards": {"type": "integer", "minimum": 1, "maximum": 30}}}},
+        "deck": {"type": "string", "enum": ["standard", "phase10"]},
+        "jokers": {"type": "boolean"},
+        "values": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 500},
+                   "description": "every rank of the deck (and JK with jokers), no others"},
+        "hand_limit": {"type": "string", "enum": ["dealt", "none"]},
+        "dealer_rules": {"type": "array", "minItems": 1, "maxItems": 2, "uniqueItems": True,
+                         "items": {"type": "string", "enum": ["winner", "rotate"]}},
+        "min_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "max_players": {"type": "integer", "minimum": 2, "maximum": 8},
+        "decks": {"type": "array", "minItems": 1, "maxItems": 8, "items": {
+            "type": "object", "additionalProperties": False, "required": ["up_to", "decks"],
+            "properties": {"up_to": {"type": "integer", "minimum": 2, "maximum": 8},
+                           "decks": {"type": "integer", "minimum": 1, "maximum": 8},
+                           "jokers": {"type": "integer", "minimum": 0, "maximum": 16}}}},
+        "bonuses": {"type": "array", "maxItems": 10, "items": {
+            "type": "object", "additionalProperties": False, "required": ["key", "label", "points"],
+            "properties": {"key": {"type": "string", "pattern": "^[a-z0-9-]{1,30}$"},
+                           "label": {**_ENUM_STR, "description": "1 to 60 characters"},
+                           "points": {"type": "integer", "minimum": -1000, "maximum": 1000, "not": {"enum": [0]}}}}},
+        "winner": {"type": "string", "enum": ["lowest", "lowest-finisher"]},
+        "note": {**_ENUM_STR, "description": "up to 300 characters"},
+    },
+}
+
+
+def _round_schema(with_number: bool) -> dict[str, Any]:
+    props: dict[str, Any] = {
+        "went_out": NAME,
+        "hands": {"type": "object", "additionalProperties": HAND, "maxProperties": 8},
+        "achieved": {"type": "array", "items": NAME, "maxItems": 8},
+        "points": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0, "maximum": 10000},
+                   "maxProperties": 8},
+        "bonuses": BONUSES,
+        "number": {"type": "integer", "minimum": 1, "maximum": 10000},
+    }
+    return {
+        "type": "object",
+        "required": ["went_out", "number"] if with_number else ["went_out"],
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {
+        "error": {
+            "type": "object",
+            "required": ["message"],
+            "properties": {
+                "message": {"type": "string"},
+                "field": {"type": "string"},
+                "round": {"type": "integer"},
+                "player": {"type": "string"},
+                "card": {"type": "string"},
+            },
+        },
+        "game": {"$ref": "#/components/schemas/GameWithResult"},
+        "problems": {"type": "array", "description": "a refused rule set: every problem, each with its field "
+                     "(and stage or rank)", "items": {"type": "object", "required": ["field", "message"],
+                     "properties": {"field": {"type": "string"}, "message": {"type": "string"},
+                                    "stage": {"type": "integer"}, "rank": {"type": "string"}}}},
+    },
+}
+
+GAME = {
+    "type": "object",
+    "description": "A game file (GAME-FORMAT.md; version 2 in RULESETS.md: rules as any preset's key or a "
+    "whole rule-set document, rounds with bonuses; an export always writes version 2). Beyond this schema the rules refuse, with 422 naming the "
+    "field, round, player and card: players alike, a first dealer not at the table, more or fewer players, "
+    "decks or jokers than the rules allow, and rounds the rules do not allow (a name not at the table, "
+    "more cards of a rank than the decks hold).",
+    "required": ["format", "rules", "players", "first_dealer", "rounds"],
+    "additionalProperties": False,
+    "properties": {
+        "format": {"type": "string", "enum": ["scorekeeper-game/1", "scorekeeper-game/2"]},
+        "rules": {"oneOf": [{"type": "string", "enum": list(PRESETS)},
+                            {"type": "string", "pattern": "^house-[0-9]+$"},
+                            {"$ref": "#/components/schemas/RuleSet"}],
+                  "description": "version 1: balmoral or classic; version 2: any preset's key or a whole rule-set "
+                  "document; POST /api/games also takes a house rule set's key (house-ID, version 2), which a "
+                  "file to import cannot name"},
+        "players": {"type": "array", "items": NAME, "minItems": 2, "maxItems": 8, "uniqueItems": True,
+                    "description": "in seating order, clockwise; no two alike ignoring case and spaces "
+                    "(\"Ann\" and \" ann\" are one player: refused with 422); as many as the rules "
+                    "allow (balmoral 2 to 8, classic 3 to 8)"},
+        "first_dealer": {**NAME, "description": "one of the players (any other name: 422)"},
+        # null is read as absent (the rules' suggestion; a time not known), as the game file
+        # reader has always done.
+        "dealer_rule": {"type": "string", "enum": ["winner", "rotate", None], "nullable": True},
+        "decks": {"type": "integer", "minimum": 1, "maximum": 8, "nullable": True},
+        "jokers": {"type": "integer", "minimum": 0, "maximum": 16, "nullable": True,
+                   "description": "at most 8, or what the rule set's deck table suggests if more"},
+        "started_at": {"type": "string", "format": "date-time", "nullable": True},
+        "finished_at": {"type": "string", "format": "date-time", "nullable": True},
+        "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/Round"}, "maxItems": 500},
+        "result": {"type": "object", "description": "ignored on import; worked out again"},
+    },
+}
+
+RULESET_ENTRY = {
+    "type": "object",
+    "required": ["key", "name", "preset", "summary", "document"],
+    "properties": {
+        "key": {"type": "string", "description": "a preset's key, or house-ID: what POST /api/games takes as rules"},
+        "name": {"type": "string"},
+        "preset": {"type": "boolean", "description": "built in (never changed), or the club's own"},
+        "summary": {"type": "string", "description": "one line on the rule set"},
+        "document": {"$ref": "#/components/schemas/RuleSet"},
+    },
+}
+
+RESULT = {
+    "type": "object",
+    "required": ["finished", "winners", "players", "rounds", "next"],
+    "properties": {
+        "finished": {"type": "boolean"},
+        "winners": {"type": "array", "items": {"type": "string"}},
+        "players": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "total", "penalties"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "total": {"type": "integer"},
+                    "completed": {"type": "integer", "minimum": 0, "maximum": 30,
+                                  "description": "ladder rule sets: the stages completed"},
+                    "penalties": {"type": "array", "items": {"type": "integer"}},
+                },
+            },
+        },
+        "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/DealInfo"}},
+        "next": {"oneOf": [{"$ref": "#/components/schemas/DealInfo"}, {"type": "null"}]},
+    },
+}
+
+DEAL_INFO = {
+    "type": "object",
+    "required": ["number", "dealer", "cards_dealt"],
+    "properties": {"number": {"type": "integer"}, "dealer": {"type": "string"}, "cards_dealt": {"type": "integer"}},
+}
+
+ROUND_ANSWER = {
+    "type": "object",
+    "required": ["number", "round", "dealer", "cards_dealt", "penalties"],
+    "properties": {
+        "number": {"type": "integer"},
+        "round": {"$ref": "#/components/schemas/Round"},
+        "dealer": {"type": "string"},
+        "cards_dealt": {"type": "integer"},
+        "penalties": {"type": "object", "additionalProperties": {"type": "integer"}},
+    },
+}
+
+
+RATED_PLAYER = {
+    "type": "object",
+    "required": ["rank", "player_id", "name", "rating", "mu", "sigma", "games", "wins", "recent", "recent_change",
+                 "provisional", "url"],
+    "properties": {
+        "rank": {"type": "integer", "nullable": True, "description": "1 is the best; null for a provisional player"},
+        "player_id": {"type": "integer"},
+        "name": {"type": "string"},
+        "rating": {"type": "number", "description": "the rating shown: mu - 3 sigma, to one decimal"},
+        "mu": {"type": "number"},
+        "sigma": {"type": "number"},
+        "games": {"type": "integer", "description": "rated (finished, kept) games"},
+        "wins": {"type": "integer", "description": "of those, the games won (alone or shared)"},
+        "recent": {"type": "array", "items": {"type": "number"},
+                   "description": "the rating before the last five games and after each of them"},
+        "recent_change": {"type": "number", "description": "the change over the last five games"},
+        "provisional": {"type": "boolean", "description": "fewer than five rated games"},
+        "url": {"type": "string", "description": "the player's page"},
+    },
+}
+
+RATINGS = {
+    "type": "object",
+    "required": ["rules", "period", "games", "provisional_below", "ranked", "provisional"],
+    "properties": {
+        "rules": {"type": "string", "nullable": True, "maxLength": 20,
+                  "description": "the rule-set key rated (a preset's, house-ID, or imported), or null: every game"},
+        "period": {"type": "string", "enum": ["all", "year"]},
+        "games": {"type": "integer", "description": "the finished games rated"},
+        "provisional_below": {"type": "integer"},
+        "ranked": {"type": "array", "items": {"$ref": "#/components/schemas/RatedPlayer"}},
+        "provisional": {"type": "array", "items": {"$ref": "#/components/schemas/RatedPlayer"}},
+    },
+}
+
+
+def _error(description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+
+
+def _json(ref: str, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
+
+
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
+IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+            "description": "the ETag of the game this change was made on; a newer game answers 412"}
+NO_KEY = {**_error("no edit key sent"), "headers": {"WWW-Authenticate": {
+    "description": 'Bearer realm="scorekeeper": send the key as Authorization: Bearer <key>',
+    "schema": {"type": "string"}}}}
+BAD = {"400": _error("not JSON"), "401": NO_KEY, "403": _error("not the game's edit key"),
+       "404": _error("no such game or round"),
+       "413": _error("the body is over 2 MiB: far more than any game needs"),
+       "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
+
+
+BACKUP = {
+    "type": "object",
+    "required": ["format", "games"],
+    "properties": {
+        "format": {"type": "string", "enum": ["scorekeeper-backup/1"]},
+        "games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}, "maxItems": 20},
+    },
+}
+IMPORTED = {
+    "type": "object",
+    "required": ["games"],
+    "properties": {"games": {"type": "array", "items": {
+        "type": "object",
+        "required": ["number", "id", "status"],
+        "properties": {"number": {"type": "integer"}, "id": {"type": "integer"},
+                       "status": {"type": "string", "enum": ["new", "existing", "restored", "repeated"]},
+                       "edit_key": {"type": "string", "description": "the new game's edit key (new games only)"}},
+    }}},
+}
+NOT_KEEPER = _error("not the club key (who may: the club's keeper)")
+NO_CLUB_KEY = {**_error("no club key sent: Authorization: Bearer <club key>"),
+               "headers": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}}}
+TOO_MANY = {**_error("too many requests from this address: wait Retry-After seconds"),
+            "headers": {"Retry-After": {"schema": {"type": "string"}, "description": "seconds to wait"}}}
+
+
+#: OpenAPI links: what a client (and a stateful test) does next with an answer. The edit key of a
+#: created game goes with its links as the bearer token that changes need.
+GAME_ID_FROM_PATH = {"game_id": "$request.path.game_id"}
+LINKS_FROM_CREATED = {
+    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"},
+                "description": "the game just created"},
+    "RecordRound": {"operationId": "recordRound",
+                    "parameters": {"game_id": "$response.body#/id",
+                                   "header.Authorization": "Bearer {$response.body#/edit_key}"},
+                    "description": "record its first round, with its edit key"},
+}
+LINKS_FROM_ROUND = {
+    "GetGame": {"operationId": "getGame", "parameters": GAME_ID_FROM_PATH,
+                "description": "the game with this round"},
+    "ReplaceRound": {"operationId": "replaceRound",
+                     "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
+                     "description": "correct this round (with the game's edit key)"},
+    "DeleteRound": {"operationId": "deleteRound",
+                    "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
+                    "description": "delete this round (with the game's edit key)"},
+}
+
+
+def _linked(response: dict, links: dict) -> dict:
+    return {**response, "links": links}
+
+
+def openapi_document() -> dict[str, Any]:
+    return {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "Scorekeeper API",
+            "version": "1.0.0",
+            "description": "Create games, record and correct rounds. Changes need the game's edit key "
+            "as a bearer token; imports and the backup of every game need the club key. Game files "
+            "follow GAME-FORMAT.md. Writes are limited per address (429 with Retry-After).",
+        },
+        "components": {
+            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"},
+                                "clubKey": {"type": "http", "scheme": "bearer",
+                                            "description": "the club key (flask club-key prints it)"}},
+            "schemas": {
+                "Game": GAME,
+                "RuleSet": RULESET,
+                "RuleSetEntry": RULESET_ENTRY,
+                "RuleSets": {"type": "object", "required": ["rulesets"], "properties": {
+                    "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RuleSetEntry"}}}},
+                "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
+                "Round": _round_schema(False),
+                "NumberedRound": _round_schema(True),
+                "DealInfo": DEAL_INFO,
+                "RoundAnswer": ROUND_ANSWER,
+                "Error": ERROR,
+                "RatedPlayer": RATED_PLAYER,
+                "Ratings": RATINGS,
+                "Backup": BACKUP,
+                "Imported": IMPORTED,
+                "Created": {
+                    "type": "object",
+                    "required": ["id", "edit_key", "game_url", "watch_url", "edit_url"],
+                    "properties": {
+                        "id": {"type": "integer"},
+                        "edit_key": {"type": "string"},
+                        "game_url": {"type": "string"},
+                        "watch_url": {"type": "string"},
+                        "edit_url": {"type": "string"},
+                    },
+                },
+            },
+        },
+        "paths": {
+            "/api/import": {
+                "post": {
+                    "operationId": "importFiles",
+                    "summary": "Import a game file or a backup: refused whole, or every new game stored (never twice)",
+                    "security": [{"clubKey": []}],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {
+                        "oneOf": [{"$ref": "#/components/schemas/Game"}, {"$ref": "#/components/schemas/Backup"}]}}}},
+                    "responses": {"200": _json("Imported", "what became of each game"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit"),
+                                  "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
+                }
+            },
+            "/api/rulesets": {
+                "get": {
+                    "operationId": "rulesets",
+                    "summary": "Every rule set a game can be started with: the presets, then the club's house "
+                               "rule sets, each as its whole document with its key",
+                    "responses": {"200": _json("RuleSets", "the rule sets")},
+                },
+                "post": {
+                    "operationId": "saveRuleset",
+                    "summary": "Save a house rule set (the club's, as its roster is: the club key); its name must "
+                               "be no other rule set's",
+                    "security": [{"clubKey": []}],
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/RuleSet"}}}},
+                    "responses": {"201": _json("RuleSetEntry", "saved: its key (house-ID) and document"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": BAD["413"],
+                                  "415": BAD["415"],
+                                  "422": _error("refused: the message and field name the first problem, "
+                                                "problems lists each"),
+                                  "429": TOO_MANY},
+                },
+            },
+            "/api/ratings": {
+                "get": {
+                    "operationId": "ratings",
+                    "summary": "The club's ratings (openskill Plackett-Luce over every finished, kept game in the "
+                               "order they finished): the leaderboard, and the players with fewer than five games apart",
+                    "parameters": [
+                        {"name": "rules", "in": "query", "required": False,
+                         "schema": {"type": "string", "maxLength": 20},
+                         "description": "rate only the games of this rule-set key: a preset's (" + ", ".join(PRESETS)
+                                        + "), a house rule set's (house-ID) or imported; one no game was played "
+                                          "by is answered 404 (absent or empty: every game)"},
+                        {"name": "period", "in": "query", "required": False,
+                         "schema": {"type": "string", "enum": ["", "all", "year"], "default": "all"},
+                         "description": "rate only the games finished this year, or all (empty: all)"},
+                    ],
+                    "responses": {"200": _json("Ratings", "the leaderboard"),
+                                  "400": _error("a period that is not one: the message says which"),
+                                  "404": _error("a rule-set key no game was played by: the message lists those played")},
+                }
+            },
+            "/api/backup": {
+                "get": {
+                    "operationId": "backup",
+                    "summary": "Every game, deleted ones too, as one backup",
+                    "security": [{"clubKey": []}],
+                    "responses": {"200": _json("Backup", "the backup"), "401": NO_CLUB_KEY, "403": NOT_KEEPER,
+                                  "429": TOO_MANY},
+                }
+            },
+            "/api/games": {
+                "post": {
+                    "operationId": "createGame",
+                    "summary": "Create a game from a game file (usually with no rounds)",
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/Game"},
+                        "example": {"format": "scorekeeper-game/2", "rules": "liverpool", "players": ["Ann", "Ben", "Cat"],
+                                    "first_dealer": "Ann", "rounds": []}}}},
+                    "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
+                                  "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"],
+                                  "429": TOO_MANY},
+                }
+            },
+            "/api/games/{game_id}": {
+                "get": {
+                    "operationId": "getGame",
+                    "summary": "The game file with its result",
+                    "parameters": [GAME_ID],
+                    "responses": {"200": _json("GameWithResult", "the game"), "304": {"description": "not modified"},
+                                  "404": BAD["404"]},
+                }
+            },
+            "/api/games/{game_id}/rounds": {
+                "post": {
+                    "operationId": "recordRound",
+                    "summary": "Record the next round; the number is the idempotency key",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NumberedRound"}}}},
+                    "responses": {"201": _linked(_json("RoundAnswer", "recorded (or the same round sent again)"), LINKS_FROM_ROUND),
+                                  "409": _error("another round has this number: the current game is in the answer"),
+                                  **BAD, "429": TOO_MANY},
+                }
+            },
+            "/api/games/{game_id}/rounds/{number}": {
+                "put": {
+                    "operationId": "replaceRound",
+                    "summary": "Correct a recorded round; everything after it is worked out again",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
+                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}}},
+                    "responses": {"200": _linked(_json("RoundAnswer", "corrected"), LINKS_FROM_ROUND), "412": _error("the game changed meanwhile"), **BAD,
+                                  "429": TOO_MANY},
+                },
+                "delete": {
+                    "operationId": "deleteRound",
+                    "summary": "Delete a recorded round; later rounds move up one number",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
+                    "responses": {"200": _json("GameWithResult", "deleted: the game as it is now"),
+                                  "412": _error("the game changed meanwhile"), "429": TOO_MANY,
+                                  "401": BAD["401"], "403": BAD["403"], "404": BAD["404"],
+                                  "422": BAD["422"]},
+                },
+            },
+        },
+    }

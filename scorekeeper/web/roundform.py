@@ -1,0 +1,312 @@
+"""The record-a-round form: what was typed, per seat, and how it becomes a round.
+
+The draft keeps exactly what the person entered, so nothing is lost when a check
+fails; the rules engine does every check of the rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scorekeeper.rules import (
+    MISSING,
+    CardError,
+    Deck,
+    GameSetup,
+    GameState,
+    Hand,
+    Problem,
+    RoundRecord,
+    check_round,
+    parse_hand,
+    parse_rank,
+    replay,
+)
+from scorekeeper.rules.cards import MAX_HAND_TEXT
+from scorekeeper.rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
+
+MAX_POINTS_TEXT = 6
+_SMALL_INT = re.compile(r"[0-9]{1,6}")
+
+
+def small_int(text: object) -> int | None:
+    """A posted index or count written with ASCII digits only ("²" is no number here)."""
+    if isinstance(text, str) and _SMALL_INT.fullmatch(text):
+        return int(text)
+    return None
+
+
+
+
+@dataclass
+class SeatDraft:
+    hand: str = ""
+    points: str = ""
+    achieved: bool = False
+    errors: list[str] = field(default_factory=list)
+    #: The keys of the rule set's bonuses ticked for this player, as posted.
+    bonuses: list[str] = field(default_factory=list)
+
+    def parsed(self, deck: Deck | None = None) -> Hand | None:
+        """The hand read with the game's deck, or None while it holds what is no card."""
+        try:
+            return parse_hand(self.hand, deck)
+        except CardError:
+            return None
+
+
+@dataclass
+class RoundDraft:
+    number: int
+    went_out: int | None
+    seats: list[SeatDraft]
+    errors: list[str] = field(default_factory=list)
+    version: str = ""
+    #: The seat the card keypad types into (None: the first one that still needs a hand).
+    selected: int | None = None
+    #: The seat whose typed fields (cards as text, points counted by hand) are open.
+    typing: int | None = None
+
+    #: The deck the game plays with: how typed cards and keypad keys are read.
+    deck: Deck | None = None
+
+    @classmethod
+    def blank(cls, number: int, players: int, deck: Deck | None = None) -> RoundDraft:
+        return cls(number, None, [SeatDraft() for _ in range(players)], deck=deck)
+
+    @classmethod
+    def from_record(cls, number: int, setup: GameSetup, record: RoundRecord) -> RoundDraft:
+        seats = []
+        order = [b.key for b in setup.rules.bonuses]
+        for name in setup.players:
+            earned = record.bonuses.get(name, ())
+            bonuses = [key for key in order if key in earned]
+            if name in record.points:
+                seats.append(SeatDraft(points=str(record.points[name]), achieved=name in record.achieved,
+                                       bonuses=bonuses))
+            else:
+                hand = record.hands.get(name)
+                empty = name != record.went_out and (hand is None or not len(hand))
+                seats.append(
+                    SeatDraft(
+                        hand=hand.canonical if hand else "",
+                        points="0" if empty else "",
+                        achieved=name in record.achieved,
+                        bonuses=bonuses,
+                    )
+                )
+        return cls(number, setup.seat_of(record.went_out), seats, deck=setup.rules.deck)
+
+    @classmethod
+    def from_form(cls, form: Mapping[str, str], players: int, deck: Deck | None = None) -> RoundDraft:
+        """Read the posted form; never fails (bad values become errors on the draft).
+
+        Each seat's bonuses are the ``bonus-N`` checkboxes ticked (one value a bonus key)."""
+        errors: list[str] = []
+        try:
+            number = int(form.get("number", ""))
+        except ValueError:
+            number = 0
+            errors.append("The form lost its round number; reload the page.")
+        went_out: int | None = None
+        raw_out = form.get("went_out", "")
+        out_index = small_int(raw_out)
+        if out_index is not None and out_index < players:
+            went_out = out_index
+        seats = [
+            SeatDraft(
+                hand=form.get(f"hand-{i}", "")[:MAX_HAND_TEXT],
+                points=form.get(f"points-{i}", "").strip()[:MAX_POINTS_TEXT + 4],
+                achieved=form.get(f"achieved-{i}") in {"on", "1", "true", "y"},
+                bonuses=_posted_bonuses(form, f"bonus-{i}"),
+            )
+            for i in range(players)
+        ]
+        selected = small_int(form.get("seat", ""))
+        if selected is not None and selected >= players:
+            selected = None
+        return cls(number, went_out, seats, errors, form.get("version", ""), selected, deck=deck)
+
+    def needs_hand(self, seat: int) -> bool:
+        """True while a seat that did not go out has neither cards nor a points total."""
+        draft = self.seats[seat]
+        return seat != self.went_out and not draft.hand.strip() and not draft.points.strip()
+
+    @property
+    def current(self) -> int:
+        """The seat the keypad types into: the one tapped, else the first still needing a hand."""
+        if self.selected is not None and self.selected != self.went_out:
+            return self.selected
+        return self.next_needing(-1)
+
+    def next_needing(self, after: int) -> int:
+        """The next seat clockwise after ``after`` that still needs a hand (else the one after)."""
+        count = len(self.seats)
+        for step in range(1, count + 1):
+            seat = (after + step) % count
+            if self.needs_hand(seat):
+                return seat
+        seat = (after + 1) % count
+        return (seat + 1) % count if seat == self.went_out and count > 1 else seat
+
+    def press(self, key: str) -> None:
+        """A keypad button posted without JavaScript: a rank adds a card to the current seat
+        ("seat:rank" names the seat itself)."""
+        raw_seat, colon, rank = key.partition(":")
+        seat = small_int(raw_seat) if colon else self.current
+        if not colon:
+            rank = raw_seat
+        if seat is not None and seat < len(self.seats) and seat != self.went_out:
+            try:
+                parsed = parse_rank(rank, self.deck)
+            except CardError:
+                return
+            draft = self.seats[seat]
+            draft.hand = f"{draft.hand} {parsed.value}".strip()
+            draft.points = ""
+            self.selected = seat
+
+    def unpress(self, key: str) -> None:
+        """A chip posted without JavaScript: "seat:index" removes that card."""
+        raw_seat, _, raw_index = key.partition(":")
+        seat, index = small_int(raw_seat), small_int(raw_index)
+        if seat is not None and index is not None and seat < len(self.seats):
+            draft = self.seats[seat]
+            tokens = draft.hand.split()
+            if index < len(tokens):
+                del tokens[index]
+                draft.hand = " ".join(tokens)
+            self.selected = seat
+
+    def edit(self, action: str) -> None:
+        """The keypad's other keys, posted without JavaScript (the script does the same):
+        "back" takes the last card off, "clear" empties the hand, "none" says the player
+        holds no cards (0 points) and moves on, "type" opens the typed fields."""
+        seat = self.current
+        draft = self.seats[seat]
+        if action == "back":
+            draft.hand = " ".join(draft.hand.split()[:-1])
+        elif action == "clear":
+            draft.hand = draft.points = ""
+        elif action == "none":
+            draft.hand, draft.points = "", "0"
+            self.selected = self.next_needing(seat)
+            return
+        elif action == "type":
+            self.typing = None if self.typing == seat else seat
+        self.selected = seat
+
+    def check(self, before: GameState) -> RoundRecord | None:
+        """The round this draft describes, or None with every error placed next to its player.
+
+        ``before`` is the game as it stood before this round. All the reasons come at once:
+        what cannot be read (a card that is no card, points that are no number) and every
+        rule the engine checks for the hands that can be read.
+        """
+        setup = before.setup
+        ok = not self.errors
+        went_out = setup.players[self.went_out] if self.went_out is not None else None
+        if went_out is None:
+            self.errors.append("Tap the player who went out.")
+            ok = False
+        hands: dict[str, Hand] = {}
+        points: dict[str, int] = {}
+        achieved = []
+        bonuses: dict[str, tuple[str, ...]] = {}
+        unread: set[str] = set()
+        for i, (name, seat) in enumerate(zip(setup.players, self.seats, strict=True)):
+            if seat.achieved:
+                achieved.append(name)
+            if seat.bonuses:
+                # As posted (a tuple): the engine names a bonus that is not the game's.
+                bonuses[name] = tuple(seat.bonuses)
+            if i == self.went_out:
+                continue
+            message = self._read_seat(name, seat, hands, points, setup.rules.deck)
+            if message:
+                seat.errors.append(message)
+                unread.add(name)
+                ok = False
+        record = RoundRecord(went_out or "", hands, points, frozenset(achieved), bonuses)  # type: ignore[arg-type]
+        problems = [
+            p for p in check_round(before, record)
+            # Said once above: nobody went out, or the seat's own entry cannot be read. With
+            # nobody out, an empty hand may be the one who went out: no error for it yet.
+            if not (went_out is None and (p.field == "went_out" or p.code == MISSING))
+            and p.player not in unread
+        ]
+        self.place(setup, tuple(problems))
+        if not ok or problems:
+            return None
+        return record
+
+    @staticmethod
+    def _read_seat(name: str, seat: SeatDraft, hands: dict[str, Hand], points: dict[str, int],
+                   deck: Deck) -> str:
+        """Read one seat's entry into ``hands`` or ``points``; the reason it cannot be read, or ""."""
+        if seat.points:
+            if seat.hand.strip():
+                return f"{name}: enter cards or a points total, not both."
+            if small_int(seat.points) is None:
+                return f'{name}: points "{seat.points}" must be a whole number like 35.'
+            points[name] = int(seat.points)
+            return ""
+        if not seat.hand.strip():
+            return ""  # the engine says "no cards or points entered", unless nobody went out yet
+        try:
+            hands[name] = parse_hand(seat.hand, deck)
+        except CardError as exc:
+            return f"{name}: {exc}."
+        return ""
+
+    def ending(self, before: GameState) -> list[str]:
+        """Why saving this draft ends the game (for "Saving ends the game: ..."), else []."""
+        nxt = before.next
+        if nxt is None:
+            return []
+        if nxt.is_last:
+            return [last_words(before)]
+        made = {name for name, seat in zip(before.setup.players, self.seats, strict=True) if seat.achieved}
+        if self.went_out is not None:
+            made.add(before.setup.players[self.went_out])
+        return [finishes(before, name) for name in nxt.finishers if name in made]
+
+    def place(self, setup: GameSetup, problems: tuple[Problem, ...]) -> None:
+        """Put the rules engine's refusals next to the players they concern."""
+        for problem in problems:
+            if problem.player is not None and problem.player in setup.players:
+                message = problem.message
+                if problem.code == MISSING:  # said in the words of this screen's keys
+                    message = "no cards entered yet"
+                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
+            else:
+                self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
+
+
+def _posted_bonuses(form: Mapping[str, str], name: str) -> list[str]:
+    """The values posted under ``name`` (a form sends one per ticked box), each kept short."""
+    values = form.getlist(name) if hasattr(form, "getlist") else ([form[name]] if name in form else [])
+    return [str(v)[:60] for v in values[:MAX_BONUSES]]
+
+
+def last_words(before: GameState) -> str:
+    """Why the next round ends the game whatever happens in it ("deal 7 is the last"), else ""."""
+    nxt = before.next
+    if nxt is None or not nxt.is_last:
+        return ""
+    return f"{before.rules.round_word.lower()} {nxt.number} is the last"
+
+
+def finishes(before: GameState, name: str) -> str:
+    """What making the last contract means, in words: "Ben completes level 7"."""
+    rules = before.rules
+    return f"{name} completes {rules.stage_word.lower()} {rules.last_stage}"
+
+
+def state_before(state: GameState, number: int) -> GameState:
+    """The game as it stood before round ``number`` (for checking a correction of it)."""
+    if number > len(state.rounds):
+        return state
+    return replay(state.setup, [r.record for r in state.rounds[: number - 1]])

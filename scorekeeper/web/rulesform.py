@@ -1,0 +1,352 @@
+"""The house rules editor's form, and its translation to and from a rule-set document.
+
+Every field of a document (RULESETS.md) has an input here. The form checks nothing itself:
+the document built from it goes through :func:`~scorekeeper.rules.parse_ruleset`, the one gate
+every document goes through, so the editor refuses exactly what the API and a game file
+refuse, in the same words. Numbers are read leniently ("12" is 12) and anything else is passed
+on as typed, so the engine's message names what was typed ("must be a whole number ... not 'x'").
+
+The buttons that change the shape of the form (add a stage, move one up, remove a bonus...)
+work on the form's data and show the form again; nothing is saved until "Save".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
+
+from scorekeeper.web.presenters import dealer_words
+from scorekeeper.rules import PRESETS, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Progression, Rank, WinnerRule
+from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
+
+_NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
+
+
+#: The dealer rules a document may list, the default first.
+DEALER_CHOICES = [
+    SelectChoice(",".join(rule.value for rule in rules), dealer_words(rules))
+    for rules in ((DealerRule.WINNER,), (DealerRule.ROTATE,), (DealerRule.WINNER, DealerRule.ROTATE),
+                  (DealerRule.ROTATE, DealerRule.WINNER))
+]
+
+
+def _deck_words(deck: Deck) -> str:
+    """A deck in the engine's words, its cards as the keypad shows them: "Phase 10 (1 2 ... Skip Wild)"."""
+    return f"{deck.title[:1].upper()}{deck.title[1:]} ({' '.join(card.label for card in deck.ranks)})"
+
+
+class StageForm(Form):
+    contract = StringField("Contract", render_kw={"autocomplete": "off"})
+    cards = StringField("Cards dealt", render_kw=_NUMBER)
+
+
+class ValueForm(Form):
+    rank = HiddenField()
+    value = StringField("Value", render_kw=_NUMBER)
+
+
+class DeckRowForm(Form):
+    up_to = StringField("Up to players", render_kw=_NUMBER)
+    decks = StringField("Decks", render_kw=_NUMBER)
+    jokers = StringField("Jokers", render_kw=_NUMBER)
+
+
+class BonusForm(Form):
+    label = StringField("What earns it", render_kw={"autocomplete": "off"})
+    points = StringField("Points", render_kw={"inputmode": "text", "autocomplete": "off"})
+    key = StringField("Short key", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+
+
+class RuleSetForm(FlaskForm):
+    """The whole document. Choice fields do not check their choice (``validate_choice``): the
+    engine says what is wrong with a value, as it does for the API."""
+
+    name = StringField("Name", render_kw={"autocomplete": "off"})
+    stage_name = StringField("The word for a stage", render_kw={"autocomplete": "off"})
+    progression = RadioField("How players move on", validate_choice=False, choices=[
+        SelectChoice(Progression.DEAL.value, "Deals: everyone plays stage n in round n; the game ends after the last"),
+        SelectChoice(Progression.LADDER.value, "A ladder: each player climbs alone, one stage for each contract made"),
+    ])
+    stages = FieldList(FormField(StageForm), max_entries=MAX_STAGES)
+    deck = RadioField("Deck", validate_choice=False, choices=[
+        SelectChoice(deck.value, _deck_words(deck)) for deck in Deck
+    ])
+    jokers = BooleanField("Play with jokers")
+    values = FieldList(FormField(ValueForm))
+    hand_limit = RadioField("Cards left in a hand", validate_choice=False, choices=[
+        SelectChoice(HandLimit.DEALT.value, "At most the cards dealt that round"),
+        SelectChoice(HandLimit.NONE.value, "Any number (players buy or draw penalty cards)"),
+    ])
+    dealer_rules = RadioField("Who deals next", validate_choice=False, choices=DEALER_CHOICES)
+    min_players = StringField("Fewest players", render_kw=_NUMBER)
+    max_players = StringField("Most players", render_kw=_NUMBER)
+    decks = FieldList(FormField(DeckRowForm), max_entries=MAX_PLAYERS)
+    bonuses = FieldList(FormField(BonusForm), max_entries=MAX_BONUSES)
+    winner = RadioField("Who wins", validate_choice=False, choices=[
+        SelectChoice(WinnerRule.LOWEST.value, "The lowest total"),
+        SelectChoice(WinnerRule.LOWEST_FINISHER.value, "Among those who finished the last stage, the lowest total (ladder only)"),
+    ])
+    note = TextAreaField("A note for the players")
+
+
+# ----------------------------------------------------------- document -> form
+
+
+def editor_data(document: Mapping[str, Any]) -> dict[str, Any]:
+    """The form's data for a document (a preset's, a house rule set's, a game's)."""
+    return {
+        "name": document["name"],
+        "stage_name": document.get("stage_name", ""),
+        "progression": document["progression"],
+        "stages": [{"contract": s["contract"], "cards": str(s["cards"])} for s in document["stages"]],
+        "deck": document["deck"],
+        "jokers": bool(document["jokers"]),
+        "values": [{"rank": rank, "value": str(value)} for rank, value in document["values"].items()],
+        "hand_limit": document["hand_limit"],
+        "dealer_rules": ",".join(document["dealer_rules"]),
+        "min_players": str(document["min_players"]),
+        "max_players": str(document["max_players"]),
+        "decks": [{"up_to": str(r["up_to"]), "decks": str(r["decks"]), "jokers": str(r.get("jokers", 0))}
+                  for r in document["decks"]],
+        "bonuses": [{"key": b["key"], "label": b["label"], "points": str(b["points"])}
+                    for b in document.get("bonuses", [])],
+        "winner": document["winner"],
+        "note": document.get("note", ""),
+    }
+
+
+def copy_name(name: str, taken: Iterable[str]) -> str:
+    """A name for a copy that no rule set has yet: "Liverpool Rummy (house)", then "(house 2)"."""
+    known = {n.casefold() for n in taken}
+    for n in range(1, 100):
+        suffix = " (house)" if n == 1 else f" (house {n})"
+        candidate = name[: 60 - len(suffix)] + suffix
+        if candidate.casefold() not in known:
+            return candidate
+    return name
+
+
+# ----------------------------------------------------------- form -> document
+
+
+def _number(text: Any) -> Any:
+    """A typed whole number as a number; anything else as typed, for the engine to refuse."""
+    if isinstance(text, str) and re.fullmatch(r"\s*[-+\u2212]?\d{1,9}\s*", text):
+        return int(text.strip().replace("\u2212", "-"))
+    return text
+
+
+def bonus_key(label: str) -> str:
+    """A key for a bonus whose key was left blank, from its label: "Went out blind" is "went-out-blind"."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")[:30]
+
+
+def document_from(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule-set document the form's data stands for, unchecked (the engine checks it)."""
+    document: dict[str, Any] = {
+        "name": (data.get("name") or "").strip(),
+        "progression": data.get("progression"),
+        "stages": [{"contract": (s.get("contract") or "").strip(), "cards": _number(s.get("cards"))}
+                   for s in data.get("stages", [])],
+        "deck": data.get("deck"),
+        "jokers": bool(data.get("jokers")),
+        "values": {v["rank"]: _number(v.get("value")) for v in data.get("values", []) if v.get("rank")},
+        "hand_limit": data.get("hand_limit"),
+        "dealer_rules": [r for r in (data.get("dealer_rules") or "").split(",") if r],
+        "min_players": _number(data.get("min_players")),
+        "max_players": _number(data.get("max_players")),
+        "decks": [{"up_to": _number(r.get("up_to")), "decks": _number(r.get("decks")),
+                   "jokers": _number(r.get("jokers") or "0")} for r in data.get("decks", [])],
+        "bonuses": [{"key": (b.get("key") or "").strip() or bonus_key(b.get("label") or ""),
+                     "label": (b.get("label") or "").strip(), "points": _number(b.get("points"))}
+                    for b in data.get("bonuses", [])],
+        "winner": data.get("winner"),
+        "note": (data.get("note") or "").strip(),
+    }
+    stage_name = (data.get("stage_name") or "").strip()
+    if stage_name:  # blank: the engine's default for the progression (Level or Deal)
+        document["stage_name"] = stage_name
+    return document
+
+
+# ----------------------------------------------------------- the values follow the deck
+
+
+def deck_ranks(data: Mapping[str, Any]) -> list[str] | None:
+    """The ranks the chosen deck and jokers need a value for, in the keypad's order (None when
+    the deck is not one the engine knows: it says so on saving)."""
+    try:
+        deck = Deck(data.get("deck"))
+    except ValueError:
+        return None
+    jokers = bool(data.get("jokers")) and deck is Deck.STANDARD
+    return [rank.value for rank in deck.ranks] + ([Rank.JOKER.value] if jokers else [])
+
+
+def _default_value(deck: str, rank: str) -> str:
+    """A new rank's value: what the first preset with that deck gives it."""
+    for preset in PRESETS.values():
+        if preset.deck.value == deck:
+            for card, value in preset.values.items():
+                if card.value == rank:
+                    return str(value)
+    return "10" if rank == Rank.JOKER.value else ""
+
+
+def follow_deck(data: dict[str, Any]) -> bool:
+    """Make the value rows the chosen deck's ranks (values kept for ranks still there, new ones
+    filled in); True if they changed."""
+    ranks = deck_ranks(data)
+    rows = data.get("values", [])
+    if ranks is None or [row.get("rank") for row in rows] == ranks:
+        return False
+    typed = {row.get("rank"): row.get("value") for row in rows}
+    data["values"] = [{"rank": r, "value": typed[r] if r in typed else _default_value(data["deck"], r)}
+                      for r in ranks]
+    return True
+
+
+# ----------------------------------------------------------- the shape buttons
+
+def _index(text: str | None, rows: list) -> int | None:
+    # ASCII digits only: "²" is a digit to str.isdigit and no number to int().
+    return int(text) if text is not None and text.isascii() and text.isdigit() and int(text) < len(rows) else None
+
+
+def apply_action(data: dict[str, Any], pressed: Mapping[str, str]) -> str | None:
+    """Apply the shape button that was pressed (``pressed``: the posted form; a button's value
+    is the row it acts on) to the form's data; the name of the button, or None when none was
+    (add_stage, remove_stage, up_stage, down_stage, add_bonus, remove_bonus, add_deck_row,
+    remove_deck_row, refresh)."""
+    stages, bonuses, rows = data["stages"], data["bonuses"], data["decks"]
+    if "add_stage" in pressed:
+        if len(stages) < MAX_STAGES:
+            # A new stage deals what the last one dealt: a ladder deals one number throughout.
+            stages.append({"contract": "", "cards": stages[-1]["cards"] if stages else "10"})
+        return "add_stage"
+    for name, table in (("remove_stage", stages), ("remove_bonus", bonuses), ("remove_deck_row", rows)):
+        if name in pressed:
+            i = _index(pressed[name], table)
+            if i is not None and (table is bonuses or len(table) > 1):
+                del table[i]
+            return name
+    if "up_stage" in pressed or "down_stage" in pressed:
+        name = "up_stage" if "up_stage" in pressed else "down_stage"
+        i = _index(pressed[name], stages)
+        j = None if i is None else (i - 1 if name == "up_stage" else i + 1)
+        if i is not None and 0 <= j < len(stages):  # type: ignore[operator]
+            stages[i], stages[j] = stages[j], stages[i]
+        return name
+    if "add_bonus" in pressed:
+        if len(bonuses) < MAX_BONUSES:
+            bonuses.append({"key": "", "label": "", "points": ""})
+        return "add_bonus"
+    if "add_deck_row" in pressed:
+        if len(rows) < MAX_PLAYERS:
+            # A row for more players than the last: the same decks, for the engine to check.
+            last = rows[-1] if rows else {"up_to": "1", "decks": "1", "jokers": "0"}
+            up_to = _number(last["up_to"])
+            rows.append({**last, "up_to": str(min(MAX_PLAYERS, up_to + 1)) if isinstance(up_to, int) else ""})
+        return "add_deck_row"
+    if "refresh" in pressed:
+        return "refresh"
+    return None
+
+
+# ----------------------------------------------------------- problems next to their fields
+
+
+def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, Any] | None = None) -> dict[Any, list[str]]:
+    """Each problem under the place its message goes: ``("stages", 3)`` for stage 3,
+    ``("values", "A")`` for the ace's value, else the field's name; each message in the
+    editor's words (:func:`in_the_editors_words`)."""
+    places: dict[Any, list[str]] = {}
+    word = stage_word(data or {})
+    for problem in problems:
+        if problem.stage is not None:
+            place: Any = (problem.field, problem.stage)
+        elif problem.rank is not None:
+            place = (problem.field, problem.rank)
+        else:
+            place = problem.field
+        places.setdefault(place, []).append(in_the_editors_words(problem, word))
+    return places
+
+
+def stage_word(data: Mapping[str, Any]) -> str:
+    """The word the editor's form uses for a stage: its own, else its progression's."""
+    try:
+        default = Progression(data.get("progression")).stage_word
+    except ValueError:
+        default = Progression.DEAL.stage_word
+    return str(data.get("stage_name") or "").strip() or default
+
+
+def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
+    """An engine message as the editor says it: the stages by the table's word ("Deal 3", not
+    "stage 3"), an empty field as empty, what was typed in quotes a reader expects, and the
+    field named where the message starts with "must".
+
+    >>> from scorekeeper.rules import DocumentProblem
+    >>> in_the_editors_words(DocumentProblem("stages", "stage 3's contract must be 1 to 100 characters, not 0", 3), "Deal")
+    "Deal 3's contract is empty: write it (up to 100 characters)"
+    >>> in_the_editors_words(DocumentProblem("values", "the value of Q must be a whole number from 0 to 500, not 'abc'", rank="Q"))
+    'the value of Q must be a whole number from 0 to 500, not “abc”'
+    """
+    message = problem.message
+    if problem.stage is not None:
+        message = re.sub(r"\bstage\b", word.lower(), message)
+        message = re.sub(rf"^{re.escape(word.lower())}\b", word, message)
+    message = re.sub(r"must be 1 to (\d+) characters, not 0$", r"is empty: write it (up to \1 characters)", message)
+    message = re.sub(r"not '(.*)'$", "not \u201c\\1\u201d", message)
+    message = _ENGINE_WORDS.get(message, message)
+    if message.startswith(("must ", "is ")):  # "must be 1 to 60 characters": say of what
+        message = f"{FIELD_WORDS.get(problem.field, problem.field)} {message}"
+    return message
+
+
+#: Engine messages that name a document's values, said as the editor's choices say them.
+_ENGINE_WORDS = {
+    '"lowest-finisher" needs the ladder progression':
+        "\u201cAmong those who finished the last stage\u201d works only on a ladder, where each player "
+        "climbs alone: choose the ladder, or the lowest total.",
+}
+
+
+def error_id(place: Any) -> str:
+    """The id of the message shown at a place of :func:`problems_by_place` (for the list of
+    problems atop the editor to link to, and for the field's ``aria-describedby``)."""
+    if isinstance(place, tuple):
+        field, where = place
+        return f"stage-{where}-err" if field == "stages" else f"value-{where}-err"
+    return f"{place}-err"
+
+
+#: What the editor calls a field, for an engine message that starts with "must be".
+FIELD_WORDS = {
+    "name": "The name", "stage_name": "The word for a stage", "progression": "How players move on",
+    "deck": "The deck", "hand_limit": "The cards left in a hand", "dealer_rules": "Who deals next",
+    "min_players": "The fewest players", "max_players": "The most players", "winner": "Who wins",
+    "note": "The note", "stages": "The stages", "values": "The values", "decks": "The decks",
+    "bonuses": "The bonuses",
+}
+
+
+#: Each rank of either deck as the keypad shows it, in the engine's words ("JK" is "Joker",
+#: "S" "Skip"); a rank both decks have ("10") has one label.
+_LABELS = {card.value: card.label for card in (*Rank, *Phase10Rank)}
+
+
+def rank_label(rank: str) -> str:
+    """How the keypad shows a value row's rank (the form's deck may be one the engine does not
+    know, so the rank is looked up in both decks); a rank of neither, as typed."""
+    return _LABELS.get(rank, rank)
+
+
+__all__ = ["RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
+           "editor_data", "error_id", "follow_deck", "in_the_editors_words", "problems_by_place", "rank_label",
+           "stage_word"]

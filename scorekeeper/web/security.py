@@ -1,0 +1,85 @@
+"""Response headers that keep the app safe in a browser, and the session cookie's flags."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+
+
+def content_security_policy(app: Flask) -> str:
+    # The one pinned file of the CDN (its address exactly, with its SRI hash in the page),
+    # not every file of the host.
+    cdn = app.config["HTMX_CDN"] if app.config.get("USE_CDN") else ""
+    scripts = "'self'" + (f" {cdn}" if cdn else "")
+    return "; ".join(
+        [
+            "default-src 'self'",
+            f"script-src {scripts}",
+            "style-src 'self'",
+            "img-src 'self' data:",
+            "connect-src 'self'",
+            "font-src 'self'",
+            "manifest-src 'self'",
+            "worker-src 'self'",
+            "object-src 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "frame-ancestors 'none'",
+        ]
+    )
+
+
+def security_headers(app: Flask) -> tuple[tuple[str, str], ...]:
+    """The headers every response carries (unless a view set its own)."""
+    return (
+        ("Content-Security-Policy", content_security_policy(app)),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Referrer-Policy", "same-origin"),
+        ("X-Frame-Options", "DENY"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
+    )
+
+
+HSTS = ("Strict-Transport-Security", "max-age=31536000")
+
+
+def add_security_headers(response: Response) -> Response:
+    # Every response passes here: one look at the headers already set, then the missing ones
+    # appended, worked out once per app. An answer with no content (a watcher's poll, "no
+    # change", every two seconds from every phone; a 304) is no document: nothing to frame,
+    # sniff or run, so it goes without them.
+    if response.status_code in (204, 304):
+        return response
+    headers = response.headers
+    present = {name.lower() for name, _ in headers.items()}
+    wanted = current_app.extensions["scorekeeper.headers"]
+    if request.is_secure:
+        wanted = (*wanted, HSTS)
+    for name, value in wanted:
+        if name.lower() not in present:
+            headers.add(name, value)
+    return response
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is Secure whenever the page was served over HTTPS."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
+
+    def get_signing_serializer(self, app: Flask):  # type: ignore[no-untyped-def]
+        # Flask makes a new serializer for every request, from the secret keys and settings
+        # alone: it holds nothing of a request, so one made per app and keys serves them all.
+        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
+        made = app.extensions.get("scorekeeper.session_signer")
+        if made is None or made[0] != keys:
+            made = app.extensions["scorekeeper.session_signer"] = (keys, super().get_signing_serializer(app))
+        return made[1]
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["scorekeeper.csp"] = content_security_policy(app)
+    app.extensions["scorekeeper.headers"] = security_headers(app)
+    app.session_interface = SessionInterface()
+    app.after_request(add_security_headers)

@@ -1,0 +1,33 @@
+"""The web views: thin functions that parse a form, call the store, render."""
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from scorekeeper.web.polls import UnchangedPolls
+from scorekeeper.web.views.common import add_vary
+
+csrf = CSRFProtect()
+
+
+def register_views(app: Flask) -> None:
+    from scorekeeper.web.views import api, club, errors, files, games, history, house_rules, players, pwa, ratings, rounds, stats
+
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pwa.bp)
+    app.register_blueprint(games.bp)
+    app.register_blueprint(rounds.bp)
+    app.register_blueprint(players.bp)
+    app.register_blueprint(history.bp)
+    app.register_blueprint(stats.bp)
+    app.register_blueprint(ratings.bp)
+    app.register_blueprint(files.bp)
+    app.register_blueprint(club.bp)
+    app.register_blueprint(house_rules.bp)
+    errors.register(app)
+    app.after_request(add_vary)
+    # Every id in every address: a number too big for the database is a 404, not a 500.
+    app.url_value_preprocessor(history.no_huge_ids)
+    # The one answer given before Flask (scorekeeper/web/polls.py says why).
+    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)

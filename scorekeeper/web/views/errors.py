@@ -1,0 +1,68 @@
+"""Friendly error pages (and JSON errors under /api/); never a traceback."""
+
+from flask import Flask, Response, jsonify, make_response, request
+from flask.globals import request_ctx
+from flask_limiter.errors import RateLimitExceeded
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.web.clubkey import NoClubKey, NotKeeper
+from scorekeeper.web.limits import TooLarge
+from scorekeeper.web.views.common import render
+
+PAGES = {
+    400: ("That request could not be read", "Nothing was saved. Go back, reload the page and try again."),
+    403: (
+        "Only the scorekeeper can change this game",
+        "This phone is watching: nothing was changed. To keep score here, open the "
+        "\u201ckeep score on another phone\u201d link from the scorekeeper\u2019s Share page.",
+    ),
+    404: ("Not found", "There is no such page, game, round or player."),
+    405: ("Not allowed", "That page cannot be used that way."),
+    413: ("Too large", "That was far more than any game needs; nothing was saved."),
+    429: ("Too many requests", "This address has done that too often in a short time. Wait a minute and "
+                               "try again; nothing was changed."),
+    500: ("Something went wrong", "Nothing was lost: every recorded round is kept. Reload the page."),
+}
+
+
+def answer(status: int, title: str | None = None, message: str | None = None):
+    default_title, default_message = PAGES.get(status, ("Something is wrong", "Nothing was saved."))
+    if request.path.startswith("/api/"):
+        return jsonify({"error": {"message": message or default_title}}), status
+    return render("error.html", status, title=title or default_title, message=message or default_message), status
+
+
+def with_headers(response, error: HTTPException) -> Response:
+    """The answer with the exception's own headers (a 405's ``Allow``, which RFC 9110 requires;
+    a 401's ``WWW-Authenticate``), but not its content type: the answer is a page or JSON."""
+    response = make_response(response)
+    for name, value in error.get_headers():
+        if name.lower() != "content-type":
+            response.headers[name] = value
+    return response
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error):
+        return answer(400, "This form has expired",
+                      "The page was open too long or came from elsewhere. "
+                      "Go back, reload the page and try again: nothing was saved.")
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        if request_ctx.url_adapter is None:
+            # A host not in TRUSTED_HOSTS: no address can be made for it, so no page either.
+            return Response(f"{error.code} {error.name}: this server does not answer to that host name.\n",
+                            error.code, mimetype="text/plain")
+        if isinstance(error, NotKeeper | NoClubKey | TooLarge):  # they say what to do: who may, how large
+            return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
+        if isinstance(error, RateLimitExceeded):
+            return answer(429, message=f"At most {error.description} from one address: wait a minute and "
+                                       "try again. Nothing was changed.")
+        return with_headers(answer(error.code or 500), error)
+
+    @app.errorhandler(500)
+    def server_error(error):
+        return answer(500)

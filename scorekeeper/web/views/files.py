@@ -1,0 +1,133 @@
+"""Downloads (a game file, a game's CSV, a backup of everything) and the upload that restores them."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from flask import Blueprint, abort, make_response, request
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+
+from scorekeeper.store import access, replays
+from scorekeeper.club import history
+from scorekeeper.web import kept
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.web.clubkey import club_only
+from scorekeeper.web.limits import max_body
+from scorekeeper.files.gamefile import GameFileError
+from scorekeeper.web.views.common import render
+from scorekeeper.web.views.history import no_huge_ids
+
+bp = Blueprint("files", __name__)
+bp.url_value_preprocessor(no_huge_ids)
+
+IMPORT_MAX_BYTES = transfer.IMPORT_MAX_BYTES
+#: The edit keys of at most this many imported games are kept in the importing browser's session.
+REMEMBER_IMPORTED = 20
+
+
+class ImportForm(FlaskForm):
+    file = FileField("A game file or a backup (.json)", validators=[FileRequired("Choose a file first.")])
+
+
+def download(body: str | bytes, filename: str, mimetype: str):
+    response = make_response(body)
+    response.mimetype = mimetype
+    response.charset = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+@bp.get("/games/<int:game_id>.json")
+def game_file(game_id: int):
+    """The game file, exactly as ``flask games export ID`` prints it; kept, as a page is, until
+    the game changes (scorekeeper.web.kept)."""
+    game = store.peek(game_id)
+    if game is None:
+        abort(404)
+    files = kept.of_app("game files", kept.PAGES_KEPT)
+    key = _file_key(game)
+    body = files.get(key)
+    if body is None:
+        try:
+            loaded = store.load(game_id)
+        except store.NotFound:
+            abort(404)
+        # The game as loaded, which may be newer than the version just peeked at: kept, and
+        # compressed, under its own key.
+        key = _file_key(loaded.game)
+        body = transfer.as_json(transfer.document_of(loaded))
+        files.put(key, body)
+    data, encoding = kept.packed(("game file", key), lambda: body)
+    response = download(data, f"scorekeeper-game-{game_id}.json", "application/json")
+    if encoding is not None:
+        response.headers["Content-Encoding"] = encoding
+    return response
+
+
+def _file_key(game) -> tuple:
+    return (game.id, game.version, game.edit_key_hash)
+
+
+@bp.get("/games/<int:game_id>.csv")
+def game_csv(game_id: int):
+    stored = replays.load_game(game_id)
+    if stored is None or stored.state is None:
+        abort(404)
+    return download(transfer.game_csv(stored.state), f"scorekeeper-game-{game_id}.csv", "text/csv")
+
+
+@bp.get("/backup.json")
+@club_only("download the backup of every game")
+def backup():
+    """Every game (deleted ones too), as ``flask games export --all`` prints it."""
+    today = datetime.now(UTC).strftime("%Y-%m-%d")
+    return download(transfer.as_json(transfer.backup()), f"scorekeeper-backup-{today}.json", "application/json")
+
+
+@bp.route("/import", methods=["GET", "POST"])
+@club_only("import files and download backups")
+@max_body("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)  # a backup may be larger than the app's usual limit
+def upload():
+    """Restore a game file or a backup: refused whole, or every new game stored; never twice."""
+    form = ImportForm()
+    if request.method == "GET":
+        return render("import.html", form=form, refused=None, outcomes=None, game_count=_game_count())
+    if not form.validate_on_submit():
+        status = 400 if "csrf_token" in form.errors else 422
+        return render("import.html", status, form=form, refused=None, outcomes=None, game_count=_game_count())
+    upload = form.file.data
+    name = (upload.filename or "the file")[:80]
+    raw = upload.read()
+    try:
+        doc = json.loads(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        return _refused(form, f"{name}: not a JSON document (it is not UTF-8 text)")
+    except (ValueError, RecursionError) as exc:
+        return _refused(form, f"{name}: not a JSON document ({exc})")
+    try:
+        files = transfer.read_files(doc)
+    except GameFileError as exc:
+        return _refused(form, f"{name}: refused: {exc}")
+    keys: list[str] = []
+    outcomes = transfer.import_files(files, keys=keys)
+    new = [o for o in outcomes if o.status == transfer.NEW]
+    # This phone may change (and delete) what it imported; but a big backup must not push the
+    # keys of the games it keeps score for now out of its session, so only the last few.
+    for outcome, key in list(zip(new, keys, strict=False))[-REMEMBER_IMPORTED:]:
+        access.remember(outcome.game_id, key)
+    return render("import.html", form=ImportForm(formdata=None), refused=None, outcomes=outcomes, name=name,
+                  new=new, game_count=_game_count())
+
+
+def _refused(form: ImportForm, message: str):
+    return render("import.html", 422, form=form, refused=message, outcomes=None, game_count=_game_count())
+
+
+def _game_count() -> int:
+    return history.history_total()
+

@@ -1,0 +1,221 @@
+"""The history: every game, newest first; a game's story; deleting, restoring, purging."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, flash, request, url_for
+
+from scorekeeper.store import access, replays
+from scorekeeper.web import charts, clubkey as club
+from scorekeeper.club import history
+from scorekeeper import store
+from scorekeeper.web.clubkey import NotKeeper, club_only
+from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.store.models import MAX_ID, Game, Player
+from scorekeeper.rules import PRESETS
+from scorekeeper.web.views.common import go, kept_page, page_key, render
+
+bp = Blueprint("history", __name__)
+
+
+@bp.app_template_filter("duration_words")
+def duration_words(length: timedelta) -> str:
+    """A game's length as people say it: "45 min", "2 h 05 min"."""
+    minutes = int(length.total_seconds() // 60)
+    if minutes < 60:
+        return f"{max(minutes, 1)} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+
+def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
+    """A blueprint's URL preprocessor: ``/games/99999999999999999999/story`` is a 404, not a 500."""
+    for value in (values or {}).values():
+        if isinstance(value, int) and not 0 <= value <= MAX_ID:
+            abort(404)
+
+
+
+def positive_int(value: str | None, default: int | None = None) -> int | None:
+    """A whole number from a query string (ASCII digits only), or ``default`` when absent.
+
+    Raises ``ValueError`` for anything else, so a bad address is answered, not guessed.
+    """
+    if value is None or value == "":
+        if default is None:
+            raise ValueError("missing")
+        return default
+    if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
+        raise ValueError(value)
+    return int(value)
+
+
+def rules_problem(rules: str, played: dict[str, str]) -> str | None:
+    """What is wrong with a ``rules`` filter, or None: it must be the key of a rule set some
+    game was played by (those are the ones offered), or of a preset (no game yet is no error)."""
+    if rules in played or rules in PRESETS:
+        return None
+    choices = ", ".join(f'"{key}" ({name})' for key, name in played.items()) or "none yet: no game is stored"
+    return f'"{rules[:20]}" is not a rule set any game was played by. The rule sets played: {choices}.'
+
+
+def _filters(played: dict[str, str], deleted: bool = False
+             ) -> tuple[history.HistoryFilter, list[str], Player | None]:
+    """The filters asked for, what was wrong with them, and the player filtered on."""
+    problems = []
+    player = None
+    player_id = None
+    raw_player = request.args.get("player")
+    if raw_player:
+        try:
+            player_id = positive_int(raw_player)
+        except ValueError:
+            problems.append(f'"{raw_player[:20]}" is not a player number.')
+        else:
+            player = store.get_player(player_id)
+            if player is None:
+                problems.append(f"There is no player number {player_id}.")
+    rules = request.args.get("rules") or None
+    problem = rules_problem(rules, played) if rules is not None else None
+    if problem is not None:
+        problems.append(problem)
+        rules = None
+    return history.HistoryFilter(player_id, rules, deleted), problems, player
+
+
+def offered_rulesets(played: dict[str, str], rules: str | None) -> dict[str, str]:
+    """The rule sets the filter offers (key to name): those played, and the one chosen."""
+    if rules is None or rules in played:
+        return played
+    return {**played, rules: PRESETS[rules].name}
+
+
+def _page_number() -> int:
+    try:
+        return positive_int(request.args.get("page"), 1)
+    except ValueError:
+        abort(404)
+
+
+def _history(deleted: bool):
+    # Kept until the club changes: a page of history is the same for everyone but the keeper's
+    # buttons. A page that offers to undo a delete is one phone's, not kept.
+    key = None if "deleted" in request.args else page_key(club.is_keeper())
+    page = kept_page(key)
+    if page is not None:
+        return page
+    played = history.rulesets_played()
+    filters, problems, player = _filters(played, deleted)
+    roster = store.roster()
+    rulesets = offered_rulesets(played, filters.rules)
+    if problems:
+        return render("history.html", 404, page=None, filters=filters, problems=problems, player=player,
+                      roster=roster, rulesets=rulesets, in_bin=deleted, bin_count=None, undo=None)
+    page = history.history_page(filters, _page_number())
+    if page is None:
+        abort(404)
+    undo = None
+    if not deleted:
+        try:
+            undo_id = positive_int(request.args.get("deleted"), 0) or None
+        except ValueError:
+            undo_id = None
+        if undo_id is not None:
+            game = store.get_game(undo_id)
+            undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
+    return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
+                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
+
+
+@bp.get("/history")
+def index():
+    return _history(deleted=False)
+
+
+@bp.get("/history/deleted")
+def deleted():
+    return _history(deleted=True)
+
+
+def _stored(game_id: int) -> replays.LoadedGame:
+    stored = replays.load_game(game_id)
+    if stored is None:
+        abort(404)
+    return stored
+
+
+@bp.get("/games/<int:game_id>/story")
+def story(game_id: int):
+    stored = _stored(game_id)
+    state = stored.state
+    totals = levels = None
+    if state is not None and state.rounds:
+        totals = charts.totals_chart(state)
+        levels = charts.levels_chart(state)
+    rated = history.game_ratings(game_id) if state is not None and state.finished else {}
+    return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
+                  levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game), rated=rated)
+
+
+@bp.route("/games/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int):
+    stored = _stored(game_id)
+    if stored.deleted:
+        flash("This game is already deleted: restore it, or delete it for good, from here.", "warn")
+        return go(url_for("history.deleted"))
+    return _confirm_removal(stored, purge=False)
+
+
+@bp.post("/games/<int:game_id>/restore")
+def restore(game_id: int):
+    """Undo a delete: the club's keeper, or whoever holds the game's edit key (who could
+    delete it, so may take that back)."""
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    game = store.get_game(game_id)
+    if game is None:
+        abort(404)
+    if not may_restore(game):
+        raise NotKeeper("restore a deleted game (or the phone that keeps its score)")
+    try:
+        store.restore_game(game_id)
+    except store.NotFound:
+        abort(404)
+    flash(f"Game {game_id} is back in the history.", "ok")
+    return go(url_for("history.story", game_id=game_id))
+
+
+def may_restore(game: Game) -> bool:
+    return club.is_keeper() or access.can_edit(game)
+
+
+@bp.route("/games/<int:game_id>/purge", methods=["GET", "POST"])
+@club_only("delete a game for good")
+def purge(game_id: int):
+    stored = _stored(game_id)
+    if not stored.deleted:
+        flash("Only a deleted game can be deleted for good: delete it first.", "warn")
+        return go(url_for("history.story", game_id=game_id))
+    return _confirm_removal(stored, purge=True)
+
+
+def _confirm_removal(stored: replays.LoadedGame, purge: bool):
+    """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
+    whoever holds the game's edit key."""
+    form = ConfirmForm()
+    may_change = club.is_keeper() if purge else access.can_edit(stored.game)
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        if not may_change:
+            abort(403)  # only a delete gets here: a purge is the keeper's (club_only above)
+        if not purge:
+            store.delete_game(stored.id)
+            # The history then says so, with an Undo button (see history.html).
+            return go(url_for("history.index", deleted=stored.id))
+        store.purge_game(stored.id)
+        flash(f"Game {stored.id} is gone for good.", "ok")
+        return go(url_for("history.deleted"))
+    return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
+                  may_change=may_change, purge=purge)

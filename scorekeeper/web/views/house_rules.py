@@ -1,0 +1,223 @@
+"""House rules: the presets and the table's own rule sets, read, copied and changed, renamed,
+deleted; and a game's own rules saved as a house rule set.
+
+Anyone may read them. Saving, renaming and deleting are the club keeper's, as in the API
+(``POST /api/rulesets``): the house rule sets are the club's, as its roster is.
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, flash, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import StringField
+
+from scorekeeper.web import clubkey as club
+from scorekeeper import store
+from scorekeeper.web.clubkey import club_only
+from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.store.models import MAX_ID
+from scorekeeper.store.replays import rules_of
+from scorekeeper.rules import PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
+from scorekeeper.web.rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
+                         problems_by_place, rank_label, stage_word)
+from scorekeeper.web.views.common import go, is_htmx, render
+
+bp = Blueprint("house_rules", __name__, url_prefix="/rules")
+bp.add_app_template_global(rank_label, "rank_label")
+bp.add_app_template_global(error_id, "error_id")
+
+SAVE = "save house rule sets"
+CHANGE = "change house rule sets"
+
+
+
+class RenameForm(FlaskForm):
+    name = StringField("New name", render_kw={"autocomplete": "off", "maxlength": 60})
+
+
+def _entry(key: str) -> store.RuleSetEntry:
+    try:
+        return store.get_ruleset(key)
+    except store.NotFound:
+        abort(404)
+
+
+def _house(key: str) -> store.RuleSetEntry:
+    """A house rule set (a preset is never changed: it is copied)."""
+    entry = _entry(key)
+    if entry.preset:
+        abort(404)
+    return entry
+
+
+def _taken_names() -> list[str]:
+    return [entry.name for entry in store.list_rulesets()]
+
+
+@bp.get("")
+def index():
+    entries = store.list_rulesets()
+    return render("rules_list.html", presets=[e for e in entries if e.preset],
+                  house=[e for e in entries if not e.preset])
+
+
+@bp.get("/<key>")
+def show(key: str):
+    entry = _entry(key)
+    return render("rules_show.html", entry=entry, rules=entry.rules)
+
+
+@bp.route("/<key>/copy", methods=["GET", "POST"])
+@club_only(SAVE)
+def copy(key: str):
+    """An editor holding a copy of any rule set; saving it makes a new house rule set."""
+    entry = _entry(key)
+    return _editor(entry, None, url_for(".copy", key=key))
+
+
+@bp.route("/<key>/edit", methods=["GET", "POST"])
+@club_only(CHANGE)
+def edit(key: str):
+    """The editor for a house rule set itself. Games already played by it keep their copy."""
+    entry = _house(key)
+    return _editor(entry, entry.house_id, url_for(".edit", key=key))
+
+
+def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
+    """Show the editor; a shape button (add a stage...) shows it again changed; "Save" checks
+    the document with the engine and stores it, or shows each problem by its field."""
+    status, problems = 200, {}
+    if request.method == "GET":
+        data = editor_data(entry.document)
+        if house_id is None:
+            data["name"] = copy_name(entry.name, _taken_names())
+    else:
+        data = RuleSetForm().data
+        data.pop("csrf_token", None)
+        pressed = apply_action(data, request.form)
+        followed = follow_deck(data)
+        if pressed is None and "save" in request.form:
+            if followed:
+                # The deck or the jokers changed since the values were shown: show them first.
+                status, problems = 422, {"values": ["The values now follow the deck you chose: check them, "
+                                                    "then save again."]}
+            else:
+                try:
+                    saved = store.save_ruleset(document_from(data), house_id)
+                except RuleSetError as exc:
+                    status, problems = 422, problems_by_place(exc.problems, data)
+                else:
+                    flash(f"Saved \u201c{saved.name}\u201d. Games already played keep the rules they were "
+                          "played by.", "ok")
+                    return _go_to_top(url_for(".show", key=saved.key))
+    form = RuleSetForm(formdata=None, data=data)
+    response = render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
+                      action=action, problems=problems, word=stage_word(data))
+    if problems and is_htmx():
+        # Saving was refused: show the list of problems at the top of the editor, not the Save
+        # button the thumb is on (a shape button keeps the place, where its change is).
+        response.headers["HX-Reswap"] = "outerHTML show:#rules-editor:top"
+    return response
+
+
+def _go_to_top(url: str):
+    """:func:`go`, and with htmx the page it goes to is shown from its top (the editor is long:
+    without this the saved rule set would be shown where the Save button was)."""
+    response = go(url)
+    if is_htmx():
+        response.headers["HX-Location"] = json.dumps({"path": url, "target": "#main",
+                                                      "swap": "innerHTML show:window:top"})
+    return response
+
+
+@bp.route("/<key>/rename", methods=["GET", "POST"])
+@club_only(CHANGE)
+def rename(key: str):
+    entry = _house(key)
+    form = RenameForm(data={"name": entry.name}) if request.method == "GET" else RenameForm()
+    problem = None
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        try:
+            renamed = store.rename_ruleset(entry.house_id, (form.name.data or "").strip())
+        except RuleSetError as exc:
+            problem = " ".join(" ".join(messages) for messages in problems_by_place(exc.problems).values())
+        else:
+            flash(f"Renamed \u201c{renamed.name}\u201d.", "ok")
+            return go(url_for(".show", key=renamed.key))
+    return render("rules_rename.html", 422 if problem else 200, form=form, entry=entry, problem=problem)
+
+
+@bp.route("/<key>/delete", methods=["GET", "POST"])
+@club_only(CHANGE)
+def delete(key: str):
+    entry = _house(key)
+    if request.method == "POST":
+        if not ConfirmForm().validate_on_submit():
+            abort(400)
+        store.delete_ruleset(entry.house_id)
+        flash(f"Deleted \u201c{entry.name}\u201d. Games played with it keep their copy of its rules.", "ok")
+        return go(url_for(".index"))
+    return render("rules_delete.html", entry=entry)
+
+
+# ------------------------------------------------- a game's own rules
+
+
+@bp.app_template_global()
+def rules_of_its_own(rules: RuleSet) -> bool:
+    """True when a game's rules are not a preset's, unchanged: the game page then asks (after
+    the page is shown: it depends on the house rule sets, which a board's version does not
+    follow) whether they could be saved as house rules."""
+    return not any(same_rules(rules, preset) for preset in PRESETS.values())
+
+
+def _game_rules(game_id: int) -> tuple[int, RuleSet]:
+    game = store.get_game(game_id) if 0 < game_id <= MAX_ID else None
+    if game is None:
+        abort(404)
+    try:
+        return game.id, rules_of(game)
+    except RuleSetError:
+        abort(404)  # rules this version of the engine no longer reads: nothing to show or save
+
+
+def _saved_as(rules: RuleSet) -> store.RuleSetEntry | None:
+    """The preset or house rule set that has these rules (whatever it is called), if any."""
+    return next((e for e in store.list_rulesets() if same_rules(e.rules, rules)), None)
+
+
+@bp.get("/games/<int:game_id>", endpoint="game_rules")
+def game_rules(game_id: int):
+    """The rules a game keeps, whole, and (for the keeper, when no rule set has them) the offer
+    to save them as a house rule set. The game page fetches the offer from here."""
+    game_id, rules = _game_rules(game_id)
+    saved_as = _saved_as(rules)
+    return render("game_rules.html", game_id=game_id, rules=rules, saved_as=saved_as,
+                  offer=saved_as is None and club.is_keeper())
+
+
+@bp.post("/games/<int:game_id>/save", endpoint="save_game_rules")
+@club_only(SAVE)
+def save_game_rules(game_id: int):
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    game_id, rules = _game_rules(game_id)
+    saved_as = _saved_as(rules)
+    if saved_as is not None:
+        flash(f"These rules are already saved as \u201c{saved_as.name}\u201d.", "ok")
+        return go(url_for(".show", key=saved_as.key))
+    document = ruleset_document(rules)  # named as the game's rules are, unless a rule set has the name
+    taken = _taken_names()
+    if rules.name.casefold() in {name.casefold() for name in taken}:
+        document["name"] = copy_name(rules.name, taken)
+    try:
+        saved = store.save_ruleset(document)
+    except RuleSetError as exc:
+        flash(f"These rules could not be saved: {exc.first}.", "error")
+        return go(url_for(".game_rules", game_id=game_id))
+    flash(f"Saved this game\u2019s rules as \u201c{saved.name}\u201d.", "ok")
+    return go(url_for(".show", key=saved.key))

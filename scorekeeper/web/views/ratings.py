@@ -1,0 +1,113 @@
+"""The club's ratings (issue 15): the leaderboard, its CSV, and ``GET /api/ratings``."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from flask import Blueprint, jsonify, request, url_for
+
+from scorekeeper.web import charts
+from scorekeeper.club import history
+from scorekeeper.store import ratings
+from scorekeeper.files import transfer
+from scorekeeper.web.views.common import kept_page, page_key, render
+from scorekeeper.web.views.history import offered_rulesets, rules_problem
+from scorekeeper.web.views.api_errors import ApiError
+from scorekeeper.web.views.files import download
+
+bp = Blueprint("ratings", __name__)
+
+
+def rating_filter(played: dict[str, str]) -> tuple[history.RatingFilter, list[tuple[str, str]]]:
+    """The filters asked for (``rules``, ``period``) and what was wrong with them, each
+    ``(field, message)``; a wrong one is left out of the filter. ``played``: the rule sets
+    games were played by (:func:`history.rulesets_played`)."""
+    problems: list[tuple[str, str]] = []
+    rules = request.args.get("rules") or None
+    problem = rules_problem(rules, played) if rules is not None else None
+    if problem is not None:
+        problems.append(("rules", f"{problem} Or none, for every game."))
+        rules = None
+    period = request.args.get("period") or "all"
+    if period not in history.PERIODS:
+        choices = " or ".join(f'"{key}" ({words.lower()})' for key, words in history.PERIODS.items())
+        problems.append(("period", f'"{period[:20]}" is not a period: choose {choices}.'))
+        period = "all"
+    return history.RatingFilter(rules, period), problems
+
+
+def spark(line: history.RatedPlayer):
+    recent = line.recent
+    games = len(recent) - 1
+    change = line.recent_change
+    words = (f"{'Up' if change > 0 else 'Down' if change < 0 else 'No change'}"
+             f"{f' {abs(change):.1f}' if round(change, 1) else ''} over the last {games} game{'s' if games != 1 else ''}")
+    return charts.sparkline(recent, words) if len(recent) > 1 else None
+
+
+@bp.get("/ratings")
+def leaderboard():
+    # The same for everyone; kept until the club changes (or the year does: "this year").
+    key = page_key(datetime.now(UTC).year)
+    page = kept_page(key)
+    if page is not None:
+        return page
+    played = history.rulesets_played()
+    filters, problems = rating_filter(played)
+    rulesets = offered_rulesets(played, filters.rules)
+    if problems:
+        return render("ratings.html", 404, board=None, filters=filters, problems=[m for _, m in problems],
+                      rulesets=rulesets, periods=history.PERIODS, spark=spark)
+    board = history.leaderboard(filters)
+    return render("ratings.html", keep=key, board=board, filters=filters, problems=[], rulesets=rulesets,
+                  periods=history.PERIODS, spark=spark)
+
+
+@bp.get("/ratings.csv")
+def leaderboard_csv():
+    played = history.rulesets_played()
+    filters, problems = rating_filter(played)
+    if problems:
+        return render("ratings.html", 404, board=None, filters=filters, problems=[m for _, m in problems],
+                      rulesets=offered_rulesets(played, None), periods=history.PERIODS, spark=spark)
+    suffix = "".join(f"-{part}" for part in (filters.rules, filters.period if filters.period != "all" else None)
+                     if part)
+    return download(transfer.ratings_csv(history.leaderboard(filters)), f"scorekeeper-ratings{suffix}.csv",
+                     "text/csv")
+
+
+def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
+    r = line
+    return {
+        "rank": rank,
+        "player_id": line.player_id,
+        "name": line.name,
+        "rating": round(r.rating, 1),
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "games": r.games,
+        "wins": r.wins,
+        "recent": [round(v, 1) for v in r.recent],
+        "recent_change": round(r.recent_change, 1),
+        "provisional": r.provisional,
+        "url": url_for("stats.player", player_id=line.player_id),
+    }
+
+
+def api_ratings():
+    """``GET /api/ratings`` (registered on the API's blueprint, for its JSON errors)."""
+    filters, problems = rating_filter(history.rulesets_played())
+    if problems:
+        field, message = problems[0]
+        # A rule-set key is open-ended (house-N): one no game was played by is not found, as
+        # on the page; a period is one of a few words, so another is a bad request.
+        raise ApiError(404 if field == "rules" else 400, message, field=field)
+    board = history.leaderboard(filters)
+    return jsonify({
+        "rules": filters.rules,
+        "period": filters.period,
+        "games": board.games,
+        "provisional_below": ratings.PROVISIONAL_BELOW,
+        "ranked": [_player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
+        "provisional": [_player_json(line, None) for line in board.provisional],
+    })

@@ -1,0 +1,263 @@
+"""Recording, correcting and deleting rounds."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, flash, redirect, request, url_for
+
+from scorekeeper.store import access
+from scorekeeper import store
+from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.files.gamefile import GameFileError, read_round, round_document
+from scorekeeper.web.presenters import bonus_words, card_label
+from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
+from scorekeeper.rules import GameState, RoundError
+from scorekeeper.web.views.common import go, is_htmx, render
+from scorekeeper.web.views import undone
+from scorekeeper.web.views.games import board_response
+
+bp = Blueprint("rounds", __name__, url_prefix="/games/<int:game_id>/rounds")
+bp.add_app_template_global(undone.offered, "undone_round")
+
+
+def _load(game_id: int) -> store.LoadedGame:
+    """The game, if this phone may change it: 404 for no game, 403 without its edit key."""
+    try:
+        loaded = store.load(game_id)
+    except store.NotFound:
+        abort(404)
+    if not access.can_edit(loaded.game):
+        abort(403)
+    return loaded
+
+
+def _version() -> int | None:
+    return request.form.get("version", type=int)
+
+
+def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200,
+          before: GameState | None = None):
+    if before is None:
+        before = state_before(loaded.state, draft.number) if editing else loaded.state
+    # The words the page shows (and its script combines) for a round that ends the game; a
+    # correction changes a round already played, so it is never "the round that ends it".
+    nxt = before.next
+    last = "" if editing else last_words(before)
+    finishers = {} if editing or nxt is None else {name: finishes(before, name) for name in nxt.finishers}
+    return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
+                  draft=draft, editing=editing, before=before, last=last, finishers=finishers,
+                  ending=[] if editing else draft.ending(before))
+
+
+def _scoreboard(loaded: store.LoadedGame | store.RecordedRound, status: int = 200):
+    url = url_for("games.scoreboard", game_id=loaded.id)
+    if status == 200 and not is_htmx():
+        return redirect(url, code=303)
+    response = board_response(loaded.id, watching=False, status=status)
+    if is_htmx():
+        response.headers["HX-Push-Url"] = url
+    return response
+
+
+def _handle(loaded: store.LoadedGame, editing: int | None):
+    """Shared by recording and correcting: key presses re-render, save stores or explains."""
+    setup = loaded.state.setup
+    word = setup.rules.round_word
+    draft = RoundDraft.from_form(request.form, len(setup.players), setup.rules.deck)
+    if editing is not None:
+        draft.number = editing
+    for name, act in (("key", draft.press), ("unkey", draft.unpress), ("edit", draft.edit)):
+        if name in request.form:
+            act(request.form[name])
+            return _form(loaded, draft, editing is not None)
+    game_id = loaded.id  # (the store may end the request's transaction, expiring the game's row)
+    before = state_before(loaded.state, editing) if editing is not None else loaded.state
+    record = draft.check(before)
+    if record is None:
+        return _form(loaded, draft, editing is not None, 422, before)
+    try:
+        if editing is None:
+            saved = store.record_round(game_id, draft.number, record)
+            flash(f"{word} {draft.number} saved.", "ok")
+        else:
+            saved = store.replace_round(game_id, editing, record, _version())
+            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+    except store.Conflict as exc:
+        if editing is not None and _holds(exc.loaded, editing, record):
+            # This phone's own correction sent again (its answer was lost): already done.
+            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+            return _scoreboard(exc.loaded)
+        flash(str(exc), "warn")
+        return _scoreboard(exc.loaded, 409)
+    except store.AlreadyRecorded as exc:
+        return _recorded_already(_load(game_id), exc.number, record)
+    except RoundError as exc:
+        draft.place(setup, exc.problems)
+        return _form(loaded, draft, editing is not None, 422)
+    return _scoreboard(saved)
+
+
+def _holds(loaded: store.LoadedGame, number: int, record) -> bool:
+    """Whether the game's stored round ``number`` is ``record`` (as the game file writes it)."""
+    state = loaded.state
+    if number > len(state.rounds):
+        return False
+    setup = state.setup
+    return round_document(setup, state.rounds[number - 1].record) == round_document(setup, record)
+
+
+def _recorded_already(current: store.LoadedGame, number: int, record):
+    """A save of a round number that is taken: most often this phone's own round sent again
+    (its answer was lost on the way). The same round is simply saved; a different one (a card
+    changed meanwhile, or another phone recorded that round) is shown beside the stored one,
+    for the scorekeeper to keep the stored one or make theirs a correction."""
+    state = current.state
+    setup = state.setup
+    word = setup.rules.round_word
+    stored = state.rounds[number - 1].record if number <= len(state.rounds) else None
+    if stored is None:
+        flash(f"{word} {number} is already recorded; here is the current scoreboard.", "warn")
+        return _scoreboard(current, 409)
+    if _holds(current, number, record):
+        flash(f"{word} {number} saved.", "ok")
+        return _scoreboard(current)
+    flash(f"{word} {number} is already recorded, and differs from what this phone sent: "
+          "keep the stored one, or make this phone's a correction.", "warn")
+    fields = [(name, value) for name, value in request.form.items(multi=True)
+              if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
+    response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
+                      editable=True, watching=False, number=number, fields=fields,
+                      versions=_side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
+    if is_htmx():
+        response.headers["HX-Push-Url"] = url_for("games.scoreboard", game_id=current.id)
+    return response
+
+
+def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]:
+    """Each player's part of the two versions of a round, in words."""
+    ladder = "achieved" in stored
+    rules = setup.rules
+
+    def words(doc: dict, name: str) -> str:
+        if doc["went_out"] == name:
+            said = "went out"
+        elif name in doc["points"]:
+            said = "no cards" if doc["points"][name] == 0 else f"{doc['points'][name]} points"
+        else:
+            said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or "no cards"
+        if ladder and doc["went_out"] != name:
+            said += ", made contract" if name in doc["achieved"] else ", no contract"
+        for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
+            said += f", {bonus}"
+        return said
+
+    return [(name, words(stored, name), words(mine, name)) for name in setup.players]
+
+
+@bp.route("/new", methods=["GET", "POST"])
+def new_round(game_id: int):
+    loaded = _load(game_id)
+    if request.method == "POST":
+        return _handle(loaded, None)
+    if loaded.state.finished:
+        flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
+        return go(url_for("games.scoreboard", game_id=game_id))
+    draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players), loaded.state.rules.deck)
+    return _form(loaded, draft, False)
+
+
+@bp.route("/<int:number>/edit", methods=["GET", "POST"])
+def edit_round(game_id: int, number: int):
+    loaded = _load(game_id)
+    if not 1 <= number <= len(loaded.state.rounds):
+        abort(404)
+    if request.method == "POST":
+        return _handle(loaded, number)
+    record = loaded.state.rounds[number - 1].record
+    return _form(loaded, RoundDraft.from_record(number, loaded.state.setup, record), True)
+
+
+@bp.route("/<int:number>/delete", methods=["GET", "POST"])
+def delete_round(game_id: int, number: int):
+    loaded = _load(game_id)
+    if not 1 <= number <= len(loaded.state.rounds):
+        if request.method == "POST":
+            flash(f"Round {number} is already gone.", "warn")
+            return _scoreboard(loaded, 409)
+        abort(404)
+    form = ConfirmForm()
+    if request.method == "POST" and form.validate_on_submit():
+        try:
+            saved = store.delete_round(game_id, number, _version())
+        except store.Conflict as exc:
+            flash(str(exc), "warn")
+            return _scoreboard(exc.loaded, 409)
+        except RoundError as exc:
+            flash(str(exc), "error")
+            return _scoreboard(loaded, 409)
+        flash(f"Round {number} deleted; the rounds after it are renumbered and worked out again.", "ok")
+        return _scoreboard(saved)
+    result = loaded.state.rounds[number - 1]
+    return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
+                  result=result, form=form)
+
+
+@bp.post("/undo")
+def undo_round(game_id: int):
+    """Take the last round off in one tap; the message that says so can put it back."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    state = loaded.state
+    word = state.rules.round_word
+    if not state.rounds:
+        flash(f"There is no {word.lower()} to undo.", "warn")
+        return _scoreboard(loaded, 409)
+    last = state.rounds[-1]
+    try:
+        saved = store.delete_round(game_id, last.number, _version())
+    except store.Conflict as exc:
+        flash(str(exc), "warn")
+        return _scoreboard(exc.loaded, 409)
+    # The removed round is kept, exactly as recorded, for "Restore" on the board (undone.py).
+    undone.remember(game_id, saved.game.version, last.number, word, round_document(state.setup, last.record))
+    return _scoreboard(saved)
+
+
+@bp.post("/undo/keep")
+def keep_undone(game_id: int):
+    """"Keep it removed": the board stops offering to put the undone round back."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    undone.forget(game_id)
+    return _scoreboard(loaded)
+
+
+@bp.post("/restore")
+def restore_round(game_id: int):
+    """Put back the round just undone, as it was; refused once the game has moved on."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    word = loaded.state.rules.round_word
+    number = small_int(request.form.get("number"))
+    try:
+        record = read_round(json.loads(request.form.get("round", "")), "the round to restore", loaded.state.setup)
+    except (ValueError, GameFileError):
+        record = None
+    if number is None or record is None:
+        flash(f"That {word.lower()} could not be read back; record it again.", "error")
+        return _scoreboard(loaded, 400)
+    undone.forget(game_id)  # put back, or refused for good below: either way no longer offered
+    try:
+        saved = store.record_round(game_id, number, record)
+    except store.AlreadyRecorded:
+        flash(f"{word} {number} cannot be put back: {word.lower()} {number} has been recorded again since.", "warn")
+        return _scoreboard(_load(game_id), 409)
+    except RoundError as exc:
+        flash(f"{word} {number} cannot be put back: {exc.first.message}.", "warn")
+        return _scoreboard(_load(game_id), 409)  # as the store found it, not as first read
+    flash(f"{word} {number} restored.", "ok")
+    return _scoreboard(saved)

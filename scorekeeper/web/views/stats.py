@@ -1,0 +1,53 @@
+"""A player's statistics page: results per rule set, the ladder, head to head, recent games."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, request
+
+from scorekeeper.web import charts
+from scorekeeper.club import history
+from scorekeeper import store
+from scorekeeper.web.views.common import kept_page, page_key, render
+from scorekeeper.web.views.history import no_huge_ids, positive_int
+
+bp = Blueprint("stats", __name__)
+bp.url_value_preprocessor(no_huge_ids)
+
+
+@bp.get("/players/<int:player_id>")
+def player(player_id: int):
+    key = page_key()  # kept until the club changes: the page is the same for everyone
+    page = kept_page(key)
+    if page is not None:
+        return page
+    stats = history.player_stats(player_id)
+    if stats is None:
+        abort(404)
+    h2h = None
+    vs_problem = None
+    status = 200
+    raw = request.args.get("vs")
+    if raw:
+        try:
+            vs = positive_int(raw)
+        except ValueError:
+            vs, vs_problem, status = None, f'"{raw[:20]}" is not a player number.', 404
+        if vs == player_id:
+            vs_problem = "Choose someone else to compare with."
+        elif vs is not None:
+            h2h = history.head_to_head(stats, vs)
+            if h2h is None:
+                other = store.get_player(vs)
+                if other is None:
+                    vs_problem, status = f"There is no player number {vs}.", 404
+                else:
+                    vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
+    rating = history.player_rating(player_id)
+    chart = None
+    if rating.steps:
+        values = [rating.steps[0].before] + [s.after for s in rating.steps]
+        best, worst = rating.best, rating.worst
+        chart = charts.rating_chart(stats.player.name, values, (rating.number(best), best.after),
+                                    (rating.number(worst), worst.after))
+    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
+                  rating_chart=chart)
