@@ -156,6 +156,17 @@ def test_a_document_equal_to_no_preset_is_kept_as_imported(app):
         assert export_game(outcome.game_id)["rules"]["values"]["A"] == 20
 
 
+def test_an_exported_hand_lists_the_costliest_card_first_by_the_games_own_values():
+    """A table whose ace is worth 1 reads its aces last in the file: the file's hands go from
+    the highest penalty to the lowest by the game's own values, not the standard rank order."""
+    low_aces = {**ruleset_document(LIVERPOOL), "name": "Low aces",
+                "values": {**PRESET_DOCUMENTS["liverpool"]["values"], "A": 1}}
+    doc = game_document(read_game({**LIVERPOOL_FILE, "rules": low_aces}).state)
+    assert doc["rounds"][0]["hands"] == {"Ben": "K 7 A", "Cat": "JK 2"}
+    # The file reads back to the same game.
+    assert game_document(read_game(doc).state)["rounds"] == doc["rounds"]
+
+
 def test_a_backup_holds_games_of_either_version(app):
     v1 = {"format": "scorekeeper-game/1", "rules": "classic", "players": ["Ann", "Ben", "Cat"],
           "first_dealer": "Ann", "rounds": [{"went_out": "Ann", "hands": {"Ben": "K", "Cat": "JK"}}]}

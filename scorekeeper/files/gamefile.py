@@ -255,7 +255,7 @@ def read_document(doc: object) -> list[GameFile]:
 def round_document(setup: GameSetup, record: RoundRecord) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "went_out": record.went_out,
-        "hands": {n: record.hands[n].canonical for n in setup.players if n in record.hands},
+        "hands": {n: setup.rules.written(record.hands[n]) for n in setup.players if n in record.hands},
     }
     if setup.rules.progression is Progression.LADDER:
         doc["achieved"] = [n for n in setup.players if n in record.achieved or n == record.went_out]

@@ -23,7 +23,7 @@ from enum import Enum
 from functools import cached_property
 from types import MappingProxyType
 
-from scorekeeper.rules.cards import Card, Deck, Rank
+from scorekeeper.rules.cards import Card, Deck, Hand, Rank
 
 
 class Progression(Enum):
@@ -225,6 +225,22 @@ class RuleSet:
     def lowest_value(self) -> int | None:
         """The smallest total above 0 one card scores (a typed 1 is no hand when it is 2)."""
         return min((v for v in self.values.values() if v > 0), default=None)
+
+    def written(self, hand: Hand) -> str:
+        """A hand as a game file writes it: highest penalty first by this rule set's own values,
+        equal values in the canonical order (so an ace worth 1 comes last).
+
+        >>> from scorekeeper.rules.cards import parse_hand
+        >>> from scorekeeper.rules.presets import BALMORAL
+        >>> BALMORAL.written(parse_hand("7 A K"))
+        'A K 7'
+        >>> from dataclasses import replace
+        >>> low_aces = replace(BALMORAL, values={**BALMORAL.values, Rank.ACE: 1})
+        >>> low_aces.written(parse_hand("7 A K"))
+        'K 7 A'
+        """
+        # sorted() keeps the canonical order among equal values: the hand is in it already.
+        return " ".join(rank.value for rank in sorted(hand.ranks, key=lambda rank: -self.values.get(rank, 0)))
 
     def bonus(self, key: str) -> Bonus | None:
         for bonus in self.bonuses:
