@@ -1,7 +1,9 @@
 """The API's rule sets (issue 14, point 7): listed with their documents, saved by the club's
 keeper with the same checks as everywhere, and games started with a key or a whole document."""
 
+import pytest
 from conftest import CLUB_KEY
+from factories import upload
 
 from scorekeeper.store.models import Game, db
 from scorekeeper.rules import PRESET_DOCUMENTS, document_text, parse_ruleset
@@ -80,3 +82,42 @@ def test_only_the_keeper_saves_house_rule_sets(client):
     assert client.post("/api/rulesets", json=FAMILY).status_code == 401
     assert client.post("/api/rulesets", json=FAMILY, headers={"Authorization": "Bearer nope"}).status_code == 403
     assert len(client.get("/api/rulesets").get_json()["rulesets"]) == 5
+
+
+HALF = "\ud800"  # half a character: no file, database or page can hold it
+
+
+def _with_half_character(field: str) -> dict:
+    """FAMILY with a lone surrogate in one of its texts."""
+    if field == "contract":
+        return {**FAMILY, "stages": [{**FAMILY["stages"][0], "contract": "2 sets " + HALF}, *FAMILY["stages"][1:]]}
+    if field == "label":
+        return {**FAMILY, "bonuses": [{**FAMILY["bonuses"][0], "label": "Cut " + HALF}]}
+    return {**FAMILY, field: f"Family {HALF}"}
+
+
+@pytest.mark.parametrize("field", ["name", "stage_name", "note", "contract", "label"])
+def test_half_a_character_in_any_text_of_a_rule_set_is_refused_in_words(client, app, field):
+    saved = client.post("/api/rulesets", json=_with_half_character(field), headers=KEEPER)
+    assert saved.status_code == 422, saved.get_data(as_text=True)
+    assert "half" in saved.get_json()["error"]["message"]
+    started = client.post("/api/games", json=new_game(_with_half_character(field)))
+    assert started.status_code == 422, started.get_data(as_text=True)
+    assert started.get_json()["error"]["field"] == "rules"
+    with app.app_context():
+        assert db.session.query(Game).count() == 0
+
+
+@pytest.mark.parametrize("name", ["\u3164", "\u2800", "\u200b", "Family \u202eLiverpool", "\u200bFamily\u200e"])
+def test_a_rule_sets_name_follows_the_same_rule_as_a_players(client, name):
+    refused = client.post("/api/rulesets", json={**FAMILY, "name": name}, headers=KEEPER)
+    assert refused.status_code == 422
+    assert refused.get_json()["error"]["field"] == "name"
+
+
+def test_a_game_file_whose_rules_hold_half_a_character_is_refused_on_import(web, app):
+    response = upload(web, new_game(_with_half_character("note")))
+    assert response.status_code == 422
+    assert "half" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.query(Game).count() == 0

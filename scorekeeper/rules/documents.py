@@ -34,6 +34,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from scorekeeper.rules.cards import Card, Deck, Rank
+from scorekeeper.rules.names import clean_name, has_half_character
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 # The limits of RULESETS.md, named so that messages and checks cannot drift apart.
@@ -97,8 +98,10 @@ def _is_int(value: object) -> bool:
 
 def _text(value: object) -> str | None:
     """The text with runs of spaces made one, or None when it is not text (or holds control
-    characters, which show nothing on a screen and would only hide a difference)."""
-    if not isinstance(value, str) or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value):
+    characters, which show nothing on a screen and would only hide a difference, or half a
+    character, which no file or database can hold)."""
+    if (not isinstance(value, str) or any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 for ch in value)
+            or has_half_character(value)):
         return None
     return " ".join(value.split())
 
@@ -120,13 +123,28 @@ class _Reader:
              least: int = 1) -> str | None:
         cleaned = _text(value)
         where = f"{what} " if what else ""
-        if cleaned is None:
+        if isinstance(value, str) and has_half_character(value):
+            self.refuse(field, f"{where}holds half a character (a lone surrogate such as \\ud800), "
+                               "which no file or database can keep", stage)
+        elif cleaned is None:
             self.refuse(field, f"{where}must be text without control characters", stage)
         elif not least <= len(cleaned) <= most:
             self.refuse(field, f"{where}must be {least} to {most} characters, not {len(cleaned)}", stage)
         else:
             return cleaned
         return None
+
+    def name(self, field: str, value: object) -> str | None:
+        """A rule set's name: text of the right length, then the same rule as a player's name
+        (nothing that shows nothing, no invisible or direction marks)."""
+        text = self.text(field, value, MAX_NAME)
+        if text is None:
+            return None
+        try:
+            return clean_name(text, "rule set's name", MAX_NAME)
+        except ValueError as exc:
+            self.refuse(field, str(exc))
+            return None
 
     def whole(self, field: str, value: object, least: int, most: int, what: str = "",
               stage: int | None = None, rank: str | None = None) -> int | None:
@@ -330,7 +348,7 @@ def parse_ruleset(document: object, *, key: str = "") -> RuleSet:
         reader.refuse(field, "is missing")
     doc = document
 
-    name = reader.text("name", doc["name"], MAX_NAME) if "name" in doc else None
+    name = reader.name("name", doc["name"]) if "name" in doc else None
     progression = reader.choice("progression", doc["progression"], Progression) if "progression" in doc else None
     deck = reader.choice("deck", doc["deck"], Deck) if "deck" in doc else None
     jokers = doc.get("jokers")

@@ -38,15 +38,14 @@ True
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
+from scorekeeper.rules.names import MAX_NAME, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
 
-MAX_NAME = 40
 
 # Enum members as plain module constants: a member read through its class costs a descriptor
 # call, and replaying a long history reads these for every hand of every round.
@@ -103,57 +102,6 @@ class SetupError(RulesError):
 
 class RoundError(RulesError):
     """A recorded round that the rules refuse."""
-
-
-#: Characters that show nothing, or a blank, though they are not spaces: fillers of the Hangul
-#: script, the blank Braille pattern, joiners and marks of direction (and every character of
-#: Unicode's "format" category, see :func:`_invisible`).
-BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e\u2061\u2062\u2063\u2064")
-
-
-def _invisible(ch: str) -> bool:
-    return ch in BLANKS or unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp") or ch.isspace() \
-        or "\ufe00" <= ch <= "\ufe0f"
-
-
-def visible(name: str) -> str:
-    """What shows of a name: without the characters that show nothing (see :data:`BLANKS`)."""
-    return "".join(ch for ch in name if not _invisible(ch))
-
-
-def name_key(name: str) -> str:
-    """The form in which two names count as the same: case, spacing, Unicode's two ways of
-    writing an accent (NFC) and characters that show nothing ignored.
-
-    >>> name_key("  Ana   María ") == name_key("ana mari\u0301a") == name_key("Ana\u200d María")
-    True
-    """
-    words = ("".join(ch for ch in word if not _invisible(ch)) for word in name.split())
-    return unicodedata.normalize("NFC", " ".join(w for w in words if w).casefold())
-
-
-def clean_name(name: object, what: str = "name") -> str:
-    """A player's name with surrounding and repeated spaces removed, or a ``ValueError``."""
-    if not isinstance(name, str):
-        raise ValueError(f"a {what} must be text")
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in name):  # "\ud800" in JSON: half a character
-        raise ValueError(f"the {what} {name!r} is not valid text (it holds half a character)")
-    # One way of writing each letter: "María" typed with a combining accent is the same name.
-    cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
-    if not cleaned:
-        raise ValueError(f"a {what} cannot be empty")
-    if not visible(cleaned):
-        raise ValueError(f"the {what} {cleaned!r} shows nothing: it is empty once the invisible characters "
-                         "(such as U+3164 HANGUL FILLER or U+2800 BRAILLE PATTERN BLANK) are left out")
-    if len(cleaned) > MAX_NAME:
-        raise ValueError(f'the {what} "{cleaned[:MAX_NAME]}..." is longer than {MAX_NAME} characters')
-    if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff" for ch in cleaned):
-        raise ValueError(f"the {what} {cleaned!r} contains invisible control characters")
-    if len(name_key(cleaned)) > MAX_NAME:
-        # The folded form is stored too (to match names), and must fit the same column.
-        raise ValueError(f'the {what} "{cleaned}" is too long: with ß as ss (and the like) '
-                         f"it is over {MAX_NAME} characters")
-    return cleaned
 
 
 @dataclass(frozen=True)
