@@ -111,6 +111,15 @@ def test_secret_and_database_files_are_their_owners_only_from_the_start(instance
         close(app)
 
 
+def test_an_instance_folder_that_exists_already_is_made_the_owners_only(instance):
+    """A folder made by hand (or by an older release) with 0755 holds the secrets and the
+    database: it is made 0700 at start, as the README promises."""
+    instance.mkdir(parents=True, exist_ok=True)
+    instance.chmod(0o755)
+    close(started(instance))
+    assert mode(instance) == 0o700
+
+
 def test_a_key_file_others_can_read_is_refused_at_start_with_the_command_to_fix_it(instance):
     close(started(instance))
     key = instance / "secret_key"

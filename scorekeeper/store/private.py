@@ -16,8 +16,11 @@ class InsecureFile(RuntimeError):
 
 
 def private_folder(path: Path) -> None:
-    """Make the folder for secrets and the database, readable by its owner only (0700), if missing."""
+    """Make the folder for secrets and the database readable by its owner only (0700): made so
+    when missing, and made so when it was there already with a wider mode (a folder made by hand)."""
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if stat.S_IMODE(path.stat().st_mode) & 0o077:
+        path.chmod(0o700)
 
 
 def write_private(path: Path, text: str) -> None:
