@@ -4,7 +4,7 @@ keeper with the same checks as everywhere, and games started with a key or a who
 from conftest import CLUB_KEY
 
 from scorekeeper.models import Game, db
-from scorekeeper.rules import PRESET_DOCUMENTS, document_text, parse_ruleset
+from scorekeeper.rules import LIVERPOOL, PRESET_DOCUMENTS, document_text, parse_ruleset
 
 KEEPER = {"Authorization": f"Bearer {CLUB_KEY}"}
 FAMILY = {**PRESET_DOCUMENTS["liverpool"], "name": "Family Liverpool",
@@ -22,7 +22,7 @@ def test_the_presets_are_listed_with_their_documents(client):
     liverpool = body["rulesets"][2]
     assert liverpool["preset"] is True and liverpool["name"] == "Liverpool Rummy"
     assert liverpool["document"] == dict(PRESET_DOCUMENTS["liverpool"])
-    assert liverpool["summary"] == "Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5."
+    assert liverpool["summary"] == LIVERPOOL.summary and "Perfect cut −50" in liverpool["summary"]
 
 
 def test_the_keeper_saves_a_house_rule_set_and_a_game_starts_from_its_key(client, app):
