@@ -101,3 +101,17 @@ def test_an_unknown_filter_is_explained(web, four, query, message):
     assert response.status_code == 404
     assert message in text(response)
     assert "Show every game" in text(response)
+
+
+def test_a_game_that_deals_says_deals_in_the_history_the_story_and_the_home_page(web):
+    from factories import ANN_WINS, classic_game
+
+    over = classic_game(web, ANN_WINS)
+    going = classic_game(web, ANN_WINS[:2])
+    history = text(web.get("/history"))
+    assert "Contract Rummy (classic) · 7 deals" in history
+    assert "In progress, deal 3: Ann leads" in history
+    assert " rounds" not in history and "round 3" not in history
+    assert "· 7 deals" in text(web.get(f"/games/{over}/story"))
+    assert "2 deals" in text(web.get(f"/games/{going}/story"))
+    assert "7 deals" in text(web.get("/"))
