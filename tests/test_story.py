@@ -178,7 +178,7 @@ def test_the_board_marks_the_player_who_went_out_as_having_made_the_contract_as_
     body = board(web, game_id).get_data(as_text=True)
     row = re.search(r'<table class="round-table">.*?<tbody>(.*?)</tbody>', body, re.S).group(1)
     cells = [text_of(c) for c in re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)]
-    assert cells == ["15", "0 ★ went out ✓ made contract", "2 ✓ made contract"]
+    assert cells == ["15", "0 ★ went out ✓ made the level", "2 ✓ made the level"]
     assert "Ben Level 1 ✓ made ★ went out 0 0" in text(web.get(f"/games/{game_id}/story"))
 
 
