@@ -266,6 +266,7 @@ def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, An
     editor's words (:func:`in_the_editors_words`)."""
     places: dict[Any, list[str]] = {}
     word = stage_word(data or {})
+    labels = bonus_labels(data or {})
     for problem in problems:
         if problem.stage is not None:
             place: Any = (problem.field, problem.stage)
@@ -273,8 +274,20 @@ def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, An
             place = (problem.field, problem.rank)
         else:
             place = problem.field
-        places.setdefault(place, []).append(in_the_editors_words(problem, word))
+        places.setdefault(place, []).append(in_the_editors_words(problem, word, labels))
     return places
+
+
+def bonus_labels(data: Mapping[str, Any]) -> dict[str, str]:
+    """Each bonus's label by the key the document gives it: the engine names a bonus by its key
+    ("went-out-in-one-go"), the table knows it by its label."""
+    labels = {}
+    for bonus in data.get("bonuses") or ():
+        label = str(bonus.get("label") or "").strip()
+        key = str(bonus.get("key") or "").strip() or bonus_key(label)
+        if label and key:
+            labels[key] = label
+    return labels
 
 
 def stage_word(data: Mapping[str, Any]) -> str:
@@ -286,7 +299,8 @@ def stage_word(data: Mapping[str, Any]) -> str:
     return str(data.get("stage_name") or "").strip() or default
 
 
-def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
+def in_the_editors_words(problem: DocumentProblem, word: str = "Stage",
+                         labels: Mapping[str, str] | None = None) -> str:
     """An engine message as the editor says it: the stages by the table's word ("Deal 3", not
     "stage 3"), an empty field as empty, what was typed in quotes a reader expects, and the
     field named where the message starts with "must".
@@ -296,8 +310,17 @@ def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
     "Deal 3's contract is empty: write it (up to 100 characters)"
     >>> in_the_editors_words(DocumentProblem("values", "the value of Q must be a whole number from 0 to 500, not 'abc'", rank="Q"))
     'the value of Q must be a whole number from 0 to 500, not “abc”'
+    >>> in_the_editors_words(DocumentProblem("bonuses", '"in-one-go" scores 0 points, so it changes nothing'),
+    ...                      labels={"in-one-go": "Went out in one go"})
+    '“Went out in one go” scores 0 points, so it changes nothing'
+    >>> in_the_editors_words(DocumentProblem("max_players", "4 is below min_players (5)"))
+    '4 is below the fewest players (5)'
     """
     message = problem.message
+    for key, label in (labels or {}).items():
+        message = message.replace(f'"{key}"', f"\u201c{label}\u201d")
+    message = re.sub(r"\bmin_players\b", "the fewest players", message)
+    message = re.sub(r"\bmax_players\b", "the most players", message)
     if problem.stage is not None:
         message = re.sub(r"\bstage\b", word.lower(), message)
         message = re.sub(rf"^{re.escape(word.lower())}\b", word, message)

@@ -13,7 +13,7 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
-from factories import family_liverpool
+from factories import family_liverpool, text
 
 from scorekeeper import store
 from scorekeeper.models import HouseRuleSet, db
@@ -288,8 +288,9 @@ def test_a_refused_document_stores_nothing_and_names_each_field_stage_and_rank(w
     assert re.search(r'aria-invalid="true"[^>]*id="stages-2-cards"', html)
     assert re.search(r'id="value-A-err"[^>]*><p>the value of A must be a whole number from 0 to 500, not 501', html)
     assert re.search(r'aria-invalid="true"[^>]*id="values-0-value"', html)
-    assert "id=\"bonuses-err\"" in html and "perfect-cut" in html and "scores 0 points" in html
-    assert re.search(r'id="max_players-err"[^>]*><p>4 is below min_players \(5\)', html)
+    # A bonus is named by its label, as the table knows it, never by its key.
+    assert re.search(r'id="bonuses-err"[^>]*><p>“Perfect cut” scores 0 points', html) and "perfect-cut" not in text(response)
+    assert re.search(r'id="max_players-err"[^>]*><p>4 is below the fewest players \(5\)', html)
     # The form keeps what was typed.
     assert form_of(response)["stages-2-cards"] == "31" and form_of(response)["values-0-value"] == "501"
 
