@@ -576,6 +576,10 @@
         list.appendChild(item);
       });
     box.appendChild(list);
+    // The scoreboard's own "Record round N" names the server's next round; the phone's is
+    // later, and that is the one its kept round screen opens.
+    var record = board && state.next ? board.querySelector("a[href$='/rounds/new']") : null;
+    if (record) { record.textContent = "Record " + word + " " + state.next.number; }
     box.appendChild(el("p", "small", state.next
       ? "Next: " + word + " " + state.next.number + ", " + state.next.dealer + " deals."
       : "The game ends with " + word + " " + last.number + "."));
