@@ -19,18 +19,22 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
 
-from .presenters import dealer_words
 from .rules import PRESETS, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Progression, Rank, WinnerRule
 from .rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
 
 _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 
 
-#: The dealer rules a document may list, the default first.
+#: The dealer rules a document may list, the default first, each said as briefly as a table
+#: says it (the engine's longer words are the rule set's page's: ``dealer_words``).
 DEALER_CHOICES = [
-    SelectChoice(",".join(rule.value for rule in rules), dealer_words(rules))
-    for rules in ((DealerRule.WINNER,), (DealerRule.ROTATE,), (DealerRule.WINNER, DealerRule.ROTATE),
-                  (DealerRule.ROTATE, DealerRule.WINNER))
+    SelectChoice(",".join(rule.value for rule in rules), words)
+    for rules, words in (
+        ((DealerRule.WINNER,), "The winner of a round deals the next"),
+        ((DealerRule.ROTATE,), "The deal moves one seat clockwise"),
+        ((DealerRule.WINNER, DealerRule.ROTATE), "The winner deals; a table may choose clockwise instead"),
+        ((DealerRule.ROTATE, DealerRule.WINNER), "Clockwise; a table may choose the winner instead"),
+    )
 ]
 
 
@@ -56,20 +60,20 @@ class DeckRowForm(Form):
 
 
 class BonusForm(Form):
-    label = StringField("What earns it", render_kw={"autocomplete": "off"})
+    label = StringField("What earns it?", render_kw={"autocomplete": "off"})
     points = StringField("Points", render_kw={"inputmode": "text", "autocomplete": "off"})
-    key = StringField("Short key", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+    key = StringField("Short name for the game file", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
 
 
 class RuleSetForm(FlaskForm):
     """The whole document. Choice fields do not check their choice (``validate_choice``): the
     engine says what is wrong with a value, as it does for the API."""
 
-    name = StringField("Name", render_kw={"autocomplete": "off"})
-    stage_name = StringField("The word for a stage", render_kw={"autocomplete": "off"})
-    progression = RadioField("How players move on", validate_choice=False, choices=[
-        SelectChoice(Progression.DEAL.value, "Deals: everyone plays stage n in round n; the game ends after the last"),
-        SelectChoice(Progression.LADDER.value, "A ladder: each player climbs alone, one stage for each contract made"),
+    name = StringField("What do you call these rules?", render_kw={"autocomplete": "off"})
+    stage_name = StringField("What do you call each contract's turn?", render_kw={"autocomplete": "off"})
+    progression = RadioField("Does everyone play the same contract?", validate_choice=False, choices=[
+        SelectChoice(Progression.DEAL.value, "Yes: one deal for each contract, in order, and the game ends after the last"),
+        SelectChoice(Progression.LADDER.value, "No: each player climbs their own ladder, moving up when they make their contract"),
     ])
     stages = FieldList(FormField(StageForm), max_entries=MAX_STAGES)
     deck = RadioField("Deck", validate_choice=False, choices=[
@@ -77,16 +81,16 @@ class RuleSetForm(FlaskForm):
     ])
     jokers = BooleanField("Play with jokers")
     values = FieldList(FormField(ValueForm))
-    hand_limit = RadioField("Cards left in a hand", validate_choice=False, choices=[
-        SelectChoice(HandLimit.DEALT.value, "At most the cards dealt that round"),
-        SelectChoice(HandLimit.NONE.value, "Any number (players buy or draw penalty cards)"),
+    hand_limit = RadioField("Can a hand end a round bigger than it was dealt?", validate_choice=False, choices=[
+        SelectChoice(HandLimit.DEALT.value, "No: each turn draws one card and discards one"),
+        SelectChoice(HandLimit.NONE.value, "Yes: players buy discards or draw penalty cards"),
     ])
-    dealer_rules = RadioField("Who deals next", validate_choice=False, choices=DEALER_CHOICES)
+    dealer_rules = RadioField("Who deals the next round?", validate_choice=False, choices=DEALER_CHOICES)
     min_players = StringField("Fewest players", render_kw=_NUMBER)
     max_players = StringField("Most players", render_kw=_NUMBER)
     decks = FieldList(FormField(DeckRowForm), max_entries=MAX_PLAYERS)
     bonuses = FieldList(FormField(BonusForm), max_entries=MAX_BONUSES)
-    winner = RadioField("Who wins", validate_choice=False, choices=[
+    winner = RadioField("Who wins?", validate_choice=False, choices=[
         SelectChoice(WinnerRule.LOWEST.value, "The lowest total"),
         SelectChoice(WinnerRule.LOWEST_FINISHER.value, "Among those who finished the last stage, the lowest total (ladder only)"),
     ])

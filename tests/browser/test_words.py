@@ -24,3 +24,18 @@ def test_the_kept_scoreboards_record_link_names_the_round_it_opens(page: Page, s
     expect(link).to_have_text("Record round 2")
     link.tap()
     expect(page.get_by_role("heading", name="Record round 2")).to_be_visible()
+
+
+def test_the_rule_set_editor_is_grouped_and_folds_what_tables_leave(page: Page, server, club_link, artifacts):
+    page.goto(club_link)
+    page.goto(f"{server}/rules/liverpool/copy")
+    fold = page.locator("details#more-rules")
+    expect(fold).not_to_have_attribute("open", "")
+    expect(page.get_by_text("Who deals the next round?")).not_to_be_visible()
+    height = page.evaluate("document.documentElement.scrollHeight")
+    # Three-quarters of what it was with every question open (about 4,200 px at this width).
+    assert height <= 3300, height
+    page.screenshot(path=str(artifacts / "editor.png"), full_page=True)
+    fold.locator("summary").tap()
+    expect(page.get_by_text("Who deals the next round?")).to_be_visible()
+    expect(page.get_by_role("radio", name="The deal moves one seat clockwise")).to_be_checked()
