@@ -877,6 +877,15 @@
     spot.appendChild(list);
   }
 
+  // ---- History and ratings: a filter applies as soon as it is changed (htmx, on "change"),
+  // so its Show button, there for a phone without scripts, is hidden where htmx runs.
+  function applyOnChange(root) {
+    if (!window.htmx) { return; }
+    (root || document).querySelectorAll("form.filters[hx-get] [data-show]").forEach(function (b) { b.hidden = true; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { applyOnChange(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { applyOnChange(event.target); });
+
   function init(root) {
     (root || document).querySelectorAll("form.round-form").forEach(function (form) {
       if (restoreDraft(form) && !waiting(form)) { sayKept(form); }

@@ -63,7 +63,7 @@ def test_every_page_read_from_either_end_holds_the_next_games_in_order(app, per_
 
 def test_a_history_item_says_the_rules_players_winner_and_length(web, app, four):
     page = text(web.get("/history"))
-    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Ann Ben Cat" in page
+    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Game 1 · Thu 01 Jan 2026, 19:00 Ann Ben Cat" in page
     assert "In progress, round 3: Ann leads with 4" in page
     assert "🏆 Ann and Cat (5) share the win" in page
     assert "Sun 01 Mar 2026, 19:00" in page
@@ -115,3 +115,17 @@ def test_a_game_that_deals_says_deals_in_the_history_the_story_and_the_home_page
     assert "· 7 deals" in text(web.get(f"/games/{over}/story"))
     assert "2 deals" in text(web.get(f"/games/{going}/story"))
     assert "7 deals" in text(web.get("/"))
+
+
+def test_the_home_page_leads_to_the_history_and_to_statistics_by_their_names(web, app, four):
+    from factories import player_id
+
+    home = web.get("/").get_data(as_text=True)
+    assert "history and statistics" not in home
+    assert '<a class="button" href="/history">Every game</a>' in home
+    assert '<a class="button" href="/players/">Statistics: each player</a>' in home
+    ann = player_id(app, "Ann")
+    filtered = web.get(f"/history?player={ann}").get_data(as_text=True)
+    assert f'<a class="button" href="/players/{ann}">Ann&rsquo;s statistics</a>' in filtered
+    # The filter applies on change with htmx; its Show button stays for a phone without scripts.
+    assert 'hx-trigger="change"' in filtered and "data-show>Show</button>" in filtered

@@ -10,6 +10,7 @@ from .. import access, charts, club, history, replays, store
 from ..club import NotKeeper, club_only
 from ..forms import ConfirmForm
 from ..models import MAX_ID, Game, Player
+from ..presenters import player_colours
 from ..rules import PRESETS
 from .common import go, kept_page, page_key, render
 
@@ -148,8 +149,9 @@ def story(game_id: int):
     state = stored.state
     totals = levels = None
     if state is not None and state.rounds:
-        totals = charts.totals_chart(state)
-        levels = charts.levels_chart(state)
+        colours = player_colours(stored.seats)
+        totals = charts.totals_chart(state, colours=colours)
+        levels = charts.levels_chart(state, colours=colours)
     rated = history.game_ratings(game_id) if state is not None and state.finished else {}
     return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
                   levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game), rated=rated)
