@@ -109,6 +109,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         signed=presenters.signed,
         dealer_words=presenters.dealer_words,
         game_data=presenters.game_data,
+        player_colours=presenters.player_colours,
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]

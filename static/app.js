@@ -576,6 +576,10 @@
         list.appendChild(item);
       });
     box.appendChild(list);
+    // The scoreboard's own "Record round N" names the server's next round; the phone's is
+    // later, and that is the one its kept round screen opens.
+    var record = board && state.next ? board.querySelector("a[href$='/rounds/new']") : null;
+    if (record) { record.textContent = "Record " + word + " " + state.next.number; }
     box.appendChild(el("p", "small", state.next
       ? "Next: " + word + " " + state.next.number + ", " + state.next.dealer + " deals."
       : "The game ends with " + word + " " + last.number + "."));
@@ -872,6 +876,15 @@
     spot.appendChild(el("strong", "", "Waiting to be sent from this phone:"));
     spot.appendChild(list);
   }
+
+  // ---- History and ratings: a filter applies as soon as it is changed (htmx, on "change"),
+  // so its Show button, there for a phone without scripts, is hidden where htmx runs.
+  function applyOnChange(root) {
+    if (!window.htmx) { return; }
+    (root || document).querySelectorAll("form.filters[hx-get] [data-show]").forEach(function (b) { b.hidden = true; });
+  }
+  document.addEventListener("DOMContentLoaded", function () { applyOnChange(document); });
+  document.addEventListener("htmx:afterSettle", function (event) { applyOnChange(event.target); });
 
   function init(root) {
     (root || document).querySelectorAll("form.round-form").forEach(function (form) {

@@ -6,7 +6,7 @@ from conftest import CLUB_KEY
 from factories import upload
 
 from scorekeeper.store.models import Game, db
-from scorekeeper.rules import PRESET_DOCUMENTS, document_text, parse_ruleset
+from scorekeeper.rules import LIVERPOOL, PRESET_DOCUMENTS, document_text, parse_ruleset
 
 KEEPER = {"Authorization": f"Bearer {CLUB_KEY}"}
 FAMILY = {**PRESET_DOCUMENTS["liverpool"], "name": "Family Liverpool",
@@ -24,7 +24,7 @@ def test_the_presets_are_listed_with_their_documents(client):
     liverpool = body["rulesets"][2]
     assert liverpool["preset"] is True and liverpool["name"] == "Liverpool Rummy"
     assert liverpool["document"] == dict(PRESET_DOCUMENTS["liverpool"])
-    assert liverpool["summary"] == "Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5."
+    assert liverpool["summary"] == LIVERPOOL.summary and "Perfect cut −50" in liverpool["summary"]
 
 
 def test_the_keeper_saves_a_house_rule_set_and_a_game_starts_from_its_key(client, app):

@@ -80,9 +80,10 @@ def test_the_csv_has_one_row_per_round_and_player(web, four):
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True).lstrip("\ufeff"))))
     assert len(rows) == 7 * 3
     assert list(rows[0]) == ["round", "dealer", "player", "cards", "counted_by_hand", "penalty", "running_total",
-                             "level", "went_out", "made_contract"]
+                             "level", "went_out", "made_contract", "bonuses", "bonus_points"]
     assert rows[0] == {"round": "1", "dealer": "Ann", "player": "Ann", "cards": "", "counted_by_hand": "no",
-                       "penalty": "0", "running_total": "0", "level": "1", "went_out": "yes", "made_contract": ""}
+                       "penalty": "0", "running_total": "0", "level": "1", "went_out": "yes", "made_contract": "",
+                       "bonuses": "", "bonus_points": "0"}
     assert rows[1]["cards"] == "A" and rows[1]["penalty"] == "15"
     cat_3 = rows[3 * 3 - 1]
     assert (cat_3["round"], cat_3["player"], cat_3["counted_by_hand"], cat_3["penalty"], cat_3["running_total"]) == (
@@ -289,3 +290,15 @@ def test_restoring_a_big_backup_keeps_this_phones_right_to_its_own_game(web, app
     assert web.post(f"/games/{mine}/delete").status_code == 303
     assert web.post(f"/games/{imported[-1]}/delete").status_code == 303  # the newest few: yes
     assert web.post(f"/games/{imported[0]}/delete").status_code == 403
+
+
+def test_the_csv_names_each_bonus_and_its_share_of_the_penalty(web):
+    from factories import HTMX, accepted, new_game, post_round
+
+    game_id = new_game(web, ["Ann", "Ben", "Cat"], rules="liverpool")
+    accepted(web, game_id, post_round(web, game_id, 1, headers=HTMX, went_out=0, hands={1: "K", 2: "2"},
+                                      **{"bonus-0": "perfect-cut"}))
+    rows = list(csv.DictReader(io.StringIO(web.get(f"/games/{game_id}.csv").get_data(as_text=True).lstrip("\ufeff"))))
+    ann = rows[0]
+    assert (ann["player"], ann["penalty"], ann["bonuses"], ann["bonus_points"]) == ("Ann", "-50", "Perfect cut −50", "-50")
+    assert (rows[1]["penalty"], rows[1]["bonuses"], rows[1]["bonus_points"]) == ("10", "", "0")

@@ -63,7 +63,7 @@ def test_every_page_read_from_either_end_holds_the_next_games_in_order(app, per_
 
 def test_a_history_item_says_the_rules_players_winner_and_length(web, app, four):
     page = text(web.get("/history"))
-    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Ann Ben Cat" in page
+    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Game 1 · Thu 01 Jan 2026, 19:00 Ann Ben Cat" in page
     assert "In progress, round 3: Ann leads with 4" in page
     assert "🏆 Ann and Cat (5) share the win" in page
     assert "Sun 01 Mar 2026, 19:00" in page
@@ -101,3 +101,31 @@ def test_an_unknown_filter_is_explained(web, four, query, message):
     assert response.status_code == 404
     assert message in text(response)
     assert "Show every game" in text(response)
+
+
+def test_a_game_that_deals_says_deals_in_the_history_the_story_and_the_home_page(web):
+    from factories import ANN_WINS, classic_game
+
+    over = classic_game(web, ANN_WINS)
+    going = classic_game(web, ANN_WINS[:2])
+    history = text(web.get("/history"))
+    assert "Contract Rummy (classic) · 7 deals" in history
+    assert "In progress, deal 3: Ann leads" in history
+    assert " rounds" not in history and "round 3" not in history
+    assert "· 7 deals" in text(web.get(f"/games/{over}/story"))
+    assert "2 deals" in text(web.get(f"/games/{going}/story"))
+    assert "7 deals" in text(web.get("/"))
+
+
+def test_the_home_page_leads_to_the_history_and_to_statistics_by_their_names(web, app, four):
+    from factories import player_id
+
+    home = web.get("/").get_data(as_text=True)
+    assert "history and statistics" not in home
+    assert '<a class="button" href="/history">Every game</a>' in home
+    assert '<a class="button" href="/players/">Statistics: each player</a>' in home
+    ann = player_id(app, "Ann")
+    filtered = web.get(f"/history?player={ann}").get_data(as_text=True)
+    assert f'<a class="button" href="/players/{ann}">Ann&rsquo;s statistics</a>' in filtered
+    # The filter applies on change with htmx; its Show button stays for a phone without scripts.
+    assert 'hx-trigger="change"' in filtered and "data-show>Show</button>" in filtered

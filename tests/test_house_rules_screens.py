@@ -13,7 +13,7 @@ from html import unescape
 from html.parser import HTMLParser
 
 import pytest
-from factories import family_liverpool
+from factories import family_liverpool, text, text_of
 
 from scorekeeper import store
 from scorekeeper.store.models import HouseRuleSet, db
@@ -182,13 +182,41 @@ def test_copy_and_change_opens_an_editor_holding_the_whole_document(web):
     assert fields["bonuses-0-key"] == "perfect-cut" and fields["bonuses-0-points"] == "-50"
     assert fields["decks-1-up_to"] == "8" and fields["jokers"] == "y"
     assert fields["progression"] == "deal" and fields["dealer_rules"] == "rotate" and fields["winner"] == "lowest"
-    # The choices in the engine's words, as the rule set's page writes them.
+    # The choices in a card player's words, each briefly.
     page = unescape(response.get_data(as_text=True))
-    assert "The deal moves clockwise (a game may choose: the round's winner deals next)" in page
+    assert "Clockwise; a table may choose the winner instead" in page
     assert "Phase 10 (1 2 3 4 5 6 7 8 9 10 11 12 Skip Wild)" in page and "Joker" in page
     # The document the form stands for, unchanged, is Liverpool's with the new name.
     fields.pop("csrf_token", None)
     assert document_from(_data(fields)) == {**ruleset_document(LIVERPOOL), "name": "Liverpool Rummy (house)"}
+
+
+def test_the_editor_asks_its_questions_in_a_players_words_and_folds_what_tables_leave(web):
+    page = web.get("/rules/balmoral/copy").get_data(as_text=True)
+    said = text_of(page)
+    for question in ("Does everyone play the same contract?", "The contracts, in order", "Who wins?",
+                     "Can a hand end a round bigger than it was dealt?", "Who deals the next round?",
+                     "How many players, and how many decks?"):
+        assert question in said, question
+    assert "At most the cards dealt that round" not in said and "stage n in round n" not in said
+    # The dealer, the hand limit, the table sizes and decks and the stage word are folded, closed.
+    fold = re.search(r'<details class="fold" id="more-rules">(.*?)</details>', page, re.S)
+    assert fold, "no closed fold"
+    for name in ('name="dealer_rules"', 'name="hand_limit"', 'name="min_players"', 'name="decks-0-decks"',
+                 'name="stage_name"'):
+        assert name in fold.group(1), name
+    assert 'name="values-0-value"' not in fold.group(1) and 'name="winner"' not in fold.group(1)
+
+
+def test_the_fold_opens_to_show_a_problem_in_it_and_after_its_own_buttons(web):
+    url = "/rules/balmoral/copy"
+    refused = press(web, url, web.get(url), "save", min_players="9")
+    assert refused.status_code == 422
+    assert '<details class="fold" id="more-rules" open>' in refused.get_data(as_text=True)
+    added = press(web, url, web.get(url), "add_deck_row", headers=HTMX)
+    assert '<details class="fold" id="more-rules" open>' in added.get_data(as_text=True)
+    other = press(web, url, web.get(url), "add_stage", headers=HTMX)
+    assert '<details class="fold" id="more-rules">' in other.get_data(as_text=True)
 
 
 def _data(fields: dict[str, str]) -> dict:
@@ -288,8 +316,9 @@ def test_a_refused_document_stores_nothing_and_names_each_field_stage_and_rank(w
     assert re.search(r'aria-invalid="true"[^>]*id="stages-2-cards"', html)
     assert re.search(r'id="value-A-err"[^>]*><p>the value of A must be a whole number from 0 to 500, not 501', html)
     assert re.search(r'aria-invalid="true"[^>]*id="values-0-value"', html)
-    assert "id=\"bonuses-err\"" in html and "perfect-cut" in html and "scores 0 points" in html
-    assert re.search(r'id="max_players-err"[^>]*><p>4 is below min_players \(5\)', html)
+    # A bonus is named by its label, as the table knows it, never by its key.
+    assert re.search(r'id="bonuses-err"[^>]*><p>“Perfect cut” scores 0 points', html) and "perfect-cut" not in text(response)
+    assert re.search(r'id="max_players-err"[^>]*><p>4 is below the fewest players \(5\)', html)
     # The form keeps what was typed.
     assert form_of(response)["stages-2-cards"] == "31" and form_of(response)["values-0-value"] == "501"
 

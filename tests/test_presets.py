@@ -65,6 +65,17 @@ def test_the_presets_read_as_the_spec_lists_them():
     assert PHASE10.round_word == "Round" and SHANGHAI.round_word == "Deal"
 
 
+def test_each_presets_one_line_summary_tells_it_apart_from_the_others():
+    summaries = {key: rules.summary for key, rules in PRESETS.items()}
+    assert len(set(summaries.values())) == len(summaries)
+    # Liverpool and classic deal alike: their contracts and Liverpool's bonus tell them apart.
+    assert "2 sets of 3" in LIVERPOOL.summary and "two groups" in CLASSIC.summary
+    assert "Perfect cut −50" in LIVERPOOL.summary and "Perfect cut" not in CLASSIC.summary
+    assert "Joker 15" in CLASSIC.summary and "Joker" not in BALMORAL.summary
+    assert "2–10 5" in SHANGHAI.summary and "2–10 face value" in BALMORAL.summary
+    assert "Skip 15, Wild 25" in PHASE10.summary
+
+
 # ------------------------------------------------------------------ Liverpool
 
 

@@ -11,6 +11,7 @@ import doctest
 from dataclasses import replace
 import html
 import random
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -447,3 +448,30 @@ def test_a_house_ladder_ranks_its_finishers_first_by_its_own_winner_rule(app):
         (standing,) = rating_summaries.standings()
     names = dict(zip(setup.players, (entry.rank for entry in standing.entries), strict=True))
     assert names == {"Ann": 1, "Ben": 2, "Cat": 3}
+
+
+def test_the_leaderboard_explains_the_number_in_words_and_places_the_provisional(web, app, season):
+    page = web.get("/ratings")
+    said = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.text)).split())
+    assert "sigma" not in said and "mu " not in said and "openskill" not in said
+    assert "goes up when they finish above others" in said
+    with app.app_context():
+        board = history.leaderboard()
+    [eve] = board.provisional
+    would = 1 + sum(line.rating > eve.rating for line in board.ranked)
+    provisional = page.text.split('id="provisional-h"')[1]
+    assert f'<span aria-hidden="true">({would})</span><span class="visually-hidden">would be {would}, provisional</span>' in provisional
+    # A change is said with its direction, in the colour of its direction.
+    ranked = page.text.split('id="provisional-h"')[0]
+    assert re.search(r'class="(rise|fall)" aria-hidden="true">[▲▼]\d', ranked)
+
+
+def test_a_player_with_one_rated_game_is_not_given_a_best_and_a_lowest(web, app, season):
+    with app.app_context():
+        eve = store.find_player("Eve").id
+        rating = history.player_rating(eve)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", web.get(f"/players/{eve}").text))
+    text = " ".join(text.split())
+    assert rating.games == 1
+    assert not re.search(r"Best:? [-−]?\d", text) and "Lowest" not in text and "ringed" not in text
+    assert f"First game 0.0 to {rating.rating:.1f} in game" in text

@@ -296,3 +296,23 @@ def test_the_api_corrects_a_phase10_round(client):
                         json={"went_out": "Ann", "hands": {"Ben": "S 12", "Cat": "W"}})
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["penalties"] == {"Ann": 0, "Ben": 25, "Cat": 25}
+
+
+def test_phase10_says_made_the_phase_where_a_ladder_marks_a_made_contract(web, app):
+    game_id = game_for(web, "phase10")
+    board = accepted(web, game_id, post_round(web, game_id, 1, headers=HTMX, went_out=0,
+                                              hands={1: "12 skip W", 2: "1 2 s"}, achieved=(0, 2)))
+    said = text(board)
+    assert "✓ made the phase" in said and "made contract" not in said
+    story = text(web.get(f"/games/{game_id}/story"))
+    assert "✓ made the phase" in story and "made the contract" not in story
+
+
+def test_the_rounds_legend_explains_the_bonus_marker_and_each_cell_names_the_bonus(web, app):
+    game_id = game_for(web, "liverpool")
+    board = accepted(web, game_id, post_round(web, game_id, 1, headers=HTMX, went_out=0,
+                                              hands={1: "K", 2: "2"}, **{"bonus-0": "perfect-cut"}))
+    said = text(board)
+    assert "★ went out · ◆ earned a bonus (Perfect cut −50, counted in the points)" in said
+    row = re.search(r'<table class="round-table">.*?<tbody>(.*?)</tbody>', board.get_data(as_text=True), re.S).group(1)
+    assert "◆" in row and "Perfect cut −50" in row

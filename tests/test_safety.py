@@ -348,3 +348,15 @@ def test_the_upgrade_places_phase10_players_by_the_phase_reached_first(tmp_path)
         assert db.session.scalars(text(placed), {"g": game.id}).all() == [2, 3, 1]
         assert rebuild(fix=False) == []
     close(app)
+
+
+def test_a_watchers_refusal_leads_back_to_the_game_it_watches(web, stranger):
+    from factories import new_game, post_round, text
+
+    game_id = new_game(web, ["Ann", "Ben", "Cat"])
+    refused = post_round(stranger, game_id, 1, went_out=0, hands={1: "A", 2: "K"})
+    assert refused.status_code == 403
+    assert f'<a class="button" href="/games/{game_id}/watch">Back to the game</a>' in refused.get_data(as_text=True)
+    assert "Back to the games" not in text(refused)
+    # A page that is no game still leads to the games.
+    assert "Back to the games" in text(stranger.get(f"/games/{game_id + 1}"))

@@ -54,12 +54,13 @@ def polylines(svg):
     return [el for el in svg.iter() if el.tag in ("polyline", f"{SVG}polyline")]
 
 
-def test_the_charts_draw_one_line_per_player_in_their_seat_colour(web, four):
+def test_the_charts_draw_one_line_per_player_in_their_own_colour(web, four):
     response = web.get(f"/games/{four[0]}/story")
     totals = svg_of(response, "totals-chart")
     assert totals.get("role") == "img"
     lines = polylines(totals)
-    assert [el.get("class") for el in lines] == ["line seat-0", "line seat-1", "line seat-2"]
+    # Ann, Ben and Cat are players 1, 2 and 3: their colours, whichever seats they take.
+    assert [el.get("class") for el in lines] == ["line seat-1", "line seat-2", "line seat-3"]
     # Eight points each: before round 1, then after each of the 7 rounds.
     assert [len(el.get("points").split()) for el in lines] == [8, 8, 8]
     levels = svg_of(response, "levels-chart")
@@ -179,7 +180,7 @@ def test_the_board_marks_the_player_who_went_out_as_having_made_the_contract_as_
     body = board(web, game_id).get_data(as_text=True)
     row = re.search(r'<table class="round-table">.*?<tbody>(.*?)</tbody>', body, re.S).group(1)
     cells = [text_of(c) for c in re.findall(r'<td class="num[^"]*">(.*?)</td>', row, re.S)]
-    assert cells == ["15", "0 ★ went out ✓ made contract", "2 ✓ made contract"]
+    assert cells == ["15", "0 ★ went out ✓ made the level", "2 ✓ made the level"]
     assert "Ben Level 1 ✓ made ★ went out 0 0" in text(web.get(f"/games/{game_id}/story"))
 
 
@@ -195,3 +196,25 @@ def test_the_x_axis_is_labelled_at_round_numbers_with_room_between_labels(games)
     # Each label about 7 units a digit wide at 12px: none runs into the next.
     for (x, t), (next_x, u) in zip(labels, labels[1:], strict=False):
         assert next_x - x >= (len(t) + len(u)) * 7 / 2 + 4, (t, u)
+
+
+def test_a_player_keeps_their_colour_from_game_to_game_and_their_name_links_to_them(web, app):
+    from factories import player_id, save_round
+
+    first = new_game(web, ["Ann", "Ben", "Cat"])
+    second = new_game(web, ["Cat", "Dan", "Ann"])
+    for game_id in (first, second):
+        save_round(web, game_id, 1, went_out=0, hands={1: "A", 2: "2"})
+    history = web.get("/history").get_data(as_text=True)
+    dots = {}
+    for pid, colour, name in re.findall(r'<a class="who" href="/players/(\d+)"><span class="dot seat-(\d)"[^>]*></span>(\w+)</a>',
+                                        history):
+        dots.setdefault(name, set()).add(colour)
+        assert int(pid) == player_id(app, name)
+    assert set(dots) == {"Ann", "Ben", "Cat", "Dan"}
+    assert all(len(colours) == 1 for colours in dots.values()), dots
+    assert len({c for colours in dots.values() for c in colours}) == 4
+    # The charts of both games draw Cat in the same colour.
+    lines = [[el.get("class") for el in polylines(svg_of(web.get(f"/games/{g}/story"), "totals-chart"))]
+             for g in (first, second)]
+    assert lines[0][2] == lines[1][0] == f"line seat-{dots['Cat'].pop()}"

@@ -246,9 +246,11 @@ def as_json(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, indent=2) + "\n"
 
 
+#: The penalty counts the round's bonuses; "bonuses" names them and "bonus_points" is their share
+#: of it, so a spreadsheet can tell the cards from the bonuses.
 CSV_COLUMNS = (
     "round", "dealer", "player", "cards", "counted_by_hand", "penalty", "running_total", "level",
-    "went_out", "made_contract",
+    "went_out", "made_contract", "bonuses", "bonus_points",
 )
 
 
@@ -291,7 +293,8 @@ def ratings_csv(board) -> str:
 
 
 def game_csv(state: GameState) -> str:
-    """One row per round and player: the cards entered, the penalty, the running total, the level."""
+    """One row per round and player: the cards entered, the penalty (bonuses included), the running
+    total, the level, and the bonuses earned with their points."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
     writer.writerow(CSV_COLUMNS)
@@ -299,6 +302,7 @@ def game_csv(state: GameState) -> str:
     for result in state.rounds:
         for seat, (name, cell) in enumerate(zip(state.setup.players, round_cells(state, result), strict=True)):
             cards = "" if cell.counted else cell.text
+            earned = [state.rules.bonus(key) for key in (result.record.bonuses or {}).get(name, ())]
             writer.writerow([
                 result.number,
                 _cell(result.dealer),
@@ -310,6 +314,8 @@ def game_csv(state: GameState) -> str:
                 result.stages[seat].number,
                 "yes" if cell.went_out else "no",
                 ("yes" if cell.achieved else "no") if ladder else "",
+                "; ".join(cell.bonuses),
+                sum(bonus.points for bonus in earned if bonus is not None),
             ])
     return "\ufeff" + out.getvalue()
 

@@ -18,7 +18,7 @@ in words a table can act on.
 values: no value for 2
 >>> rules = parse_ruleset({**doc, "values": {**doc["values"], "2": 2}})
 >>> rules.stage(1).describe(rules), rules.summary
-('Deal 1: 2 sets of 3', 'One deal, everyone on the same contract; 7 cards every deal.')
+('Deal 1: 2 sets of 3', 'One deal, everyone on the same contract; 7 cards every deal. Contract: 2 sets of 3. Cards left in hand count A–3 1, 2 2.')
 >>> ruleset_document(rules)["stage_name"], ruleset_document(rules)["decks"]
 ('Deal', [{'up_to': 4, 'decks': 1, 'jokers': 0}])
 """

@@ -137,14 +137,20 @@ class RuleSet:
 
     @property
     def summary(self) -> str:
-        """One line on the rule set, worked out from its stages.
+        """A few lines on the rule set, worked out from its data: how the contracts go and the
+        cards dealt, the first and last contract, what cards left in hand count and any bonus.
+        Two rule sets that play differently read differently (a table picks by this line).
 
         >>> from scorekeeper.rules import BALMORAL, CLASSIC
         >>> BALMORAL.summary
-        'Each player climbs their own ladder of seven contracts; 13 cards a round.'
+        'Each player climbs their own ladder of seven contracts; 13 cards a round. Contracts from 3 sets of 3 to 1 set of 3 and 1 run of 7. Cards left in hand count A 15, K Q J 10, 2–10 face value.'
         >>> CLASSIC.summary
-        'Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5.'
+        'Seven deals, everyone on the same contract; 10 cards, then 12 from deal 5. Contracts from two groups to three sequences, with no unmatched cards. Cards left in hand count A 15, K Q J 10, 2–10 face value, Joker 15.'
         """
+        return " ".join((self._shape, self._contracts, self._values, self._bonuses)).strip()
+
+    @property
+    def _shape(self) -> str:
         count = len(self.stages)
         if self.progression is Progression.LADDER:
             cards = self.stages[0].cards_dealt
@@ -164,6 +170,44 @@ class RuleSet:
             )
         title = _number(count)
         return f"{title[0].upper()}{title[1:]} {word}{_s(count)}, everyone on the same contract; {cards}."
+
+    @property
+    def _contracts(self) -> str:
+        first, last = self.stages[0].contract, self.stages[-1].contract
+        if len(self.stages) == 1:
+            return f"Contract: {_sentence(first)}."
+        return f"Contracts from {first} to {_sentence(last)}."
+
+    @property
+    def _values(self) -> str:
+        # Ranks in keypad order, neighbours of one value together; number cards that are all
+        # worth their own number read "face value", as a table says it.
+        numbers = [r for r in self.ranks if r.value.isdigit()]
+        face = all(int(r.value) == self.values[r] for r in numbers)
+        groups: list[tuple[str, list[Card]]] = []
+        for rank in self.ranks:
+            worth = "face" if face and rank in numbers else str(self.values[rank])
+            if groups and groups[-1][0] == worth:
+                groups[-1][1].append(rank)
+            else:
+                groups.append((worth, [rank]))
+        parts = []
+        for worth, ranks in groups:
+            labels = [r.label for r in ranks]
+            if len(ranks) > 3 or (len(ranks) > 2 and all(r.value.isdigit() for r in ranks)):
+                ends = (labels[0], labels[-1])
+                if all(r.value.isdigit() for r in ranks):
+                    ends = tuple(sorted(ends, key=int))
+                labels = [f"{ends[0]}–{ends[1]}"]
+            parts.append(f"{' '.join(labels)} {'face value' if worth == 'face' else worth}")
+        return f"Cards left in hand count {', '.join(parts)}."
+
+    @property
+    def _bonuses(self) -> str:
+        if not self.bonuses:
+            return ""
+        parts = ", ".join(f"{b.label} {_signed(b.points)}" for b in self.bonuses)
+        return f"Bonus{'es' if len(self.bonuses) > 1 else ''}: {parts}."
 
     @property
     def round_word(self) -> str:
@@ -258,3 +302,12 @@ def _number(n: int) -> str:
 
 def _s(n: int) -> str:
     return "" if n == 1 else "s"
+
+
+def _signed(points: int) -> str:
+    return f"−{-points}" if points < 0 else f"+{points}"
+
+
+def _sentence(text: str) -> str:
+    """A contract as the end of a sentence: without a full stop of its own."""
+    return text.rstrip(". ")

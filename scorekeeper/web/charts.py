@@ -196,10 +196,12 @@ def _finals(state: GameState) -> str:
     return ", ".join(parts)
 
 
-def totals_chart(state: GameState, chart_id: str = "totals-chart") -> Markup:
-    """Each player's running total after every round (0 before round 1)."""
+def totals_chart(state: GameState, chart_id: str = "totals-chart", colours: Sequence[int] | None = None) -> Markup:
+    """Each player's running total after every round (0 before round 1). ``colours``: each
+    seat's colour where it is not the seat's own (:func:`~scorekeeper.presenters.player_colours`)."""
+    colours = colours or range(len(state.players))
     series = [
-        Series(p.seat, p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds)) for p in state.players
+        Series(colours[p.seat], p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds)) for p in state.players
     ]
     top = max((max(s.values) for s in series), default=0)
     low = min((min(s.values) for s in series), default=0)
@@ -213,14 +215,16 @@ def totals_chart(state: GameState, chart_id: str = "totals-chart") -> Markup:
     return line_chart(chart_id, "Running totals", desc, series, ticks, y_label="Total")
 
 
-def levels_chart(state: GameState, chart_id: str = "levels-chart") -> Markup | None:
+def levels_chart(state: GameState, chart_id: str = "levels-chart",
+                 colours: Sequence[int] | None = None) -> Markup | None:
     """A ladder: the contracts each player has made after every round (0 to the last stage);
-    None when everyone plays the deal's contract."""
+    None when everyone plays the deal's contract. ``colours``: as :func:`totals_chart`'s."""
     if state.rules.progression is not Progression.LADDER:
         return None
     last = state.rules.last_stage
+    colours = colours or range(len(state.players))
     series = [
-        Series(p.seat, p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
+        Series(colours[p.seat], p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
     ]
     made = ", ".join(f"{p.name} {p.completed}" for p in state.players)
     word = state.rules.stage_word.lower()

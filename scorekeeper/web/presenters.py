@@ -55,6 +55,25 @@ def key_value(rank: Card, rules: RuleSet) -> str:
     return "" if rank.value.isdigit() and int(rank.value) == value else str(value)
 
 
+def player_colours(seats) -> list[int]:
+    """Each seat's colour (0 to 7, the ``seat-N`` classes), from the seat's player rather than
+    the seat, so a person keeps their colour from game to game; where two players of one game
+    would share one, the later seat takes the next free colour. ``seats``: player ids, or rows
+    with a ``player_id``.
+
+    >>> player_colours([3, 11, 4, 12])
+    [3, 4, 5, 6]
+    """
+    taken: set[int] = set()
+    colours = []
+    for seat in seats:
+        player = seat if isinstance(seat, int) else seat.player_id
+        colour = next(c for c in ((player + step) % 8 for step in range(8)) if c not in taken or len(taken) >= 8)
+        taken.add(colour)
+        colours.append(colour)
+    return colours
+
+
 def bonus_points(rules: RuleSet) -> dict[str, int]:
     """Each bonus's points by its key, for the scripts that work out scores on the phone."""
     return {bonus.key: bonus.points for bonus in rules.bonuses}

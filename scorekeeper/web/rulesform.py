@@ -19,18 +19,22 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
 
-from scorekeeper.web.presenters import dealer_words
 from scorekeeper.rules import PRESETS, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Progression, Rank, WinnerRule
 from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
 
 _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 
 
-#: The dealer rules a document may list, the default first.
+#: The dealer rules a document may list, the default first, each said as briefly as a table
+#: says it (the engine's longer words are the rule set's page's: ``dealer_words``).
 DEALER_CHOICES = [
-    SelectChoice(",".join(rule.value for rule in rules), dealer_words(rules))
-    for rules in ((DealerRule.WINNER,), (DealerRule.ROTATE,), (DealerRule.WINNER, DealerRule.ROTATE),
-                  (DealerRule.ROTATE, DealerRule.WINNER))
+    SelectChoice(",".join(rule.value for rule in rules), words)
+    for rules, words in (
+        ((DealerRule.WINNER,), "The winner of a round deals the next"),
+        ((DealerRule.ROTATE,), "The deal moves one seat clockwise"),
+        ((DealerRule.WINNER, DealerRule.ROTATE), "The winner deals; a table may choose clockwise instead"),
+        ((DealerRule.ROTATE, DealerRule.WINNER), "Clockwise; a table may choose the winner instead"),
+    )
 ]
 
 
@@ -56,20 +60,20 @@ class DeckRowForm(Form):
 
 
 class BonusForm(Form):
-    label = StringField("What earns it", render_kw={"autocomplete": "off"})
+    label = StringField("What earns it?", render_kw={"autocomplete": "off"})
     points = StringField("Points", render_kw={"inputmode": "text", "autocomplete": "off"})
-    key = StringField("Short key", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+    key = StringField("Short name for the game file", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
 
 
 class RuleSetForm(FlaskForm):
     """The whole document. Choice fields do not check their choice (``validate_choice``): the
     engine says what is wrong with a value, as it does for the API."""
 
-    name = StringField("Name", render_kw={"autocomplete": "off"})
-    stage_name = StringField("The word for a stage", render_kw={"autocomplete": "off"})
-    progression = RadioField("How players move on", validate_choice=False, choices=[
-        SelectChoice(Progression.DEAL.value, "Deals: everyone plays stage n in round n; the game ends after the last"),
-        SelectChoice(Progression.LADDER.value, "A ladder: each player climbs alone, one stage for each contract made"),
+    name = StringField("What do you call these rules?", render_kw={"autocomplete": "off"})
+    stage_name = StringField("What do you call each contract's turn?", render_kw={"autocomplete": "off"})
+    progression = RadioField("Does everyone play the same contract?", validate_choice=False, choices=[
+        SelectChoice(Progression.DEAL.value, "Yes: one deal for each contract, in order, and the game ends after the last"),
+        SelectChoice(Progression.LADDER.value, "No: each player climbs their own ladder, moving up when they make their contract"),
     ])
     stages = FieldList(FormField(StageForm), max_entries=MAX_STAGES)
     deck = RadioField("Deck", validate_choice=False, choices=[
@@ -77,16 +81,16 @@ class RuleSetForm(FlaskForm):
     ])
     jokers = BooleanField("Play with jokers")
     values = FieldList(FormField(ValueForm))
-    hand_limit = RadioField("Cards left in a hand", validate_choice=False, choices=[
-        SelectChoice(HandLimit.DEALT.value, "At most the cards dealt that round"),
-        SelectChoice(HandLimit.NONE.value, "Any number (players buy or draw penalty cards)"),
+    hand_limit = RadioField("Can a hand end a round bigger than it was dealt?", validate_choice=False, choices=[
+        SelectChoice(HandLimit.DEALT.value, "No: each turn draws one card and discards one"),
+        SelectChoice(HandLimit.NONE.value, "Yes: players buy discards or draw penalty cards"),
     ])
-    dealer_rules = RadioField("Who deals next", validate_choice=False, choices=DEALER_CHOICES)
+    dealer_rules = RadioField("Who deals the next round?", validate_choice=False, choices=DEALER_CHOICES)
     min_players = StringField("Fewest players", render_kw=_NUMBER)
     max_players = StringField("Most players", render_kw=_NUMBER)
     decks = FieldList(FormField(DeckRowForm), max_entries=MAX_PLAYERS)
     bonuses = FieldList(FormField(BonusForm), max_entries=MAX_BONUSES)
-    winner = RadioField("Who wins", validate_choice=False, choices=[
+    winner = RadioField("Who wins?", validate_choice=False, choices=[
         SelectChoice(WinnerRule.LOWEST.value, "The lowest total"),
         SelectChoice(WinnerRule.LOWEST_FINISHER.value, "Among those who finished the last stage, the lowest total (ladder only)"),
     ])
@@ -266,6 +270,7 @@ def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, An
     editor's words (:func:`in_the_editors_words`)."""
     places: dict[Any, list[str]] = {}
     word = stage_word(data or {})
+    labels = bonus_labels(data or {})
     for problem in problems:
         if problem.stage is not None:
             place: Any = (problem.field, problem.stage)
@@ -273,8 +278,20 @@ def problems_by_place(problems: Iterable[DocumentProblem], data: Mapping[str, An
             place = (problem.field, problem.rank)
         else:
             place = problem.field
-        places.setdefault(place, []).append(in_the_editors_words(problem, word))
+        places.setdefault(place, []).append(in_the_editors_words(problem, word, labels))
     return places
+
+
+def bonus_labels(data: Mapping[str, Any]) -> dict[str, str]:
+    """Each bonus's label by the key the document gives it: the engine names a bonus by its key
+    ("went-out-in-one-go"), the table knows it by its label."""
+    labels = {}
+    for bonus in data.get("bonuses") or ():
+        label = str(bonus.get("label") or "").strip()
+        key = str(bonus.get("key") or "").strip() or bonus_key(label)
+        if label and key:
+            labels[key] = label
+    return labels
 
 
 def stage_word(data: Mapping[str, Any]) -> str:
@@ -286,7 +303,8 @@ def stage_word(data: Mapping[str, Any]) -> str:
     return str(data.get("stage_name") or "").strip() or default
 
 
-def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
+def in_the_editors_words(problem: DocumentProblem, word: str = "Stage",
+                         labels: Mapping[str, str] | None = None) -> str:
     """An engine message as the editor says it: the stages by the table's word ("Deal 3", not
     "stage 3"), an empty field as empty, what was typed in quotes a reader expects, and the
     field named where the message starts with "must".
@@ -296,8 +314,17 @@ def in_the_editors_words(problem: DocumentProblem, word: str = "Stage") -> str:
     "Deal 3's contract is empty: write it (up to 100 characters)"
     >>> in_the_editors_words(DocumentProblem("values", "the value of Q must be a whole number from 0 to 500, not 'abc'", rank="Q"))
     'the value of Q must be a whole number from 0 to 500, not “abc”'
+    >>> in_the_editors_words(DocumentProblem("bonuses", '"in-one-go" scores 0 points, so it changes nothing'),
+    ...                      labels={"in-one-go": "Went out in one go"})
+    '“Went out in one go” scores 0 points, so it changes nothing'
+    >>> in_the_editors_words(DocumentProblem("max_players", "4 is below min_players (5)"))
+    '4 is below the fewest players (5)'
     """
     message = problem.message
+    for key, label in (labels or {}).items():
+        message = message.replace(f'"{key}"', f"\u201c{label}\u201d")
+    message = re.sub(r"\bmin_players\b", "the fewest players", message)
+    message = re.sub(r"\bmax_players\b", "the most players", message)
     if problem.stage is not None:
         message = re.sub(r"\bstage\b", word.lower(), message)
         message = re.sub(rf"^{re.escape(word.lower())}\b", word, message)

@@ -51,8 +51,7 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     page.screenshot(path=str(artifacts / "history.png"), full_page=False)
 
     # Only Balmoral games, then the first of them.
-    page.get_by_label("Rules").select_option("balmoral")
-    page.get_by_role("button", name="Show").tap()
+    page.get_by_label("Rules").select_option("balmoral")  # applied as it changes
     expect(page).to_have_url(re.compile(r"rules=balmoral"))
     items = page.locator(".history-item")
     assert items.count() >= 1
@@ -86,6 +85,29 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     expect(page.locator(".h2h")).to_contain_text("together")
     no_sideways_scroll(page)
     page.screenshot(path=str(artifacts / "player.png"), full_page=True)
+
+
+def test_the_filter_applies_as_it_changes_and_a_name_leads_to_the_player(page: Page, server, games, artifacts):
+    page.goto(f"{server}/history")
+    expect(page.locator(".history-item")).to_have_count(20)
+    page.evaluate("window.sameDocument = true")
+    # No Show to tap where scripts run: choosing is enough.
+    expect(page.get_by_role("button", name="Show")).to_be_hidden()
+    page.get_by_label("Player").select_option(label="Ann")
+    expect(page).to_have_url(re.compile(r"player=\d+"))
+    expect(page.get_by_text(re.compile(r"with Ann, newest first"))).to_be_visible()
+    page.get_by_label("Rules").select_option("classic")
+    expect(page).to_have_url(re.compile(r"player=\d+&rules=classic"))
+    for text in page.locator(".history-item .line1").all_inner_texts():
+        assert text.startswith("Contract Rummy")
+    assert page.evaluate("window.sameDocument") is True  # swapped in, not a new page
+    no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "history-filtered.png"), full_page=False)
+    # Each name in an item is a link to that player's page, a fingertip tall.
+    ben = page.locator(".history-item .players a", has_text="Ben").first
+    assert ben.bounding_box()["height"] >= 44
+    ben.tap()
+    expect(page.get_by_role("heading", name="Ben", exact=True)).to_be_visible()
 
 
 @pytest.mark.console_allows(r"status of 404")  # the game deleted for good is opened at the end

@@ -40,3 +40,36 @@ def test_choosing_phase10_brings_its_player_range_and_no_jokers(page: Page, serv
     rules.locator("summary").tap()
     expect(rules).to_contain_text("ladder of ten contracts")
     page.screenshot(path=str(artifacts / "board-phase10.png"), full_page=True)
+
+
+# Every choice of the page, and the Start button: at no scroll position may the button lie over
+# a choice (a rule set hidden under it is one a table never sees).
+COVERED = """() => {
+  const start = document.querySelector('button[name=start]').getBoundingClientRect();
+  const inView = r => r.bottom > 0 && r.top < innerHeight && r.height > 0;
+  if (!inView(start)) return [];
+  const choices = document.querySelectorAll('form.new-game label, form.new-game input, form.new-game button:not([name=start])');
+  return [...choices].filter(el => {
+    const r = el.getBoundingClientRect();
+    return inView(r) && r.top < start.bottom && r.bottom > start.top && r.left < start.right && r.right > start.left;
+  }).map(el => el.textContent.trim().slice(0, 40) || el.name);
+}"""
+
+
+def test_the_start_button_never_covers_a_rule_set_or_a_seat(page: Page, server, artifacts):
+    page.goto(f"{server}/games/new")
+    page.wait_for_load_state("load")
+    for i, name in enumerate(["Ann", "Ben", "Cat", "Dan"]):
+        page.locator(f"#seat-{i}").fill(name)
+    page.evaluate("window.scrollTo(0, 0)")
+    bottom = page.evaluate("document.documentElement.scrollHeight - innerHeight")
+    for y in range(0, bottom + 60, 60):
+        page.evaluate(f"window.scrollTo(0, {y})")
+        assert page.evaluate(COVERED) == [], f"covered at scroll {y}"
+    # The last rule set in the list shows whole above the fold's edge when scrolled to it.
+    last = page.locator("label.choice").filter(has_text="Phase 10")
+    last.scroll_into_view_if_needed()
+    expect(last).to_be_in_viewport(ratio=1)
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    expect(page.get_by_role("button", name="Start game")).to_be_in_viewport(ratio=1)
+    page.screenshot(path=str(artifacts / "new-game-bottom.png"))

@@ -45,8 +45,8 @@ def test_the_leaderboard_then_a_players_rating_chart(page: Page, server, games, 
     page.screenshot(path=str(artifacts / "ratings.png"), full_page=True)
 
     # One rule set: the same page, filtered.
-    page.get_by_label("Rules").select_option("classic")
-    page.get_by_role("button", name="Show").tap()
+    page.get_by_label("Rules").select_option("classic")  # applied as it changes: no Show to tap
+    expect(page.get_by_role("button", name="Show")).to_be_hidden()
     expect(page).to_have_url(re.compile(r"rules=classic"))
     expect(page.get_by_text(re.compile(r"finished games?, Contract Rummy"))).to_be_visible()
     no_sideways_scroll(page)
@@ -71,3 +71,24 @@ def test_the_leaderboard_then_a_players_rating_chart(page: Page, server, games, 
     expect(page.get_by_role("img", name=re.compile(r"rating over \d+ rated games.*Best .* Lowest"))).to_be_visible()
     no_sideways_scroll(page)
     chart.screenshot(path=str(artifacts / "rating-chart.png"))
+
+
+def test_rises_are_drawn_in_the_positive_colour_and_falls_in_the_warning_one(page: Page, server, games, artifacts):
+    page.goto(f"{server}/ratings")
+    colours = page.evaluate("""() => {
+      const probe = document.createElement('span');
+      document.body.append(probe);
+      const of = v => { probe.style.color = `var(${v})`; return getComputedStyle(probe).color; };
+      const stroke = sel => { const el = document.querySelector(sel); return el && getComputedStyle(el).stroke; };
+      const colour = sel => { const el = document.querySelector(sel); return el && getComputedStyle(el).color; };
+      return {accent: of('--accent'), danger: of('--danger'),
+              up: stroke('svg.spark.up polyline'), down: stroke('svg.spark.down polyline'),
+              rise: colour('.trend .rise'), fall: colour('.trend .fall')};
+    }""")
+    assert colours["up"] and colours["down"], colours  # the seeded club has both
+    assert colours["up"] == colours["rise"] == colours["accent"], colours
+    assert colours["down"] == colours["fall"] == colours["danger"], colours
+    # A provisional player shows where they would stand, marked as such.
+    place = page.locator("section[aria-labelledby=provisional-h] td.rank").first
+    expect(place).to_have_text(re.compile(r"^\(\d\)\s*would be \d, provisional$"))
+    page.screenshot(path=str(artifacts / "ratings.png"), full_page=True)

@@ -1,6 +1,6 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
-from flask import Flask, Response, jsonify, make_response, request
+from flask import Flask, Response, jsonify, make_response, request, url_for
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -30,7 +30,17 @@ def answer(status: int, title: str | None = None, message: str | None = None):
     default_title, default_message = PAGES.get(status, ("Something is wrong", "Nothing was saved."))
     if request.path.startswith("/api/"):
         return jsonify({"error": {"message": message or default_title}}), status
-    return render("error.html", status, title=title or default_title, message=message or default_message), status
+    return render("error.html", status, title=title or default_title, message=message or default_message,
+                  back=_back_to_the_game(status)), status
+
+
+def _back_to_the_game(status: int) -> str | None:
+    """Where a refusal about one game leads: back to that game (a watcher's phone to the view
+    it watches), not to the list of games; None where there is no game to go back to."""
+    game_id = (request.view_args or {}).get("game_id")
+    if not isinstance(game_id, int) or status == 404:
+        return None
+    return url_for("games.watch" if status == 403 else "games.scoreboard", game_id=game_id)
 
 
 def with_headers(response, error: HTTPException) -> Response:

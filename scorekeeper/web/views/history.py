@@ -15,6 +15,7 @@ from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.rules import PRESETS
 from scorekeeper.web.views.common import go, kept_page, page_key, render
+from scorekeeper.web.presenters import player_colours
 
 bp = Blueprint("history", __name__)
 
@@ -151,8 +152,9 @@ def story(game_id: int):
     state = stored.state
     totals = levels = None
     if state is not None and state.rounds:
-        totals = charts.totals_chart(state)
-        levels = charts.levels_chart(state)
+        colours = player_colours(stored.seats)
+        totals = charts.totals_chart(state, colours=colours)
+        levels = charts.levels_chart(state, colours=colours)
     rated = history.game_ratings(game_id) if state is not None and state.finished else {}
     return render("story.html", stored=stored, game=stored.game, state=state, totals_chart=totals,
                   levels_chart=levels, may_restore=stored.deleted and may_restore(stored.game), rated=rated)

@@ -88,7 +88,7 @@ def edit(key: str):
 def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
     """Show the editor; a shape button (add a stage...) shows it again changed; "Save" checks
     the document with the engine and stores it, or shows each problem by its field."""
-    status, problems = 200, {}
+    status, problems, pressed = 200, {}, None
     if request.method == "GET":
         data = editor_data(entry.document)
         if house_id is None:
@@ -114,7 +114,8 @@ def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
                     return _go_to_top(url_for(".show", key=saved.key))
     form = RuleSetForm(formdata=None, data=data)
     response = render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
-                      action=action, problems=problems, word=stage_word(data))
+                      action=action, problems=problems, word=stage_word(data),
+                      opened=pressed in ("add_deck_row", "remove_deck_row"))
     if problems and is_htmx():
         # Saving was refused: show the list of problems at the top of the editor, not the Save
         # button the thumb is on (a shape button keeps the place, where its change is).

@@ -47,7 +47,8 @@ def player(player_id: int):
     if rating.steps:
         values = [rating.steps[0].before] + [s.after for s in rating.steps]
         best, worst = rating.best, rating.worst
-        chart = charts.rating_chart(stats.player.name, values, (rating.number(best), best.after),
-                                    (rating.number(worst), worst.after))
+        # One game has no best and lowest to tell apart: the line from the start says it all.
+        marks = ((rating.number(best), best.after), (rating.number(worst), worst.after)) if rating.games > 1 else ()
+        chart = charts.rating_chart(stats.player.name, values, *marks)
     return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
                   rating_chart=chart)
