@@ -30,6 +30,7 @@ from .presets import (
 from .replay import (
     GAME_OVER,
     MISSING,
+    TOO_MANY,
     GameSetup,
     GameState,
     NextRound,
@@ -54,6 +55,7 @@ from .rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage,
 __all__ = [
     "GAME_OVER",
     "MISSING",
+    "TOO_MANY",
     "BALMORAL",
     "CLASSIC",
     "LIVERPOOL",
