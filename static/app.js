@@ -13,12 +13,37 @@
     return form._cards;
   }
 
-  function tokens(text, cards) {
-    return text.split(/[\s,;]+/).filter(Boolean).map(function (t) {
-      var rank = cards.aliases[t.toLowerCase()];
-      return { text: rank ? cards.labels[rank] || rank : t.toUpperCase(), value: rank ? cards.values[rank] : null };
+  // The cards of a typed hand, read as the server reads them: each word a card, or (the standard
+  // deck) a run of cards typed without spaces ("AK77"). A word that is no card stays one token
+  // with no rank; a card the game does not play (a joker without jokers) has a rank, no value.
+  function tokens(text, cards, runs) {
+    var out = [];
+    text.split(/[\s,;]+/).filter(Boolean).forEach(function (t) {
+      var parts = cards.aliases[t.toLowerCase()] ? [t] : (runs && run(t.toLowerCase(), cards.aliases)) || [t];
+      parts.forEach(function (part) {
+        var rank = cards.aliases[part.toLowerCase()];
+        out.push({ text: rank ? cards.labels[rank] || rank : part.toUpperCase(), rank: rank || null,
+                   value: rank && cards.values[rank] !== undefined ? cards.values[rank] : null });
+      });
     });
+    return out;
   }
+  function run(word, aliases) {
+    var parts = [], at = 0;
+    while (at < word.length) {
+      var len = Math.min(5, word.length - at);
+      while (len > 0 && !aliases[word.substr(at, len)]) { len -= 1; }
+      if (!len) { return null; }
+      parts.push(word.substr(at, len));
+      at += len;
+    }
+    return parts;
+  }
+  function inPlay(form) {
+    if (!form._inPlay) { form._inPlay = JSON.parse(form.getAttribute("data-in-play") || "{}"); }
+    return form._inPlay;
+  }
+  function cardsOf(form, row) { return tokens(field(row, "hand").value, table(form), inPlay(form).runs); }
 
   function rows(form) { return Array.prototype.slice.call(form.querySelectorAll(".player[data-seat]")); }
   function field(row, name) { return row.querySelector("input[name=" + name + "-" + row.getAttribute("data-seat") + "]"); }
@@ -64,7 +89,7 @@
     lockMade(row);
     var hand = field(row, "hand"), points = field(row, "points");
     var chips = row.querySelector("[data-chips]"), output = row.querySelector(".penalty");
-    var list = tokens(hand.value, table(form));
+    var list = cardsOf(form, row);
     var sum = 0, unknown = false;
     chips.textContent = "";
     if (isOut(row)) {
@@ -79,8 +104,8 @@
       return;
     }
     list.forEach(function (card) {
-      chips.appendChild(el("span", "chip", card.text));
-      if (card.value === null || card.value === undefined) { unknown = true; } else { sum += card.value; }
+      chips.appendChild(el("span", card.value === null ? "chip bad" : "chip", card.text));
+      if (card.value === null) { unknown = true; } else { sum += card.value; }
     });
     if (!list.length) { chips.appendChild(el("span", "note muted", "no cards yet")); }
     output.textContent = unknown ? "?" : String(sum + bonusPoints(row));
@@ -96,9 +121,9 @@
     form.querySelector("[data-who]").textContent = name;
     var hand = form.querySelector("[data-hand]");
     hand.textContent = "";
-    var list = tokens(field(row, "hand").value, table(form));
+    var list = cardsOf(form, row);
     list.forEach(function (card, index) {
-      var chip = el("button", "chip", card.text);
+      var chip = el("button", card.value === null ? "chip bad" : "chip", card.text);
       chip.type = "button";
       chip.setAttribute("data-remove", index);
       chip.setAttribute("aria-label", "Remove " + card.text + " from " + name + "'s hand");
@@ -107,6 +132,8 @@
     if (!list.length) {
       hand.appendChild(el("span", "muted small", isOut(row) ? "went out: no cards" : "tap the cards left in the hand"));
     }
+    // The line scrolls sideways: the card just tapped (the last) is the one kept in sight.
+    hand.scrollLeft = hand.scrollWidth;
     form.querySelector("[data-keypad]").setAttribute("aria-label", "Cards for " + name);
     form.querySelectorAll("button[data-rank]").forEach(function (key) {
       key.setAttribute("aria-label", "Add " + key.getAttribute("data-label") + " to " + name);
@@ -158,10 +185,83 @@
     note.textContent = reasons.length ? "Saving ends the game: " + reasons.join(" and ") + "." : "";
   }
 
+  // ---- Errors that hold now, not when Save was last tapped. What the phone can count itself (a
+  // word that is no card, more of a card than the game's decks or jokers hold: said on every row
+  // that holds one) is worked out on every change. The server's own words for those go at the
+  // first change, and its other words for a row go when that row's entry changes.
+  function problems(form) {
+    var limits = inPlay(form), found = {}, held = {}, total = {}, label = {};
+    rows(form).forEach(function (row) {
+      var seat = row.getAttribute("data-seat"), name = nameOf(row);
+      found[seat] = [];
+      if (isOut(row) || field(row, "points").value.trim()) { return; }
+      cardsOf(form, row).forEach(function (card) {
+        if (!card.rank) {
+          found[seat].push(name + ': "' + card.text + '" is not a card.');
+        } else if (card.value === null) {
+          found[seat].push(name + ": " + card.text + " is not a card of this game.");
+        } else {
+          total[card.rank] = (total[card.rank] || 0) + 1;
+          label[card.rank] = card.text;
+          (held[card.rank] = held[card.rank] || {})[seat] = true;
+        }
+      });
+    });
+    Object.keys(total).forEach(function (rank) {
+      var limit = (limits.cards || {})[rank];
+      if (limit === undefined || total[rank] <= limit) { return; }
+      var what = rank === "JK" ? limit + " joker" + (limit === 1 ? "" : "s") + " in play"
+        : limits.decks + (limits.decks === 1 ? " deck holds" : " decks hold") + " only " + limit + " of " + rank;
+      Object.keys(held[rank]).forEach(function (seat) {
+        var row = form.querySelector(".player[data-seat='" + seat + "']");
+        found[seat].push(nameOf(row) + ": " + total[rank] + " \u00d7 " + label[rank] + " in this round, but " + what + ".");
+      });
+    });
+    return found;
+  }
+  function recheck(form, row) {
+    if (row) {
+      form.querySelectorAll(".seat-errors [data-recheck]").forEach(function (e) { e.remove(); });
+      row.querySelectorAll(".seat-errors > span").forEach(function (e) { e.remove(); });
+    }
+    var found = problems(form);
+    rows(form).forEach(function (r) {
+      var seat = r.getAttribute("data-seat"), box = r.querySelector(".seat-errors");
+      if (box) { box.querySelectorAll("[data-phone]").forEach(function (e) { e.remove(); }); }
+      // A page opened with the server's words for a row: they stand until something changes.
+      var mine = !row && box && box.children.length ? [] : found[seat];
+      if (mine.length) {
+        if (!box) {
+          box = el("span", "seat-errors");
+          box.id = "err-" + seat;
+          box.setAttribute("role", "alert");
+          r.querySelector(".pick").appendChild(box);
+        }
+        mine.forEach(function (text) {
+          var line = el("span", "", text);
+          line.setAttribute("data-phone", "");
+          box.appendChild(line);
+        });
+      }
+      var wrong = !!(box && box.children.length);
+      if (box && !wrong) { box.remove(); }
+      r.classList.toggle("has-error", wrong);
+      var hand = field(r, "hand");
+      if (wrong) {
+        hand.setAttribute("aria-invalid", "true");
+        hand.setAttribute("aria-describedby", "err-" + seat);
+      } else {
+        hand.removeAttribute("aria-invalid");
+        hand.removeAttribute("aria-describedby");
+      }
+    });
+  }
+
   function changed(form, row) {
     if (row) { refresh(row); }
     dock(form);
     ending(form);
+    recheck(form, row);
     saveDraft(form);
   }
 
@@ -225,6 +325,13 @@
         refresh(r);  // locks the Made of the row that is out, unlocks the others
       });
       ending(form);
+      recheck(form, row);
+      // "Tap the player who went out." no longer holds once someone is.
+      form.querySelectorAll("[data-no-one-out]").forEach(function (p) {
+        var box = p.parentNode;
+        p.remove();
+        if (!box.children.length) { box.remove(); }
+      });
       selectNext(form, row);
     } else if (event.target.matches("input[name=seat]")) {
       select(form, row);
@@ -287,6 +394,7 @@
     rows(form).forEach(function (r) { r.classList.remove("is-out"); refresh(r); });
     ending(form);
     dock(form);
+    recheck(form, selected(form));
     button.closest("[data-kept-entry]").hidden = true;
   });
 
@@ -366,7 +474,7 @@
   // What the round holds, in a line: "Ann went out · Ben: Q 7 (17) · Cat: no cards".
   function holds(form) {
     return rows(form).map(function (row) {
-      var points = field(row, "points").value.trim(), cards = tokens(field(row, "hand").value, table(form));
+      var points = field(row, "points").value.trim(), cards = cardsOf(form, row);
       var bonuses = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (box) {
         return ", " + box.nextElementSibling.textContent;
       }).join("");
@@ -471,6 +579,15 @@
     say("Offline, retrying\u2026 " + entry.word.toLowerCase() + " " + entry.number +
         " is kept on this phone and sent by itself when the signal returns.");
     later();
+    // The round just saved waits, and the phone knows it has no network: the scoreboard this
+    // phone kept takes the form's place (with what waits, worked out on the phone), at the
+    // game's own address, so that a reload or Back leads to the game rather than to a form
+    // already saved. (A send that failed with the network up, an answer lost, is tried again in
+    // a moment: the form stays, and a card missed can still be added to what is sent.)
+    var form = document.querySelector("form.round-form[data-replay]");
+    if (navigator.onLine === false && form && waiting(form) && gameOf(form.getAttribute("action")) === entry.game) {
+      showKeptBoard(entry.game, true);
+    }
   }
   function answered(entry, response, html) {
     delete sending[entry.id];
@@ -549,6 +666,7 @@
   }
   function phoneFigures() {
     document.querySelectorAll(".phone-figures").forEach(function (n) { n.remove(); });
+    document.querySelectorAll("[data-phone-hid]").forEach(function (n) { n.hidden = false; n.removeAttribute("data-phone-hid"); });
     var board = document.querySelector("#board[data-replay]"), form = document.querySelector("form.round-form[data-replay]");
     var holder = board || (form && waiting(form) ? form : null);
     if (!holder) { return; }
@@ -588,6 +706,11 @@
       next.type = "button";
       next.setAttribute("data-record-next", id);
       box.appendChild(next);
+      // The board's own "Record round 2" names the round the server waits for, not the one this
+      // phone records next: only the phone's button stays.
+      var own = board && board.querySelector("a[href$='/rounds/new']");
+      var line = own && own.closest("p");
+      if (line) { line.hidden = true; line.setAttribute("data-phone-hid", ""); }
     }
     // A mistake in a round not yet sent: take it back out of the outbox (its draft stays, so
     // the round screen opens with what was entered).
@@ -606,7 +729,9 @@
     if (!entry || sending[id]) { return; }
     drop(id);
     var form = document.querySelector("form.round-form[data-replay]");
-    if (form && gameOf(form.getAttribute("action")) === entry.game) { recordNext(entry.game); }
+    var board = document.querySelector("#board[data-replay]");
+    if ((form && gameOf(form.getAttribute("action")) === entry.game) ||
+        (board && board.getAttribute("data-game") === entry.game)) { recordNext(entry.game); }
     say(entry.word + " " + entry.number + " taken back: it was not sent.");
   });
 
@@ -641,6 +766,69 @@
       })
       .catch(function () { /* no signal: tried again on the next scoreboard */ });
   }
+  // The scoreboard as last seen live, kept on the phone (the whole board, with the game's data for
+  // the phone's own figures), to be shown without signal where the server's would be.
+  var BOARD = "scorekeeper-board";
+  function version(board) {
+    var m = /[?&]v=([0-9]+)/.exec(board.getAttribute("hx-get") || "");
+    return m ? Number(m[1]) : 0;
+  }
+  function keepBoard() {
+    var main = document.querySelector("#main"), board = main && main.querySelector("#board[data-replay]");
+    if (!board || kept || navigator.onLine === false) { return; }
+    // The page as it stands, less what belongs to the moment: messages, the outbox's notes (drawn
+    // again from the outbox), the undo bar (it needs the server).
+    var copy = main.cloneNode(true);
+    copy.querySelectorAll(".flashes, .outbox-note, .phone-figures, .needs-signal, [data-undo]").forEach(function (n) { n.remove(); });
+    try {
+      localStorage.setItem(BOARD, JSON.stringify({ game: board.getAttribute("data-game"), build: BUILD, at: Date.now(),
+                                                   version: version(board), title: document.title, html: copy.innerHTML }));
+    } catch (e) { /* private mode, or full */ }
+  }
+  function keptBoard(id) {
+    try {
+      var copy = JSON.parse(localStorage.getItem(BOARD) || "null");
+      return copy && copy.game === id && copy.build === BUILD ? copy : null;
+    } catch (e) { return null; }
+  }
+  function showKeptBoard(id, replace) {
+    var copy = keptBoard(id), main = document.querySelector("#main");
+    if (!copy || !main) { return false; }
+    main.innerHTML = copy.html;
+    kept = copy.at;
+    document.body.setAttribute("data-kept-at", String(copy.at));
+    document.title = copy.title;
+    var address = "/games/" + id;
+    if (location.pathname !== address) {
+      if (replace) { history.replaceState({ offline: true }, "", address); } else { history.pushState({ offline: true }, "", address); }
+    }
+    init(main);
+    keptPage();
+    window.scrollTo(0, 0);
+    return true;
+  }
+  // Without signal, a page of a game the server cannot give (the offline page, an older copy, a
+  // round screen whose round already waits to be sent) gives way to the kept scoreboard.
+  function gameInAddress() {
+    var m = /^\/games\/([0-9]+)(\/|$)/.exec(location.pathname);
+    return m ? m[1] : "";
+  }
+  function offlineLanding() {
+    var id = gameInAddress() || (outbox()[0] || {}).game || "";
+    var copy = id && keptBoard(id);
+    if (!copy) { return; }
+    var form = document.querySelector("form.round-form[data-outbox]");
+    var board = document.querySelector("#board");
+    if (document.querySelector("[data-offline-page]") || (kept && form && waiting(form)) ||
+        (kept && board && copy.version > version(board))) {
+      showKeptBoard(id, true);
+    }
+  }
+  window.addEventListener("popstate", function () {
+    var id = gameInAddress();
+    if (id && location.pathname === "/games/" + id && (kept || navigator.onLine === false)) { showKeptBoard(id, true); }
+  });
+
   // The next round on this phone: in the round screen on show, or in the kept blank one.
   function recordNext(id) {
     var main = document.querySelector("#main");
@@ -784,9 +972,11 @@
   function say(text) {
     banner = banner || document.querySelector(".offline-note");
     if (!banner) {
+      // In the page's flow under the menu, never over it nor over what the page shows.
       banner = el("p", "offline-note");
       banner.setAttribute("role", "status");
-      document.body.appendChild(banner);
+      var top = document.querySelector("header.top");
+      if (top) { top.insertAdjacentElement("afterend", banner); } else { document.body.insertBefore(banner, document.body.firstChild); }
     }
     clearTimeout(banner._hide);
     banner.textContent = text || "";
@@ -868,6 +1058,21 @@
   function waitingList() {
     var spot = document.querySelector("[data-waiting]");
     if (!spot) { return; }
+    // Every offline page leads back: to this address again, and to each game this phone knows.
+    var again = document.querySelector("[data-try-again]");
+    if (again) { again.setAttribute("href", location.pathname + location.search); }
+    var back = document.querySelector("[data-way-back]");
+    if (back && !back.querySelector("[data-game-link]")) {
+      var games = [gameInAddress()].concat(outbox().map(function (e) { return e.game; })).filter(function (id, i, all) {
+        return id && all.indexOf(id) === i;
+      });
+      games.forEach(function (id) {
+        var link = el("a", "button primary", "Back to game " + id);
+        link.href = "/games/" + id;
+        link.setAttribute("data-game-link", id);
+        back.insertBefore(link, back.firstChild);
+      });
+    }
     var waiting = outbox();
     spot.textContent = "";
     if (!waiting.length) { spot.textContent = "Nothing from this phone is waiting to be sent."; return; }
@@ -892,14 +1097,17 @@
       rows(form).forEach(refresh);
       dock(form);
       ending(form);
+      recheck(form);
     });
     wake();
     showOutbox();
     keepBlankForm();
+    keepBoard();
   }
   document.addEventListener("DOMContentLoaded", function () {
     kept = Number(document.body.getAttribute("data-kept-at")) || null;
     init(document);
+    if (kept || document.querySelector("[data-offline-page]")) { offlineLanding(); }
     keptPage();
     waitingList();
     var sw = document.body.getAttribute("data-sw");
@@ -914,4 +1122,26 @@
     }
   });
   document.addEventListener("htmx:afterSettle", function (event) { init(event.target); });
+
+  // ---- The undo bar's answer ("Round 4 restored.") is shown at the top of the page; the person
+  // who tapped Restore is looking at the foot. While the message is out of sight a copy of it
+  // stands where the bar was, for a few seconds (the page itself does not move under the thumb).
+  var fromBar = false;
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (event.detail.elt.closest && event.detail.elt.closest("[data-undo]")) { fromBar = true; }
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!fromBar || event.target.id !== "main") { return; }
+    fromBar = false;
+    var flashes = event.target.querySelector(".flashes");
+    if (!flashes) { return; }
+    var box = flashes.getBoundingClientRect();
+    if (box.top >= 0 && box.bottom <= window.innerHeight) { return; }
+    var copy = flashes.cloneNode(true);
+    copy.classList.add("flash-float");
+    copy.removeAttribute("role");
+    copy.setAttribute("aria-hidden", "true");  // the message itself is announced, once
+    document.body.appendChild(copy);
+    setTimeout(function () { copy.remove(); }, 5000);
+  });
 })();

@@ -30,6 +30,7 @@ from scorekeeper.rules.presets import (
 from scorekeeper.rules.replay import (
     GAME_OVER,
     MISSING,
+    TOO_MANY,
     GameSetup,
     GameState,
     NextRound,
@@ -54,6 +55,7 @@ from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression
 __all__ = [
     "GAME_OVER",
     "MISSING",
+    "TOO_MANY",
     "BALMORAL",
     "CLASSIC",
     "LIVERPOOL",

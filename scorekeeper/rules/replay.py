@@ -57,6 +57,7 @@ _WINNER = DealerRule.WINNER
 #: :attr:`Problem.code` values.
 MISSING = "missing"
 GAME_OVER = "game over"
+TOO_MANY = "too many"
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class Problem:
     card: str | None = None
     field: str | None = None
     #: A word for callers to match on instead of the message: MISSING (no entry at all for a
-    #: player), GAME_OVER (a round after the one that ended the game).
+    #: player), GAME_OVER (a round after the one that ended the game), TOO_MANY (more of a card
+    #: in the round than the game's decks or jokers hold; ``player`` is the one it tipped over).
     code: str | None = None
 
     def __str__(self) -> str:
@@ -634,6 +636,7 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
                         player=name,
                         card=rank.value,
                         fld="hands",
+                        code=TOO_MANY,
                     )
         else:
             pts = resolved_points[name]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from scorekeeper.rules import (
     MISSING,
+    TOO_MANY,
     CardError,
     Deck,
     GameSetup,
@@ -19,6 +20,7 @@ from scorekeeper.rules import (
     Hand,
     Problem,
     RoundRecord,
+    RuleSet,
     check_round,
     parse_hand,
     parse_rank,
@@ -224,7 +226,7 @@ class RoundDraft:
                 bonuses[name] = tuple(seat.bonuses)
             if i == self.went_out:
                 continue
-            message = self._read_seat(name, seat, hands, points, setup.rules.deck)
+            message = self._read_seat(name, seat, hands, points, setup.rules)
             if message:
                 seat.errors.append(message)
                 unread.add(name)
@@ -244,7 +246,7 @@ class RoundDraft:
 
     @staticmethod
     def _read_seat(name: str, seat: SeatDraft, hands: dict[str, Hand], points: dict[str, int],
-                   deck: Deck) -> str:
+                   rules: RuleSet) -> str:
         """Read one seat's entry into ``hands`` or ``points``; the reason it cannot be read, or ""."""
         if seat.points:
             if seat.hand.strip():
@@ -256,8 +258,12 @@ class RoundDraft:
         if not seat.hand.strip():
             return ""  # the engine says "no cards or points entered", unless nobody went out yet
         try:
-            hands[name] = parse_hand(seat.hand, deck)
+            hands[name] = parse_hand(seat.hand, rules.deck)
         except CardError as exc:
+            if not rules.uses_jokers and " is not a card (" in str(exc):
+                # The deck's words list a joker: a game without jokers names only its own cards.
+                cards = " ".join(rank.label for rank in rules.ranks)
+                return f'{name}: "{exc.token}" is not a card (cards are {cards}).'
             return f"{name}: {exc}."
         return ""
 
@@ -281,6 +287,14 @@ class RoundDraft:
                 if problem.code == MISSING:  # said in the words of this screen's keys
                     message = "no cards entered yet"
                 self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
+                if problem.code == TOO_MANY:
+                    # Every player holding that card is part of the count, not only the one it
+                    # tipped over: each of their rows says so.
+                    total = message.removeprefix("that makes ")
+                    for name, seat in zip(setup.players, self.seats, strict=True):
+                        hand = seat.parsed(setup.rules.deck) if name != problem.player else None
+                        if hand is not None and any(rank.value == problem.card for rank in hand.ranks):
+                            seat.errors.append(f"{name}: {total}.")
             else:
                 self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
 

@@ -10,7 +10,7 @@ from scorekeeper.store.models import Round, db
 
 def start_game(page: Page, server: str, rules: str, names: list[str], dealer: int = 0, dealer_rule=None):
     page.goto(f"{server}/")
-    page.get_by_role("link", name="＋ New game").tap()
+    page.get_by_role("link", name="Start a new game").tap()
     expect(page.get_by_role("heading", name="New game")).to_be_visible()
     # htmx binds the rules radios at load: a tap before that would post nothing.
     page.wait_for_load_state("load")
