@@ -55,7 +55,7 @@
     var contract = row.querySelector(".contract");
     if (contract) { contract.textContent = describe(game, stage); }
     var made = row.querySelector("input[name^=achieved-]");
-    if (made) { made.setAttribute("aria-label", name + " made contract (" + word + " " + stage + ")"); }
+    if (made) { made.setAttribute("aria-label", name + " made the " + word + " (" + word + " " + stage + ")"); }
     if (next.finishers.indexOf(name) >= 0) {
       row.setAttribute("data-finishes", name + " completes " + word + " " + game.last_stage);
     } else {

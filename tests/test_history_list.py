@@ -63,9 +63,9 @@ def test_every_page_read_from_either_end_holds_the_next_games_in_order(app, per_
 
 def test_a_history_item_says_the_rules_players_winner_and_length(web, app, four):
     page = text(web.get("/history"))
-    assert "Balmoral Rummy · 7 rounds · 1 h 10 min 🏆 Ben (0) Game 1 · Thu 01 Jan 2026, 19:00 Ann Ben Cat" in page
+    assert "Balmoral Rummy · 7 rounds · 1 h 10 min Winner: Ben (0) Game 1 · Thu 01 Jan 2026, 19:00 Ann Ben Cat" in page
     assert "In progress, round 3: Ann leads with 4" in page
-    assert "🏆 Ann and Cat (5) share the win" in page
+    assert "Winners: Ann and Cat (5), sharing the win" in page
     assert "Sun 01 Mar 2026, 19:00" in page
 
 

@@ -140,7 +140,7 @@ def test_a_different_round_posted_with_a_taken_number_shows_both_versions(web, a
     assert response.status_code == 409
     seen = text(response)
     assert "Round 1 is already recorded, and differs from what this phone sent" in seen
-    assert "Ann A K 7 7, no contract A K 7, no contract" in seen
+    assert "Ann A K 7 7, no level A K 7, no level" in seen
     assert totals(response) == {"Ann": 39, "Ben": 0, "Cat": 32, "Dan": 5}  # the stored one stands
     assert rounds_stored(app, balmoral) == 1
     # The phone's version becomes a correction with one tap.

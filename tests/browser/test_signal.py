@@ -366,7 +366,7 @@ def test_a_card_changed_during_the_wait_offers_both_versions(page: Page, server,
     expect(page.locator(".outbox-note")).to_contain_text("Ben: Q 7 (17)")
     state["pass"] = True
     expect(page.get_by_role("heading", name="Round 1: two versions")).to_be_visible(timeout=15_000)
-    expect(page.locator("tr.differs")).to_have_text(re.compile(r"Ben\s*Q, no contract\s*Q 7, no contract"))
+    expect(page.locator("tr.differs")).to_have_text(re.compile(r"Ben\s*Q, no level\s*Q 7, no level"))
     assert totals(page) == {"Ann": 0, "Ben": 10}  # the stored one stands until the choice
     assert rounds_stored(live_app) == 1
     page.get_by_role("button", name="Make this phone's a correction of round 1").tap()

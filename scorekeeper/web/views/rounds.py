@@ -138,6 +138,7 @@ def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]
     """Each player's part of the two versions of a round, in words."""
     ladder = "achieved" in stored
     rules = setup.rules
+    stage = rules.stage_word.lower()
 
     def words(doc: dict, name: str) -> str:
         if doc["went_out"] == name:
@@ -147,7 +148,7 @@ def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]
         else:
             said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or "no cards"
         if ladder and doc["went_out"] != name:
-            said += ", made contract" if name in doc["achieved"] else ", no contract"
+            said += f", made the {stage}" if name in doc["achieved"] else f", no {stage}"
         for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
             said += f", {bonus}"
         return said
