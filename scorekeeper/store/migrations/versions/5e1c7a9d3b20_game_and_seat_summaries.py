@@ -1,4 +1,4 @@
-"""game and seat summaries, filled from every stored game
+"""game and seat summaries: the tables of what the engine works out of each game
 
 Each game's summary (who won, each seat's total, place, times out, stage and ladder climbs,
 the next round and its dealer) is worked out by the rules engine from the game's rounds and
