@@ -291,7 +291,7 @@ def test_the_served_access_log_never_records_query_strings():
 
 def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_writes_them(tmp_path):
     """Two "María"s (a precomposed and a combining accent) and an "Eve" with a zero-width joiner
-    were two players each before issue 16; the upgrade makes each one player. Two that sat at
+    were two players each under the older name key; the upgrade makes each one player. Two that sat at
     the same table cannot be one: they stay apart, for the keeper to rename."""
     url = database_url(tmp_path, "names.sqlite")
     app = migrated_app(url)
@@ -302,7 +302,7 @@ def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_write
     for doc in GAMES:
         seed_with_reflected_tables(url, doc)
     engine = create_engine(url)
-    old_key = lambda name: " ".join(name.split()).casefold()  # noqa: E731 (the key before issue 16)
+    old_key = lambda name: " ".join(name.split()).casefold()  # noqa: E731 (the older name key)
     renames = {"Ann": "María", "Dev": "Mari\u0301a", "Ben": "Jos\u00e9", "Cat": "Jose\u0301", "Eve": "Eve\u200d"}
     with engine.begin() as conn:
         for before, after in renames.items():
