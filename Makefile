@@ -53,6 +53,8 @@ lock-export:
 run: $(STAMP)
 	$(BIN)/flask --app scorekeeper backup --before-upgrade
 	$(BIN)/flask --app scorekeeper db upgrade
+	@# Migrations change the schema only: summaries missing or worked out by an older logic, anew.
+	$(BIN)/flask --app scorekeeper games rebuild --if-stale
 	@echo ""
 	@# The club key: made (and its link printed) on the first start only.
 	@$(BIN)/flask --app scorekeeper club-key --first --base-url http://localhost:$(PORT) $(foreach ip,$(IPS),--base-url http://$(ip):$(PORT))

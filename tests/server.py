@@ -35,12 +35,13 @@ def app_env(database_url: str, instance: Path) -> dict[str, str]:
 
 def upgrade(database_url: str, instance: Path, revision: str = "head", python: str = sys.executable,
             cwd: Path = ROOT) -> None:
-    """``flask db upgrade``, by default with this interpreter in the checkout; the wheel's test
-    gives the interpreter of the environment it installed into, and a folder outside the checkout."""
-    subprocess.run(
-        [python, "-m", "flask", "--app", "scorekeeper", "db", "upgrade", revision],
-        cwd=cwd, env=app_env(database_url, instance), check=True, capture_output=True,
-    )
+    """``flask db upgrade``, then (at the head) ``flask games rebuild --if-stale``, as `make run`
+    upgrades; by default with this interpreter in the checkout; the wheel's test gives the
+    interpreter of the environment it installed into, and a folder outside the checkout."""
+    steps = [["db", "upgrade", revision]] + ([["games", "rebuild", "--if-stale"]] if revision == "head" else [])
+    for step in steps:
+        subprocess.run([python, "-m", "flask", "--app", "scorekeeper", *step],
+                       cwd=cwd, env=app_env(database_url, instance), check=True, capture_output=True)
 
 
 class Gunicorn:

@@ -68,7 +68,7 @@ def bulk_seed(app, docs):
         for table, rows in ((Game, games), (Seat, seats), (Round, rounds), (HandEntry, hands)):
             for start in range(0, len(rows), 2000):
                 db.session.execute(insert(table), rows[start:start + 2000])
-        rebuild()  # rows written behind the store's back: their summaries, as a migration fills them
+        rebuild()  # rows written behind the store's back: their summaries, as an upgrade fills them
         db.session.commit()
         return [g["id"] for g in games]
 

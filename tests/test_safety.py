@@ -21,9 +21,9 @@ from scorekeeper.rules import PRESETS, document_text, name_key
 from scorekeeper.store.rebuild import rebuild
 
 REVISIONS = [s.revision for s in ScriptDirectory(str(MIGRATIONS)).walk_revisions()][::-1]  # oldest first
-#: The migration that gives every game its frozen rules (and fills every game's summary).
+#: The migration that gives every game its frozen rules.
 FROZEN_RULES = "a4d2e6f8b013"
-#: The migration that made and filled the club's ratings (issue 15).
+#: The migration that made the club's ratings' table.
 RATINGS = "9f4b2e6c1d83"
 
 GAMES = [
@@ -42,6 +42,15 @@ GAMES = [
 
 def migrated_app(url: str):
     return create_app({"TESTING": True, "SECRET_KEY": "m", "SQLALCHEMY_DATABASE_URI": url, "CHECK_SCHEMA": False})
+
+
+def upgrade(app, revision: str = "head") -> str:
+    """The upgrade as `make run` makes it: the migrations, then the summaries if they are stale
+    (``flask games rebuild --if-stale``); what the second said."""
+    flask_migrate.upgrade(directory=str(MIGRATIONS), revision=revision)
+    done = app.test_cli_runner().invoke(args=["games", "rebuild", "--if-stale"])
+    assert done.exit_code == 0, done.output
+    return done.output
 
 
 def seed_with_reflected_tables(url: str, doc: dict) -> None:
@@ -95,26 +104,26 @@ def test_games_stored_at_an_earlier_migration_survive_the_upgrade(tmp_path, revi
     for doc in GAMES:
         seed_with_reflected_tables(url, doc)
     with app.app_context():
-        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        assert re.match(r"[1-9]\d* summaries were rebuilt", upgrade(app))  # both games' and their ratings
         for game_id, doc in enumerate(GAMES, start=1):
             expected = game_document(read_game(doc).state)
             exported = export_game(game_id)
             assert exported["result"] == expected["result"]
             assert exported["rounds"] == expected["rounds"]
-        # The upgrade filled every game's summary, as a rebuild from the facts makes it (from a
-        # revision that had summaries already, the plain inserts above stored none, and the
-        # migration that stores each game's rules works every summary out again).
-        if REVISIONS.index(revision) < REVISIONS.index(FROZEN_RULES):
-            assert rebuild(fix=False) == []
-        # Every game keeps its own copy of the rules it was played by: the preset's document.
+        # The upgrade filled every game's summary and the club's ratings, as a rebuild from the
+        # facts makes them (the plain inserts above stored none).
+        assert rebuild(fix=False) == []
+        assert rating_summaries.rebuild(fix=False) == []
+        # Every game keeps its own copy of the rules it was played by: the preset's document
+        # (the migration's own copy for games stored before it, the same text as the app's).
         stored = db.session.execute(text("SELECT id, rules, rules_document FROM game ORDER BY id")).all()
         assert [(key, document) for _, key, document in stored] == [
             (doc["rules"], document_text(PRESETS[doc["rules"]])) for doc in GAMES]
         assert db.session.scalar(text("SELECT count(*) FROM hand WHERE bonuses != ''")) == 0
         assert db.session.scalar(text("SELECT count(*) FROM house_ruleset")) == 0
-        # The ratings were filled from the summaries there were: as a rebuild rates them.
-        if REVISIONS.index(revision) < REVISIONS.index(RATINGS):
-            assert rating_summaries.rebuild(fix=False) == []
+        assert db.session.scalar(text("SELECT count(*) FROM rating_summary")) > 0
+        # Done once: the next start finds the summaries worked out by this version's logic.
+        assert "nothing to rebuild" in upgrade(app)
     close(app)
 
 
@@ -282,7 +291,7 @@ def test_the_served_access_log_never_records_query_strings():
 
 def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_writes_them(tmp_path):
     """Two "María"s (a precomposed and a combining accent) and an "Eve" with a zero-width joiner
-    were two players each before issue 16; the upgrade makes each one player. Two that sat at
+    were two players each under the older name key; the upgrade makes each one player. Two that sat at
     the same table cannot be one: they stay apart, for the keeper to rename."""
     url = database_url(tmp_path, "names.sqlite")
     app = migrated_app(url)
@@ -293,7 +302,7 @@ def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_write
     for doc in GAMES:
         seed_with_reflected_tables(url, doc)
     engine = create_engine(url)
-    old_key = lambda name: " ".join(name.split()).casefold()  # noqa: E731 (the key before issue 16)
+    old_key = lambda name: " ".join(name.split()).casefold()  # noqa: E731 (the older name key)
     renames = {"Ann": "María", "Dev": "Mari\u0301a", "Ben": "Jos\u00e9", "Cat": "Jose\u0301", "Eve": "Eve\u200d"}
     with engine.begin() as conn:
         for before, after in renames.items():
@@ -303,7 +312,7 @@ def test_the_upgrade_merges_players_whose_names_differ_only_in_how_unicode_write
         versions = dict(conn.execute(text("SELECT id, version FROM game")).all())
     engine.dispose()
     with app.app_context():
-        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        upgrade(app)
         players = db.session.execute(text("SELECT id, name, name_key FROM player ORDER BY id")).all()
         names = [name for _, name, _ in players]
         assert names.count("Mar\u00eda") == 1 and "Mari\u0301a" not in names
@@ -344,7 +353,7 @@ def test_the_upgrade_places_phase10_players_by_the_phase_reached_first(tmp_path)
         assert db.session.scalars(text(placed), {"g": game.id}).all() == [3, 2, 1]
         db.session.commit()
         flask_migrate.downgrade(directory=str(MIGRATIONS), revision=RATINGS)
-        flask_migrate.upgrade(directory=str(MIGRATIONS), revision="head")
+        upgrade(app)
         assert db.session.scalars(text(placed), {"g": game.id}).all() == [2, 3, 1]
         assert rebuild(fix=False) == []
     close(app)
@@ -360,3 +369,40 @@ def test_a_watchers_refusal_leads_back_to_the_game_it_watches(web, stranger):
     assert "Back to the games" not in text(refused)
     # A page that is no game still leads to the games.
     assert "Back to the games" in text(stranger.get(f"/games/{game_id + 1}"))
+
+
+def test_the_name_key_the_upgrade_merged_players_by_is_the_apps():
+    """The revision that made one player per name carries its own copy of the name key: the
+    app finds players by the keys it wrote only while the two agree (a change to the app's key
+    needs a revision that writes the new keys)."""
+    merged_by = ScriptDirectory(str(MIGRATIONS)).get_revision("b7e41c2d9a10").module.name_key
+    names = ["Ann", "  Ana   María ", "Mari\u0301a", "Eve\u200d", "Stra\u00dfe", "\u3164Bo", "Zo\ufe0f\u00eb", "DEV\tKim"]
+    assert [merged_by(n) for n in names] == [name_key(n) for n in names]
+
+
+def test_the_summaries_are_rebuilt_once_for_each_logic(app, monkeypatch):
+    """`flask games rebuild --if-stale` (the upgrade's step after the migrations) works the
+    summaries out when the database does not know them to be this version's logic's, and says
+    so; then not again, until the logic's version moves on. A full rebuild says so too."""
+    from scorekeeper import store
+    from scorekeeper.rules import BALMORAL, GameSetup
+    from scorekeeper.store import rebuild as rebuilding
+
+    runner = app.test_cli_runner()
+    with app.app_context():
+        game, _ = store.create_game(GameSetup.create(BALMORAL, ["Ann", "Bob"]))
+        db.session.execute(text("DELETE FROM seat_summary"))
+        db.session.execute(text("DELETE FROM game_summary"))
+        db.session.commit()
+    assert runner.invoke(args=["games", "rebuild", "--if-stale"]).output.startswith("1 summaries were rebuilt")
+    with app.app_context():
+        assert rebuild(fix=False) == []
+    again = runner.invoke(args=["games", "rebuild", "--if-stale"])
+    assert (again.exit_code, "nothing to rebuild" in again.output) == (0, True)
+    monkeypatch.setattr(rebuilding, "SUMMARY_LOGIC", rebuilding.SUMMARY_LOGIC + 1)
+    with app.app_context():
+        assert rebuilding.stale()
+        db.session.rollback()
+    assert runner.invoke(args=["games", "rebuild"]).exit_code == 0  # nothing differed: not a fault
+    assert "nothing to rebuild" in runner.invoke(args=["games", "rebuild", "--if-stale"]).output
+    assert runner.invoke(args=["games", "rebuild", "--check", "--if-stale"]).exit_code == 2

@@ -320,3 +320,24 @@ class ClubVersion(db.Model):
 
 # The one row, in a database made from the models (the tests); migrations insert it themselves.
 event.listen(ClubVersion.__table__, "after_create", DDL("INSERT INTO club_version (id, version) VALUES (1, 0)"))
+
+
+class SummaryLogic(db.Model):
+    """One row: the version of the logic that worked out the stored summaries (game, seat and
+    rating summaries), or 0 when none is known.
+
+    Summaries are written with their facts by the running app; when the app's logic changes
+    (a new rule of placing, a summary's new column filled), those stored by the older logic are
+    out of date. ``flask games rebuild`` writes the version it worked them out by here, and
+    ``flask games rebuild --if-stale`` (the upgrade's step after the migrations) works them all
+    out again when this is not the app's (:data:`scorekeeper.store.rebuild.SUMMARY_LOGIC`).
+    """
+
+    __tablename__ = "summary_logic"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    version: Mapped[int] = mapped_column(Integer)
+
+
+# The one row, in a database made from the models (the tests) as by the migration: no logic known.
+event.listen(SummaryLogic.__table__, "after_create", DDL("INSERT INTO summary_logic (id, version) VALUES (1, 0)"))

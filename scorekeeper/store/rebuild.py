@@ -3,22 +3,32 @@
 The facts are the truth and a summary only their digest: :func:`rebuild` replays every game,
 compares what it finds with what is stored, names each difference and (unless asked not to)
 puts the worked-out summary in place. The tests hold the stored summaries against it.
+
+Migrations change the schema and the facts only: summaries missing after an upgrade, or
+worked out by an older logic, are filled by :func:`rebuild_if_stale` (``flask games rebuild
+--if-stale``, the upgrade's step after ``flask db upgrade``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from scorekeeper.store import rating_summaries
-from scorekeeper.store.models import Game, GameSummary, SeatSummary, db
+from scorekeeper.store.models import Game, GameSummary, SeatSummary, SummaryLogic, db
 from scorekeeper.store.replays import read_rows, work_out
 from scorekeeper.store.summaries import Rows, rows_of, store
 
 #: How many games one pass of :func:`rebuild` reads and replays.
 REBUILD_CHUNK = 500
+
+#: The version of the logic that works summaries out of facts (the rules engine's totals and
+#: places, :mod:`scorekeeper.store.summaries`, :mod:`scorekeeper.store.rating_summaries`). Add
+#: one whenever a change would make a stored summary differ from a rebuild of the same facts:
+#: the next upgrade then works every summary out again (:func:`rebuild_if_stale`).
+SUMMARY_LOGIC = 1
 
 
 def _chunks(values: Sequence, size: int = 500) -> Iterator[Sequence]:
@@ -50,14 +60,13 @@ def worked_out_rows(game_ids: Sequence[int], session: Session) -> dict[int, Rows
     return found
 
 
-def rebuild(session: Session | None = None, fix: bool = True, ratings: bool = True) -> list[str]:
+def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
     """Work every game's summary out again from the facts; one line for each that differed
     from the stored one (or was missing, or belongs to no game), which is then replaced
-    unless ``fix`` is False. Runs in the session's transaction; the caller commits.
-
-    With ``ratings`` (a migration made before the ratings' table passes False), the club's
-    ratings are then rated again from the summaries, and each scope that differed is named
-    (:func:`scorekeeper.store.rating_summaries.rebuild`)."""
+    unless ``fix`` is False. The club's ratings are then rated again from the summaries, and
+    each scope that differed is named (:func:`scorekeeper.store.rating_summaries.rebuild`).
+    With ``fix``, the summaries are then those of :data:`SUMMARY_LOGIC`, and the database says
+    so. Runs in the session's transaction; the caller commits."""
     session = session or db.session()
     differences: list[str] = []
     ids = list(session.scalars(select(Game.id).order_by(Game.id)))
@@ -83,10 +92,27 @@ def rebuild(session: Session | None = None, fix: bool = True, ratings: bool = Tr
         for chunk in _chunks(list(orphans)):
             session.execute(delete(SeatSummary).where(SeatSummary.game_id.in_(chunk)))
             session.execute(delete(GameSummary).where(GameSummary.game_id.in_(chunk)))
-    if ratings:
-        session.flush()
-        differences += rating_summaries.rebuild(session, fix)
+    session.flush()
+    differences += rating_summaries.rebuild(session, fix)
+    if fix:
+        session.execute(update(SummaryLogic).where(SummaryLogic.id == 1).values(version=SUMMARY_LOGIC))
     return differences
+
+
+def stale(session: Session | None = None) -> bool:
+    """Whether the stored summaries were worked out by another logic than :data:`SUMMARY_LOGIC`
+    (or by none known: the database was upgraded from a version that did not say). On
+    PostgreSQL the row stays locked to the end of the transaction, so that two servers upgraded
+    at once rebuild one after the other, and the second finds nothing to do."""
+    session = session or db.session()
+    stored = session.scalar(select(SummaryLogic.version).where(SummaryLogic.id == 1).with_for_update())
+    return stored != SUMMARY_LOGIC
+
+
+def rebuild_if_stale(session: Session | None = None) -> list[str] | None:
+    """:func:`rebuild` when the summaries are :func:`stale` (its differences), else None."""
+    session = session or db.session()
+    return rebuild(session) if stale(session) else None
 
 
 def _what_differs(stored: Rows, fresh: Rows) -> str:

@@ -1,10 +1,10 @@
-"""game and seat summaries, filled from every stored game
+"""game and seat summaries: the tables of what the engine works out of each game
 
 Each game's summary (who won, each seat's total, place, times out, stage and ladder climbs,
 the next round and its dealer) is worked out by the rules engine from the game's rounds and
-stored beside them (see scorekeeper/store/summaries.py); this makes the tables and fills them for
-every game already stored, with the same rebuild that ``flask games rebuild`` runs (since
-a4d2e6f8b013 the filling is done there: see ``upgrade``).
+stored beside them (see scorekeeper/store/summaries.py). This makes the tables; the summaries of
+the games already stored are filled by the upgrade's next step, ``flask games rebuild --if-stale``
+(a revision changes the schema and the facts, never what is worked out from them).
 
 Revision ID: 5e1c7a9d3b20
 Revises: b7e41c2d9a10
@@ -54,9 +54,6 @@ def upgrade():
     )
     with op.batch_alter_table('seat_summary', schema=None) as batch_op:
         batch_op.create_index('ix_seat_summary_player_id_game_id', ['player_id', 'game_id'], unique=False)
-    # The summaries of the games already stored are filled by a4d2e6f8b013, not here: filling
-    # them runs the app's own rebuild, which reads the tables as the app's models have them now
-    # (each game's rules document, each hand's bonuses), and those columns come later.
 
 
 def downgrade():

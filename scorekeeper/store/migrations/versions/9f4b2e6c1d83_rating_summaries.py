@@ -1,27 +1,22 @@
-"""the club's ratings, stored per scope, game and player, filled from every rated game
+"""the club's ratings, stored per scope, game and player
 
-Each finished, kept game moves its players' ratings (openskill's Plackett-Luce, issue 15); the
+Each finished, kept game moves its players' ratings (openskill's Plackett-Luce); the
 ratings before and after every game are stored beside the summaries they are worked out from
-(see scorekeeper/store/rating_summaries.py). This makes the table and fills it for every game already
-stored, with the same rebuild that ``flask games rebuild`` runs.
+(see scorekeeper/store/rating_summaries.py). This makes the table; the ratings of the games already
+stored are filled by the upgrade's next step, ``flask games rebuild --if-stale``.
 
 Revision ID: 9f4b2e6c1d83
 Revises: b5e3f7a9c124
 Create Date: 2026-11-30 20:00:00
 
 """
-import logging
-
 import sqlalchemy as sa
 from alembic import op
-from sqlalchemy.orm import Session
 
 revision = '9f4b2e6c1d83'
 down_revision = 'b5e3f7a9c124'
 branch_labels = None
 depends_on = None
-
-log = logging.getLogger("alembic.runtime.migration")
 
 
 def upgrade():
@@ -51,13 +46,6 @@ def upgrade():
         batch_op.create_index('ix_rating_summary_scope_player_id_games', ['scope', 'player_id', 'games'],
                               unique=False)
         batch_op.create_index('ix_rating_summary_game_id', ['game_id'], unique=False)
-    # Every rated game's ratings, from the stored summaries, in this migration's transaction.
-    from scorekeeper.store.rating_summaries import rebuild
-
-    session = Session(bind=op.get_bind())
-    filled = rebuild(session)
-    session.flush()
-    log.info("Ratings worked out for %d scopes", len(filled))
 
 
 def downgrade():

@@ -18,10 +18,6 @@ import unicodedata
 import sqlalchemy as sa
 from alembic import op
 
-# The key the app compares names by (it must be the same function, or the app would not find
-# the players this writes).
-from scorekeeper.rules.replay import name_key
-
 revision = 'b7e41c2d9a10'
 down_revision = 'f32542358b5b'
 branch_labels = None
@@ -29,6 +25,21 @@ depends_on = None
 
 log = logging.getLogger("alembic.runtime.migration")
 MAX_NAME = 40
+
+# The key the app compared names by when this was written (scorekeeper.rules.replay.name_key):
+# a copy, so that this revision writes the same keys whatever the app's function becomes.
+BLANKS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e\u2061\u2062\u2063\u2064")
+
+
+def _invisible(ch: str) -> bool:
+    return ch in BLANKS or unicodedata.category(ch) in ("Cf", "Cc", "Zs", "Zl", "Zp") or ch.isspace() \
+        or "\ufe00" <= ch <= "\ufe0f"
+
+
+def name_key(name: str) -> str:
+    """Case, spacing, NFC and the characters that show nothing ignored."""
+    words = ("".join(ch for ch in word if not _invisible(ch)) for word in name.split())
+    return unicodedata.normalize("NFC", " ".join(w for w in words if w).casefold())
 
 
 def _games_of(conn, player_id: int) -> set[int]:
