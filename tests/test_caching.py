@@ -112,8 +112,12 @@ def test_a_message_is_shown_once(web, game):
     game_id, auth = game
     web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth)
     join(web, game_id, auth["Authorization"].split()[1])
-    assert "This phone can now keep score" in web.get(f"/games/{game_id}").get_data(as_text=True)
-    assert "This phone can now keep score" not in web.get(f"/games/{game_id}").get_data(as_text=True)
+    shown = web.get(f"/games/{game_id}")
+    assert "This phone can now keep score" in shown.get_data(as_text=True) and "ETag" not in shown.headers
+    again = web.get(f"/games/{game_id}")
+    assert "This phone can now keep score" not in again.get_data(as_text=True)
+    # A reload holding what the last page without the message was sent with: 304.
+    assert web.get(f"/games/{game_id}", headers={"If-None-Match": again.headers["ETag"]}).status_code == 304
 
 
 # ================================================================ validators

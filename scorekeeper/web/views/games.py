@@ -235,8 +235,10 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
         abort(404)
     editable, offer = _looks(game, watching)
     etag = board_etag(game, watching, editable, offer)
-    # A page that shows a message (flashed after a change) is always sent whole.
-    holds = held(etag) if status == 200 and not session.get("_flashes") else None
+    # A page that shows a message (flashed after a change) is always sent whole, and has no
+    # ETag: the phone's next reload must not get it back with its message by a 304.
+    message = bool(session.get("_flashes"))
+    holds = held(etag) if status == 200 and not message else None
     if holds is not None:
         return _not_modified(holds)
     loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
@@ -244,7 +246,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     editable, offer = _looks(game, watching)
     response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
                       watching=watching)
-    if status == 200:
+    if status == 200 and not message:
         response.set_etag(board_etag(game, watching, editable, offer))
     response.headers["Cache-Control"] = "no-cache"
     return response
