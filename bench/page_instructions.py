@@ -51,7 +51,7 @@ def build(work: Path) -> dict:
     env = {**os.environ, "FLASK_SQLALCHEMY_DATABASE_URI": url, "FLASK_SECRET_KEY": SECRET}
     subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"], cwd=ROOT,
                    env=env, check=True, capture_output=True)
-    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url, "WARM_UP": False})
+    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         seed.seed(100, 20)  # make bench's small history: 100 finished games, 20 in progress
         rounds = func.count(Round.id)

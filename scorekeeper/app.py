@@ -11,8 +11,6 @@ from typing import Any
 
 from flask import Flask
 
-from scorekeeper.store.models import db
-
 #: The package's folder: a wheel carries the templates and static files inside it.
 PACKAGE = Path(__file__).resolve().parent
 
@@ -119,60 +117,4 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     maintenance.register(app)
     register_views(app)
     limits.register(app)
-    if app.config.get("WARM_UP", not app.testing):
-        warm_up(app)
     return app
-
-
-def warm_up(app: Flask) -> None:
-    """Do before the first request what would otherwise make it slow, once per worker process:
-    compile every template, set up the database models, open the first pooled connection, and
-    answer one request of each kind of page to itself (the newest game's board, its watch poll,
-    history's first and last pages, a player's page, the ratings, a game file), so that SQLAlchemy has compiled every
-    statement those pages send (20 to 30 ms on the first use of each page otherwise). Nothing
-    those answers rendered is kept: the first request from a phone is worked out and rendered
-    as any other is. (`make run` and `make bench` start each gunicorn worker with this; a test
-    app, made by the hundred, skips it; and so does a database not upgraded yet, as for the
-    `flask db upgrade` that is about to upgrade it.)"""
-    import logging
-
-    import math
-
-    from sqlalchemy import func, select
-    from sqlalchemy.orm import configure_mappers
-
-    from scorekeeper.store.database import current_revision, head_revision
-    from scorekeeper.club.history import PER_PAGE
-    from scorekeeper.store.models import Game, Seat
-
-    configure_mappers()
-    for name in app.jinja_env.list_templates(filter_func=lambda name: name.endswith((".html", ".js"))):
-        app.jinja_env.get_template(name)
-    with app.app_context():
-        try:
-            if current_revision(db.engine) != head_revision():
-                logging.getLogger(__name__).warning("No warm-up reading: the database is not upgraded yet")
-                return
-            newest = db.session.execute(select(Game.id, Game.version).where(Game.deleted_at.is_(None))
-                                        .order_by(Game.id.desc()).limit(1)).first()
-            player = None if newest is None else db.session.scalar(
-                select(Seat.player_id).where(Seat.game_id == newest.id).limit(1))
-            kept = db.session.scalar(select(func.count(Game.id)).where(Game.deleted_at.is_(None))) or 0
-        finally:
-            db.session.remove()
-    paths = ["/", "/history", "/ratings"]
-    last_page = math.ceil(kept / PER_PAGE)
-    if last_page > 1:  # read from the other end: statements of its own
-        paths.append(f"/history?page={last_page}")
-    if newest is not None:
-        game = f"/games/{newest.id}"
-        paths += [game, f"{game}/watch", f"{game}/live?v={newest.version}&watch=1", f"{game}/live?v=0&watch=1",
-                  f"{game}/story", f"{game}.json", f"/players/{player}"]
-    client = app.test_client()
-    poll = {"HX-Request": "true", "HX-Trigger": "board"}
-    for path in paths:
-        client.get(path, headers=poll if "/live" in path else {})
-    # What was kept (pages, compressed bodies, signed form tokens) goes: a phone's first request
-    # is answered as if nothing had run.
-    for kept_map in app.extensions.get("scorekeeper.kept", {}).values():
-        kept_map.clear()

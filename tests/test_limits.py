@@ -7,7 +7,6 @@ import io
 import json
 
 import pytest
-from flask_limiter import Limiter
 from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
 from factories import counted
 from history_games import random_docs
@@ -150,26 +149,3 @@ def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app
     assert compared == [False, False]
     if on_sqlite:  # one write transaction (SQLite's write lock taken at its start) per import
         assert [s for s in statements if s.startswith("BEGIN IMMEDIATE")] == ["BEGIN IMMEDIATE"] * 2
-
-
-@pytest.mark.parametrize(("method", "path", "limited_here"), [
-    ("GET", "/history", False),
-    ("GET", "/games/1", False),
-    ("GET", "/games/1/live", False),
-    ("GET", "/games/new", False),
-    ("POST", "/games/new", True),
-    ("POST", "/import", True),
-    ("GET", "/backup.json", True),
-    ("GET", "/api/games/1", False),
-    ("POST", "/api/games/1/rounds", True),
-    ("DELETE", "/api/games/1/rounds/1", True),
-])
-def test_flask_limiter_looks_for_limits_only_where_there_are_some(limited, monkeypatch, method, path, limited_here):
-    """A page, a poll or an API read (nearly every request) is let through before Flask-Limiter
-    works out the app's limits; every request a limit applies to is still checked."""
-    with limited.test_request_context(path, method=method):
-        assert limits.meets_no_limit() is not limited_here
-    checked = []
-    monkeypatch.setattr(Limiter, "_check_request_limit", lambda self, *args, **kwargs: checked.append(args))
-    limited.test_client().open(path, method=method)
-    assert bool(checked) is limited_here

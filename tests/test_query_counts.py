@@ -119,7 +119,7 @@ def test_history_and_player_pages_cost_the_same_queries_for_10_and_1000_games(ap
             db.engine.dispose()
     ten, thousand = sizes["ten"], sizes["thousand"]
     assert list(ten.values()) == list(thousand.values()), (ten, thousand)
-    assert max(thousand.values()) <= 10, thousand
+    assert max(thousand.values()) <= 11, thousand  # BEGIN, and ten queries for the head to head
 
 
 def explain(stmt) -> str:

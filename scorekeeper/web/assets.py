@@ -1,4 +1,4 @@
-"""Static files with versioned names and long cache lifetimes; compressed responses.
+"""Static files with versioned names and long cache lifetimes; compressed responses (Flask-Compress).
 
 ``url_for('static', filename=...)`` adds ``?v=<content hash>``, so a phone may keep
 a file for a year and still gets the new one the moment it changes.
@@ -16,7 +16,6 @@ import rcssmin
 import rjsmin
 from flask import Flask, Response, current_app, request
 from flask_compress import Compress
-from werkzeug.http import parse_accept_header
 
 
 YEAR = 365 * 24 * 3600
@@ -74,29 +73,11 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_MIN_SIZE", 512)
     app.config.setdefault("COMPRESS_ALGORITHM", ["br", "gzip"])
     # Brotli's fastest quality: a page of 8 KB compresses in 30 µs instead of 80-100 µs
-    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB). A page that
-    # is not kept is compressed afresh each time, a kept one once per encoding (kept.packed);
-    # the CPU is the scarce part.
+    # (quality 4, the default), for 350 more bytes (2.4 KB instead of 2.05 KB): every page is
+    # compressed afresh, and the CPU is the scarce part.
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
-    # Kept pages come compressed already, once for each browser (scorekeeper.web.kept.packed).
-    # Flask-Compress would evaluate every compressed answer as a conditional request (its
-    # ETag with the encoding after it). Every answer with an ETag already has: the views answer
-    # If-None-Match before working anything out (views.common.held), static files below
-    # (_precompressed). Evaluated again, it was 7% of a kept page's instructions (callgrind).
-    app.config.setdefault("COMPRESS_EVALUATE_CONDITIONAL_REQUEST", False)
-    # Flask-Compress (1.25) compresses for a browser that refused every encoding ("br;q=0"):
-    # it takes the only one named whatever its q-value. So it is given only an answer not
-    # compressed yet whose browser takes one of ours (chosen_encoding), the one choice kept
-    # pages and static files go by too.
-    app.config["COMPRESS_REGISTER"] = False
-    compress = app.extensions["scorekeeper.compress"] = Compress(app)
+    Compress(app)
     release(app)
-
-    @app.after_request
-    def compressed(response: Response) -> Response:
-        if "Content-Encoding" in response.headers or chosen_encoding() is None:
-            return vary_on(response, "Accept-Encoding")
-        return compress.after_request(response)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:
@@ -121,17 +102,6 @@ def init_app(app: Flask) -> None:
         return response
 
 
-def vary_on(response: Response, header: str) -> Response:
-    """``header`` named in the response's Vary (a look at the header as it is: Werkzeug's
-    ``response.vary`` parses it and writes it again, on every answer)."""
-    vary = response.headers.get("Vary")
-    if not vary:
-        response.headers["Vary"] = header
-    elif header.lower() not in vary.lower():
-        response.headers["Vary"] = f"{vary}, {header}"
-    return response
-
-
 def encodings(app: Flask) -> tuple[str, ...]:
     """The encodings answers may be sent in (``COMPRESS_ALGORITHM``), best first."""
     algorithms = app.config.get("COMPRESS_ALGORITHM", ())
@@ -141,17 +111,10 @@ def encodings(app: Flask) -> tuple[str, ...]:
 
 
 def chosen_encoding() -> str | None:
-    """The encoding this request's answer goes in: the best of ours (br, gzip) the browser
-    takes, by its q-values ("br;q=0, gzip" is gzip; "identity, br;q=0.5" is none); None for
-    none. Pages kept, static files and every other answer go by this one choice."""
-    return _best(request.headers.get("Accept-Encoding", ""), encodings(current_app))
-
-
-@lru_cache(maxsize=64)
-def _best(accepted: str, ours: tuple[str, ...]) -> str | None:
-    # Phones send one of a handful of these headers: each is parsed once.
-    names = [name for name in ours if name in ("br", "gzip")]
-    best = parse_accept_header(accepted).best_match([*names, "identity"])
+    """The encoding a static file goes in: the best of ours (br, gzip) the browser takes, by
+    its q-values ("br;q=0, gzip" is gzip; "identity, br;q=0.5" is none); None for none."""
+    names = [name for name in encodings(current_app) if name in ("br", "gzip")]
+    best = request.accept_encodings.best_match([*names, "identity"])
     return None if best == "identity" else best
 
 

@@ -59,37 +59,12 @@ def init_app(app: Flask) -> None:
     """Before the views: the limiter's check comes before any view reads the request's body."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
-    limiter = _Limiter(get_remote_address, app=app)
+    limiter = Limiter(get_remote_address, app=app)
     app.extensions["scorekeeper.limiter"] = limiter
-
-
-class _Limiter(Limiter):
-    """Flask-Limiter, asked about a request only when a limit applies to it.
-
-    Flask-Limiter checks every request before its view (and every limited view again when it
-    is called), working out all the app's limits before it finds that none applies to a page:
-    about a fifth of a page's instructions when the limits are on, as they are at a table
-    (the scoreboard 2.11 million, 1.66 with this check: ``bench/page_instructions.py`` run with
-    the limits on; ``make bench`` serves with them off). Its public ``request_filter`` skips only part of that
-    work; this check, made first, skips all of it (its headers and clean-up after the view
-    still run)."""
-
-    def _check_request_limit(self, callable_name: str | None = None, in_middleware: bool = True) -> None:
-        if not meets_no_limit():
-            super()._check_request_limit(callable_name, in_middleware)
 
 
 #: The methods of the API's requests that are limited (:data:`API_WRITES`).
 API_WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
-
-
-def meets_no_limit() -> bool:
-    """True for a request that no limit applies to: a page, a poll, a file, an API read."""
-    method = request.method
-    if request.blueprint == "api":
-        return method not in API_WRITE_METHODS
-    limited = LIMITS.get(request.endpoint or "")
-    return limited is None or method not in limited[1]
 
 
 def register(app: Flask) -> None:

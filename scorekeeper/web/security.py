@@ -68,15 +68,6 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
-    def get_signing_serializer(self, app: Flask):  # type: ignore[no-untyped-def]
-        # Flask makes a new serializer for every request, from the secret keys and settings
-        # alone: it holds nothing of a request, so one made per app and keys serves them all.
-        keys = (app.secret_key, tuple(app.config.get("SECRET_KEY_FALLBACKS") or ()))
-        made = app.extensions.get("scorekeeper.session_signer")
-        if made is None or made[0] != keys:
-            made = app.extensions["scorekeeper.session_signer"] = (keys, super().get_signing_serializer(app))
-        return made[1]
-
 
 def init_app(app: Flask) -> None:
     app.extensions["scorekeeper.csp"] = content_security_policy(app)

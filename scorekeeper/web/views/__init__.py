@@ -3,7 +3,6 @@
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from scorekeeper.web.polls import UnchangedPolls
 from scorekeeper.web.views.common import add_vary
 
 csrf = CSRFProtect()
@@ -29,5 +28,3 @@ def register_views(app: Flask) -> None:
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.
     app.url_value_preprocessor(history.no_huge_ids)
-    # The one answer given before Flask (scorekeeper/web/polls.py says why).
-    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)

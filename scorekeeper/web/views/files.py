@@ -11,7 +11,6 @@ from flask_wtf.file import FileField, FileRequired
 
 from scorekeeper.store import access, replays
 from scorekeeper.club import history
-from scorekeeper.web import kept
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
@@ -44,33 +43,13 @@ def download(body: str | bytes, filename: str, mimetype: str):
 
 @bp.get("/games/<int:game_id>.json")
 def game_file(game_id: int):
-    """The game file, exactly as ``flask games export ID`` prints it; kept, as a page is, until
-    the game changes (scorekeeper.web.kept)."""
-    game = store.peek(game_id)
-    if game is None:
+    """The game file, exactly as ``flask games export ID`` prints it."""
+    try:
+        loaded = store.load(game_id)
+    except store.NotFound:
         abort(404)
-    files = kept.of_app("game files", kept.PAGES_KEPT)
-    key = _file_key(game)
-    body = files.get(key)
-    if body is None:
-        try:
-            loaded = store.load(game_id)
-        except store.NotFound:
-            abort(404)
-        # The game as loaded, which may be newer than the version just peeked at: kept, and
-        # compressed, under its own key.
-        key = _file_key(loaded.game)
-        body = transfer.as_json(transfer.document_of(loaded))
-        files.put(key, body)
-    data, encoding = kept.packed(("game file", key), lambda: body)
-    response = download(data, f"scorekeeper-game-{game_id}.json", "application/json")
-    if encoding is not None:
-        response.headers["Content-Encoding"] = encoding
-    return response
-
-
-def _file_key(game) -> tuple:
-    return (game.id, game.version, game.edit_key_hash)
+    body = transfer.as_json(transfer.document_of(loaded))
+    return download(body, f"scorekeeper-game-{game_id}.json", "application/json")
 
 
 @bp.get("/games/<int:game_id>.csv")

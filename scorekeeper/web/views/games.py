@@ -18,7 +18,7 @@ from scorekeeper.web.roundform import small_int
 from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from scorekeeper.web.views import undone
-from scorekeeper.web.views.common import go, held, is_htmx, key_page, kept_page, no_store, page_key, render, set_etag
+from scorekeeper.web.views.common import go, held, is_htmx, key_page, no_store, render
 
 bp = Blueprint("games", __name__)
 
@@ -27,14 +27,10 @@ MAX_SEATS = 8
 
 @bp.get("/")
 def index():
-    key = page_key(club.is_keeper())  # kept until the club changes
-    page = kept_page(key)
-    if page is not None:
-        return page
     recent = history.recent_games(limit=100)
     playing = [g for g in recent if g.worked_out and not g.finished]
     finished = [g for g in recent if g.finished]
-    return render("index.html", keep=key, playing=playing, finished=finished)
+    return render("index.html", playing=playing, finished=finished)
 
 
 def _seats_from_form(form) -> tuple[list[str], int, bool]:
@@ -239,20 +235,19 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
         abort(404)
     editable, offer = _looks(game, watching)
     etag = board_etag(game, watching, editable, offer)
-    # A page that shows a message (flashed after a change) is always sent whole.
-    holds = held(etag) if status == 200 and not session.get("_flashes") else None
+    # A page that shows a message (flashed after a change) is always sent whole, and has no
+    # ETag: the phone's next reload must not get it back with its message by a 304.
+    message = bool(session.get("_flashes"))
+    holds = held(etag) if status == 200 and not message else None
     if holds is not None:
         return _not_modified(holds)
-    response = kept_page(_board_key(game, editable, offer, watching, template, status))
-    if response is None:
-        loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
-        game = loaded.game
-        editable, offer = _looks(game, watching)
-        response = render(template, status, keep=_board_key(game, editable, offer, watching, template, status),
-                          loaded=loaded, game=game, state=loaded.state, editable=editable, watching=watching)
-        etag = board_etag(game, watching, editable, offer)
-    if status == 200:
-        set_etag(response, etag)
+    loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
+    game = loaded.game
+    editable, offer = _looks(game, watching)
+    response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
+                      watching=watching)
+    if status == 200 and not message:
+        response.set_etag(board_etag(game, watching, editable, offer))
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -262,14 +257,6 @@ def _looks(game, watching: bool) -> tuple[bool, bool]:
     restore a round it just undid (only a board that keeps score does)."""
     editable = not watching and access.can_edit(game)
     return editable, editable and undone.offered(game) is not None
-
-
-def _board_key(game, editable: bool, offer: bool, watching: bool, template: str, status: int) -> tuple | None:
-    """What a kept board is kept under: the game's version and edit key (a purged game's id
-    may be given again on SQLite, never with the same random key), and who looks."""
-    if status != 200 or offer:
-        return None  # the offer to restore lives in this browser's session: never kept for others
-    return (template, game.id, game.version, game.edit_key_hash, game.deleted_at is not None, editable, watching)
 
 
 def _not_modified(etag: str) -> Response:

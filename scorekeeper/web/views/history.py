@@ -14,7 +14,7 @@ from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.rules import PRESETS
-from scorekeeper.web.views.common import go, kept_page, page_key, render
+from scorekeeper.web.views.common import go, render
 from scorekeeper.web.presenters import player_colours
 
 bp = Blueprint("history", __name__)
@@ -100,12 +100,6 @@ def _page_number() -> int:
 
 
 def _history(deleted: bool):
-    # Kept until the club changes: a page of history is the same for everyone but the keeper's
-    # buttons. A page that offers to undo a delete is one phone's, not kept.
-    key = None if "deleted" in request.args else page_key(club.is_keeper())
-    page = kept_page(key)
-    if page is not None:
-        return page
     played = history.rulesets_played()
     filters, problems, player = _filters(played, deleted)
     roster = store.roster()
@@ -125,7 +119,7 @@ def _history(deleted: bool):
         if undo_id is not None:
             game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
-    return render("history.html", keep=key, page=page, filters=filters, problems=[], player=player, roster=roster,
+    return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
                   rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
 
 

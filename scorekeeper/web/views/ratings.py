@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 from flask import Blueprint, jsonify, request, url_for
 
 from scorekeeper.web import charts
 from scorekeeper.club import history
 from scorekeeper.store import ratings
 from scorekeeper.files import transfer
-from scorekeeper.web.views.common import kept_page, page_key, render
+from scorekeeper.web.views.common import render
 from scorekeeper.web.views.history import offered_rulesets, rules_problem
 from scorekeeper.web.views.api_errors import ApiError
 from scorekeeper.web.views.files import download
@@ -47,11 +45,6 @@ def spark(line: history.RatedPlayer):
 
 @bp.get("/ratings")
 def leaderboard():
-    # The same for everyone; kept until the club changes (or the year does: "this year").
-    key = page_key(datetime.now(UTC).year)
-    page = kept_page(key)
-    if page is not None:
-        return page
     played = history.rulesets_played()
     filters, problems = rating_filter(played)
     rulesets = offered_rulesets(played, filters.rules)
@@ -59,7 +52,7 @@ def leaderboard():
         return render("ratings.html", 404, board=None, filters=filters, problems=[m for _, m in problems],
                       rulesets=rulesets, periods=history.PERIODS, spark=spark)
     board = history.leaderboard(filters)
-    return render("ratings.html", keep=key, board=board, filters=filters, problems=[], rulesets=rulesets,
+    return render("ratings.html", board=board, filters=filters, problems=[], rulesets=rulesets,
                   periods=history.PERIODS, spark=spark)
 
 

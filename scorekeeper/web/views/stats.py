@@ -7,7 +7,7 @@ from flask import Blueprint, abort, request
 from scorekeeper.web import charts
 from scorekeeper.club import history
 from scorekeeper import store
-from scorekeeper.web.views.common import kept_page, page_key, render
+from scorekeeper.web.views.common import render
 from scorekeeper.web.views.history import no_huge_ids, positive_int
 
 bp = Blueprint("stats", __name__)
@@ -16,10 +16,6 @@ bp.url_value_preprocessor(no_huge_ids)
 
 @bp.get("/players/<int:player_id>")
 def player(player_id: int):
-    key = page_key()  # kept until the club changes: the page is the same for everyone
-    page = kept_page(key)
-    if page is not None:
-        return page
     stats = history.player_stats(player_id)
     if stats is None:
         abort(404)
@@ -50,5 +46,5 @@ def player(player_id: int):
         # One game has no best and lowest to tell apart: the line from the start says it all.
         marks = ((rating.number(best), best.after), (rating.number(worst), worst.after)) if rating.games > 1 else ()
         chart = charts.rating_chart(stats.player.name, values, *marks)
-    return render("player.html", status, keep=key, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
+    return render("player.html", status, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
                   rating_chart=chart)
