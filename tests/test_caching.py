@@ -211,6 +211,9 @@ def test_an_unchanged_poll_is_answered_204_after_one_query(app, web, game):
     assert web.get(f"/games/{game_id}/live?v=0&watch=1", headers=WATCHER).status_code == 200
     assert "Content-Security-Policy" in web.get(f"/games/{game_id}/live?v=x&watch=1", headers=WATCHER).headers
     assert web.get("/games/999999/live?v=1").status_code == 404
+    # Only ASCII digits name a version: "١" (Arabic-Indic one), " 1" and "+1" are none, and get the board.
+    for odd in ("\u0661", "%201", "%2B1"):
+        assert web.get(f"/games/{game_id}/live?v={odd}&watch=1", headers=WATCHER).status_code == 200, odd
     assert web.post(f"/games/{game_id}/live?v=1").status_code in (400, 405)
 
 

@@ -516,6 +516,8 @@ def test_the_translation_reads_numbers_and_passes_anything_else_on():
     doc = document_from({**editor_data(ruleset_document(LIVERPOOL)), "min_players": " 4 ", "max_players": "x",
                          "bonuses": [{"key": "", "label": "Went out blind!", "points": "\u221225"}]})
     assert doc["min_players"] == 4 and doc["max_players"] == "x"
+    # Only ASCII digits are a number: "٤" (Arabic-Indic four) is passed on for the engine to refuse.
+    assert document_from({**editor_data(ruleset_document(LIVERPOOL)), "min_players": "\u0664"})["min_players"] == "\u0664"
     assert doc["bonuses"] == [{"key": "went-out-blind", "label": "Went out blind!", "points": -25}]
     assert bonus_key("  ") == ""
     assert copy_name("Liverpool Rummy", ["Liverpool Rummy", "liverpool rummy (house)"]) == "Liverpool Rummy (house 2)"

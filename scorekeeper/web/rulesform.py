@@ -139,7 +139,8 @@ def copy_name(name: str, taken: Iterable[str]) -> str:
 
 def _number(text: Any) -> Any:
     """A typed whole number as a number; anything else as typed, for the engine to refuse."""
-    if isinstance(text, str) and re.fullmatch(r"\s*[-+\u2212]?\d{1,9}\s*", text):
+    # ASCII digits only: "١٢" is a digit to \d (and to int), but no number a card table types.
+    if isinstance(text, str) and re.fullmatch(r"\s*[-+\u2212]?[0-9]{1,9}\s*", text):
         return int(text.strip().replace("\u2212", "-"))
     return text
 

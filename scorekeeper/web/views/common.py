@@ -9,6 +9,19 @@ from flask import Response, current_app, make_response, redirect, render_templat
 from scorekeeper.web.assets import encodings
 
 
+def whole_number(text: str) -> int:
+    """A number a phone sends (``?v=``, a form's version) in ASCII digits only, for
+    ``request.args.get(..., type=whole_number)``: "١٢", " 7" and "+7" are no number here
+    (``int`` reads them all), and a ValueError makes the value None.
+
+    >>> whole_number("12")
+    12
+    """
+    if not (text.isascii() and text.isdigit()) or len(text) > 18:
+        raise ValueError(f"not a whole number in ASCII digits: {text[:20]!r}")
+    return int(text)
+
+
 def is_htmx() -> bool:
     """An htmx request that swaps a fragment into ``#main``: not a boosted link, and not htmx's
     restore of a page from history (that one replaces the whole body: it gets the whole page)."""

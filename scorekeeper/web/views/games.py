@@ -18,7 +18,7 @@ from scorekeeper.web.roundform import small_int
 from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from scorekeeper.web.views import undone
-from scorekeeper.web.views.common import go, held, is_htmx, key_page, no_store, render
+from scorekeeper.web.views.common import go, held, is_htmx, key_page, no_store, render, whole_number
 
 bp = Blueprint("games", __name__)
 
@@ -285,7 +285,7 @@ def live(game_id: int):
     if version is None:
         abort(404)
     watching = request.args.get("watch") == "1"
-    if request.args.get("v", type=int) == version:
+    if request.args.get("v", type=whole_number) == version:
         response = make_response("", 204)
         response.headers["Cache-Control"] = "no-cache"
         return response

@@ -13,7 +13,7 @@ from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import bonus_words, card_label
 from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
 from scorekeeper.rules import GameState, RoundError
-from scorekeeper.web.views.common import go, is_htmx, render
+from scorekeeper.web.views.common import go, is_htmx, render, whole_number
 from scorekeeper.web.views import undone
 from scorekeeper.web.views.games import board_response
 
@@ -33,7 +33,7 @@ def _load(game_id: int) -> store.LoadedGame:
 
 
 def _version() -> int | None:
-    return request.form.get("version", type=int)
+    return request.form.get("version", type=whole_number)
 
 
 def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200,
