@@ -96,3 +96,22 @@ def test_the_games_page_leaves_out_deleted_games_and_links_to_the_history(web, a
     body = web.get("/").get_data(as_text=True)
     assert f'href="/games/{kept}"' in body and f'href="/games/{gone}"' not in body
     assert 'href="/history"' in body and 'href="/import"' in body
+
+
+def test_the_bin_shows_each_phone_only_its_own_deleted_games(web, app, stranger):
+    """The bin is the club keeper's, and each game's scorekeeper's: a stranger sees none of it,
+    a phone that keeps score of a game sees that game, the keeper sees every one."""
+    from conftest import make_keeper
+
+    app.config["WTF_CSRF_ENABLED"] = False
+    keeper_game = new_game(web, ANN_BEN_CAT)
+    phone = app.test_client()
+    phones_game = new_game(phone, ANN_BEN_CAT)
+    assert web.post(f"/games/{keeper_game}/delete").status_code == 303
+    assert phone.post(f"/games/{phones_game}/delete").status_code == 303
+    assert story_links(stranger.get("/history/deleted")) == []
+    assert "Deleted games" not in text(stranger.get("/history"))
+    assert story_links(phone.get("/history/deleted")) == [phones_game]
+    assert "Deleted games (1)" in text(phone.get("/history"))
+    assert sorted(story_links(web.get("/history/deleted"))) == [keeper_game, phones_game]
+    assert "Deleted games (2)" in text(make_keeper(app.test_client()).get("/history"))

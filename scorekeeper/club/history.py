@@ -38,6 +38,8 @@ class HistoryFilter:
     rules: str | None = None
     #: The bin: deleted games instead of kept ones.
     deleted: bool = False
+    #: Only these games (a phone's own part of the bin); None, every game.
+    only: tuple[int, ...] | None = None
 
     def where(self) -> ColumnElement[bool]:
         conditions = [Game.deleted_at.is_not(None) if self.deleted else Game.deleted_at.is_(None)]
@@ -45,6 +47,8 @@ class HistoryFilter:
             conditions.append(Game.rules == self.rules)
         if self.player_id is not None:
             conditions.append(Game.id.in_(select(Seat.game_id).where(Seat.player_id == self.player_id)))
+        if self.only is not None:
+            conditions.append(Game.id.in_(self.only))
         return and_(*conditions)
 
     def order(self) -> tuple:
@@ -154,8 +158,12 @@ def history_total() -> int:
     return db.session.scalar(select(func.count(Game.id))) or 0
 
 
-def deleted_count() -> int:
-    return db.session.scalar(select(func.count(Game.id)).where(Game.deleted_at.is_not(None))) or 0
+def deleted_count(only: Sequence[int] | None = None) -> int:
+    """Games in the bin (``only``: of these games)."""
+    where = Game.deleted_at.is_not(None)
+    if only is not None:
+        where = where & Game.id.in_(only)
+    return db.session.scalar(select(func.count(Game.id)).where(where)) or 0
 
 
 def player_stats(player_id: int) -> PlayerStats | None:

@@ -13,6 +13,7 @@ import hmac
 import secrets
 
 from flask import request, session
+from sqlalchemy import select
 
 from scorekeeper.store.database import writing
 from scorekeeper.store.models import Game, db
@@ -75,3 +76,14 @@ def reissue(game_id: int) -> str:
     game.version += 1
     db.session.commit()
     return key
+
+
+def games_kept_here() -> list[int]:
+    """The games this browser keeps score of: those whose edit key its session holds and still
+    matches (a newer edit link revokes it)."""
+    held = session.get(SESSION_KEYS, {})
+    ids = [int(game_id) for game_id in held if str(game_id).isascii() and str(game_id).isdigit()]
+    if not ids:
+        return []
+    games = db.session.scalars(select(Game).where(Game.id.in_(ids))).all()
+    return sorted(game.id for game in games if key_matches(game, held.get(str(game.id))))

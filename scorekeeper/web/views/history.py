@@ -82,7 +82,10 @@ def _filters(played: dict[str, str], deleted: bool = False
     if problem is not None:
         problems.append(problem)
         rules = None
-    return history.HistoryFilter(player_id, rules, deleted), problems, player
+    # The bin is the club keeper's, and each game's scorekeeper's: anyone else sees only the
+    # deleted games their own phone keeps score of.
+    only = tuple(access.games_kept_here()) if deleted and not club.is_keeper() else None
+    return history.HistoryFilter(player_id, rules, deleted, only), problems, player
 
 
 def offered_rulesets(played: dict[str, str], rules: str | None) -> dict[str, str]:
@@ -120,7 +123,12 @@ def _history(deleted: bool):
             game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
     return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
-                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(), undo=undo)
+                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(_bin_of_this_phone()), undo=undo)
+
+
+def _bin_of_this_phone() -> list[int] | None:
+    """The games of the bin this phone may see: None (all) for the club's keeper."""
+    return None if club.is_keeper() else access.games_kept_here()
 
 
 @bp.get("/history")
