@@ -77,6 +77,16 @@ def test_starting_games_is_limited_but_arranging_the_seats_is_not(limited):
                                            "rounds": []}).status_code == 429
 
 
+def test_adding_players_is_limited_as_starting_games_is(limited):
+    client = limited.test_client()
+    added = [client.post("/players/", data={"name": f"Player {n}"}).status_code for n in range(11)]
+    assert added == [303] * 10 + [429]
+    assert "Retry-After" in client.post("/players/", data={"name": "One more"}).headers
+    # A budget of its own: the table can still start its game.
+    seats = {"seat-0": "Ann", "seat-1": "Ben", "rules": "balmoral", "start": "1"}
+    assert client.post("/games/new", data=seats).status_code == 303
+
+
 def test_api_writes_are_limited(limited):
     client = limited.test_client()
     statuses = [client.delete("/api/games/999/rounds/1").status_code for _ in range(121)]

@@ -29,6 +29,9 @@ F = TypeVar("F", bound=Callable)
 #: by a club's evening (a dozen tables behind one address included), and stops a script
 #: filling the history with thousands.
 NEW_GAMES = "10 per minute; 60 per hour"
+#: Players added to the roster from one address: a table adds a newcomer or two an evening; as
+#: many as new games, in a budget of their own, stops a script filling the roster.
+NEW_PLAYERS = NEW_GAMES
 #: Imports: the keeper restores a backup, or a game file or two, now and then. Each parses
 #: up to :data:`scorekeeper.web.views.files.IMPORT_MAX_BYTES` and writes; two a minute.
 IMPORTS = "2 per minute; 20 per hour"
@@ -43,6 +46,7 @@ LIMITS = {
     "games.new_game": (NEW_GAMES, ("POST",), "new games"),
     "games.play_again": (NEW_GAMES, ("POST",), "new games"),
     "api.create_game": (NEW_GAMES, ("POST",), "new games"),
+    "players.roster": (NEW_PLAYERS, ("POST",), "new players"),
     "files.upload": (IMPORTS, ("POST",), "imports"),
     "api.import_files": (IMPORTS, ("POST",), "imports"),
     "files.backup": (BACKUPS, ("GET",), "backups"),
