@@ -302,3 +302,17 @@ def test_the_csv_names_each_bonus_and_its_share_of_the_penalty(web):
     ann = rows[0]
     assert (ann["player"], ann["penalty"], ann["bonuses"], ann["bonus_points"]) == ("Ann", "-50", "Perfect cut −50", "-50")
     assert (rows[1]["penalty"], rows[1]["bonuses"], rows[1]["bonus_points"]) == ("10", "", "0")
+
+
+def test_the_session_cookie_stays_small_after_many_imported_games(web, app):
+    """Browsers may drop a cookie over 4 KB, and the keys and the Restore offer with it: after
+    three imports of twenty games the session keeps the newest edit keys within the limit, and
+    the newest imported game can still be changed from this phone."""
+    for seed in (1, 2, 3):
+        response = upload(web, backup_document(random_docs(20, seed=seed)), "backup.json")
+        assert response.status_code == 200, text(response)[:300]
+    cookie = web.get_cookie("session")
+    assert cookie is not None and len(cookie.value) < 2500, len(cookie.value)
+    newest = games_stored(app)
+    assert web.get(f"/games/{newest}/delete").status_code == 200
+    assert "Only a phone that keeps score" not in text(web.get(f"/games/{newest}/delete"))

@@ -19,7 +19,10 @@ from scorekeeper.store.database import writing
 from scorekeeper.store.models import Game, db
 
 SESSION_KEYS = "edit_keys"
-MAX_KEYS_IN_SESSION = 60
+#: The newest edit keys a browser keeps. Each is about 50 bytes of the session cookie, which a
+#: browser may drop past 4 KB (and the keys and the Restore offer with it): 30 keys leave room
+#: for the offer and a message, and are more games than a phone keeps score of in a season.
+MAX_KEYS_IN_SESSION = 30
 
 
 def _digest(key: str) -> str:
