@@ -133,6 +133,14 @@ def test_odd_round_forms_get_an_answer_not_a_crash(web, app, balmoral, data, sta
     assert "<script>" not in response.get_data(as_text=True).split("</main>")[0]
 
 
+@pytest.mark.parametrize("payload", ["[" * 100_000 + "]" * 100_000, '{"hands": ' * 50_000 + "1" + "}" * 50_000])
+def test_a_round_to_restore_nested_too_deep_is_refused_in_words(web, app, balmoral, payload):
+    response = web.post(f"/games/{balmoral}/rounds/restore", data={"number": "1", "round": payload})
+    assert response.status_code == 400
+    assert "could not be read back; record it again" in text(response)
+    assert rounds_stored(app, balmoral) == 0
+
+
 @pytest.mark.parametrize(
     "where, data",
     [

@@ -246,7 +246,7 @@ def restore_round(game_id: int):
     number = small_int(request.form.get("number"))
     try:
         record = read_round(json.loads(request.form.get("round", "")), "the round to restore", loaded.state.setup)
-    except (ValueError, GameFileError):
+    except (ValueError, GameFileError, RecursionError):  # RecursionError: "[[[[...]]]]" nested too deep
         record = None
     if number is None or record is None:
         flash(f"That {word.lower()} could not be read back; record it again.", "error")
