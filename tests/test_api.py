@@ -138,6 +138,13 @@ def test_put_and_delete_correct_rounds_with_the_rules(client, created):
     etag = client.get(f"/api/games/{game_id}").headers["ETag"]
     stale = client.delete(f"/api/games/{game_id}/rounds/1", headers={**auth, "If-Match": '"api-g1-v1"'})
     assert stale.status_code == 412
+    # A tag that names no version of this game is refused as stale, changing nothing: one that
+    # was never given, another game's, one of another form, one of too many digits.
+    for odd in ('"api-g1-v999"', f'"api-g{game_id + 1}-v{etag.strip(chr(34)).rpartition("-v")[2]}"', '"nonsense"',
+                '"api-g1-v12345678901"', '""'):
+        refused = client.put(f"/api/games/{game_id}/rounds/1", json=ROUND, headers={**auth, "If-Match": odd})
+        assert refused.status_code == 412, (odd, refused.get_json())
+    assert client.get(f"/api/games/{game_id}").headers["ETag"] == etag
     gone = client.delete(f"/api/games/{game_id}/rounds/1", headers={**auth, "If-Match": etag})
     assert gone.status_code == 200 and len(gone.get_json()["rounds"]) == 2
     assert client.put(f"/api/games/{game_id}/rounds/9", json=ROUND, headers=auth).status_code == 404

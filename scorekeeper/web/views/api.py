@@ -229,12 +229,23 @@ def record_round(game_id: int):
     return _with_etag(_round_answer(saved.position.setup, saved.result), saved, 201)
 
 
-def _if_match() -> int | None:
-    """The game version a change was made on, from ``If-Match: "api-g1-v7"`` (optional; or
-    ``"api-g1-v7:br"``, the ETag of the compressed answer, as the client got it)."""
-    header = unencoded(request.headers.get("If-Match", "").strip().strip('"'))
-    version = header.rpartition("-v")[2]
-    return int(version) if version.isascii() and version.isdigit() and len(version) < 10 else None
+def _if_match(loaded: store.LoadedGame) -> int | None:
+    """The game version a change was made on, from ``If-Match: "api-g1-v7"`` (or
+    ``"api-g1-v7:br"``, the ETag of the compressed answer, as the client got it); None without
+    the header (or with ``*``). A tag that names no version of this game (another game's, or
+    none we ever gave) refuses the change with a 412 before anything is read or written: a
+    conditional write must never be applied unconditionally."""
+    header = request.headers.get("If-Match")
+    if header is None or header.strip() == "*":
+        return None
+    prefix = f"api-g{loaded.id}-v"
+    for tag in header.split(","):
+        tag = unencoded(tag.strip().removeprefix("W/").strip('"'))
+        version = tag.removeprefix(prefix) if tag.startswith(prefix) else ""
+        if version.isascii() and version.isdigit() and len(version) < 10:
+            return int(version)
+    raise ApiError(412, f"If-Match names no version of game {loaded.id}: fetch the game again "
+                        f"(GET /api/games/{loaded.id}) and send its ETag", extra={"game": _document(loaded)})
 
 
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
@@ -247,7 +258,7 @@ def replace_round(game_id: int, number: int):
         raise ApiError(422, f'"number" says {doc["number"]} but the URL says round {number}', "number")
     record = _read_round(doc, loaded.state, number)
     try:
-        saved = store.replace_round(game_id, number, record, _if_match())
+        saved = store.replace_round(game_id, number, record, _if_match(loaded))
     except store.Conflict as exc:
         raise ApiError(412, str(exc), extra={"game": _document(exc.loaded)}) from None
     except RoundError as exc:
@@ -261,7 +272,7 @@ def delete_round(game_id: int, number: int):
     if not 1 <= number <= len(loaded.state.rounds):
         raise ApiError(404, f"game {game_id} has no round {number}")
     try:
-        saved = store.delete_round(game_id, number, _if_match())
+        saved = store.delete_round(game_id, number, _if_match(loaded))
     except store.Conflict as exc:
         raise ApiError(412, str(exc), extra={"game": _document(exc.loaded)}) from None
     except RoundError as exc:
