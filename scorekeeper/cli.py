@@ -10,12 +10,14 @@ from urllib.parse import urlsplit
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper.store import access
 from scorekeeper.web import clubkey as club, links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import GameFileError
+from scorekeeper.store.failures import DISK_FULL, is_disk_full
 from scorekeeper.store.models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
@@ -38,7 +40,14 @@ def import_command(file) -> None:
     except GameFileError as exc:
         click.echo(f"{file.name}: refused: {exc}", err=True)
         sys.exit(1)
-    for outcome in import_files(files):
+    try:
+        outcomes = import_files(files)
+    except OperationalError as exc:
+        if not is_disk_full(exc):
+            raise
+        click.echo(f"{file.name}: not imported: {DISK_FULL}", err=True)
+        sys.exit(1)
+    for outcome in outcomes:
         if outcome.status != NEW:
             click.echo(f"{file.name}: {outcome.describe(len(files))}", err=True)
         click.echo(outcome.game_id)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import json
 import re
 import stat
 
@@ -13,6 +14,7 @@ import pytest
 from conftest import close, join, make_app
 
 from scorekeeper import create_app
+from scorekeeper.store.failures import DISK_FULL
 from scorekeeper.store.private import InsecureFile
 
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["x;=1+1;", "Ben", "a,@SUM(A1)|-2"],
@@ -154,3 +156,36 @@ def test_a_forged_host_gets_no_link_on_it(tmp_path):
         assert client.post("/api/games", json=GAME).status_code == 201
     finally:
         close(trusted)
+
+
+# ----------------------------------------------------------- a full disk
+
+
+def _full_disk(*args, **kwargs):
+    import sqlite3
+
+    from sqlalchemy.exc import OperationalError
+
+    raise OperationalError("INSERT INTO player ...", {}, sqlite3.OperationalError("database or disk is full"))
+
+
+def test_a_full_disk_says_the_change_was_not_saved_and_what_to_do(web, app, monkeypatch, tmp_path):
+    """The database on a full disk refuses a write whole: the page and the API say so (507),
+    the command line in one line, and nothing claims the change was kept."""
+    from scorekeeper import store
+    from scorekeeper.files import transfer
+
+    monkeypatch.setattr(store, "add_player", _full_disk)
+    page = web.post("/players/", data={"name": "Zed"})
+    assert page.status_code == 507
+    assert "disk is full: this change was not saved" in page.get_data(as_text=True)
+    assert "Nothing was lost" not in page.get_data(as_text=True)
+    monkeypatch.setattr(store, "import_games", _full_disk)
+    api = web.post("/api/games", json=GAME)
+    assert api.status_code == 507 and "disk is full" in api.get_json()["error"]["message"]
+    monkeypatch.setattr(transfer, "import_files", _full_disk)
+    backup = tmp_path / "game.json"
+    backup.write_text(json.dumps(GAME))
+    result = app.test_cli_runner().invoke(args=["games", "import", str(backup)])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [f"{backup}: not imported: {DISK_FULL}"]

@@ -4,8 +4,10 @@ from flask import Flask, Response, jsonify, make_response, request, url_for
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.store.failures import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.limits import TooLarge
 from scorekeeper.web.views.common import render
@@ -22,7 +24,9 @@ PAGES = {
     413: ("Too large", "That was far more than any game needs; nothing was saved."),
     429: ("Too many requests", "This address has done that too often in a short time. Wait a minute and "
                                "try again; nothing was changed."),
-    500: ("Something went wrong", "Nothing was lost: every recorded round is kept. Reload the page."),
+    500: ("Something went wrong", "This change may not have been saved; every round saved before it is kept. "
+                                  "Reload the page to see what was."),
+    507: ("The server's disk is full", DISK_FULL),
 }
 
 
@@ -72,6 +76,12 @@ def register(app: Flask) -> None:
             return answer(429, message=f"At most {error.description} from one address: wait a minute and "
                                        "try again. Nothing was changed.")
         return with_headers(answer(error.code or 500), error)
+
+    @app.errorhandler(OperationalError)
+    def database_refused(error: OperationalError):
+        if is_disk_full(error):
+            return answer(507, message=DISK_FULL)
+        raise error  # any other failure of the database is a bug: the 500 below
 
     @app.errorhandler(500)
     def server_error(error):
