@@ -1,4 +1,4 @@
-// The round screen for a round the server has not seen yet (issue 17, point 4): without signal,
+// The round screen for a round the server has not seen yet: without signal,
 // once a round waits in the phone's outbox, the same form is turned into the next round's
 // (its number, dealer, cards dealt and each player's contract come from the phone's replay,
 // static/offline-replay.js), blank, so a table can go on playing. The words are those of

@@ -1,5 +1,5 @@
-// The rules, worked out on the phone for rounds the server has not answered yet (issue 17,
-// point 4). It reads only data the server gave it (presenters.game_data: the rule set's card
+// The rules, worked out on the phone for rounds the server has not answered yet. It reads only
+// data the server gave it (presenters.game_data: the rule set's card
 // values, stages, progression, last stage and dealer rule, and the game's state when the page was
 // made), so it holds no rule set of its own. It mirrors scorekeeper/rules/replay.py's advance();
 // tests/browser/test_offline_replay.py checks the two agree over many games.

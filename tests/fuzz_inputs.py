@@ -1,5 +1,5 @@
 """Hypothesis strategies for the fuzz tests: hostile text, and rounds and games near enough to
-real ones that they get past the first check and reach the rules (issue 6).
+real ones that they get past the first check and reach the rules.
 
 A "near" document is a valid one with a few (possibly zero) mutations drawn from what hurts
 web apps: markup and script, SQL, invisible and reversed text, huge and negative numbers,

@@ -1,4 +1,4 @@
-"""The API holds to its own description (issue 12): ``schemathesis run``, its command line, against
+"""The API holds to its own description: ``schemathesis run``, its command line, against
 ``/api/openapi.json`` served by gunicorn, with every check and every phase (the stateful one
 follows the description's links from a created game to its rounds) finds nothing.
 

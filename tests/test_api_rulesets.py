@@ -1,4 +1,4 @@
-"""The API's rule sets (issue 14, point 7): listed with their documents, saved by the club's
+"""The API's rule sets: listed with their documents, saved by the club's
 keeper with the same checks as everywhere, and games started with a key or a whole document."""
 
 import pytest

@@ -1,4 +1,4 @@
-"""The club's keeper (issue 16): who may change what belongs to the club, not to one game."""
+"""The club's keeper: who may change what belongs to the club, not to one game."""
 
 from __future__ import annotations
 

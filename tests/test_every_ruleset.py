@@ -1,4 +1,4 @@
-"""Issue 14, points 4 and 5: the new-game page offers every rule set (the presets and the
+"""The new-game page offers every rule set (the presets and the
 house rule sets), and the board, the story, the history, the statistics follow the game's rules."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The JSON API fuzzed from its own OpenAPI document with schemathesis (issue 6).
+"""The JSON API fuzzed from its own OpenAPI document with schemathesis.
 
 The schema is read from the running app (``/api/openapi.json`` over WSGI, no network).
 Every operation gets requests that fit the schema and requests that break it, with a real
@@ -249,7 +249,7 @@ def test_backup(api, club):
     fuzz(api, strategy, fill_game=False, fill_key=False)
 
 
-# ------------------------------------------------------------------ ratings (issue 15)
+# ------------------------------------------------------------------ ratings
 
 
 def test_ratings(api):
@@ -260,7 +260,7 @@ def test_ratings(api):
     fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
 
 
-# ------------------------------------------------------------------ rule sets (issue 14)
+# ------------------------------------------------------------------ rule sets
 
 
 def test_rulesets(api):

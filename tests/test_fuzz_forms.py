@@ -1,4 +1,4 @@
-"""The rules engine and the HTML forms fuzzed with Hypothesis (issue 6).
+"""The rules engine and the HTML forms fuzzed with Hypothesis.
 
 The engine takes any text as a hand and any record as a round, and answers a result or its
 own refusal (``CardError``, ``SetupError``, ``RoundError``), never another exception. The

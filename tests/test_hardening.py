@@ -1,4 +1,4 @@
-"""Small hardening (issue 16, points 3 and 5): keys kept by no cache, CSV cells that stay text,
+"""Small hardening: keys kept by no cache, CSV cells that stay text,
 the CSP, files only their owner reads, and the host in links."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 14, point 2: house rule sets saved on the server, and every game's frozen copy of its rules.
+"""House rule sets saved on the server, and every game's frozen copy of its rules.
 
 A game keeps the whole document it was started with: the house rule set it came from can be
 edited or deleted and the game replays to the same standings. Rounds keep their bonuses, and

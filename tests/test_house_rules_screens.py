@@ -1,4 +1,4 @@
-"""Issue 14, point 3: the house rules screens (the list, a rule set read whole, the editor,
+"""The house rules screens (the list, a rule set read whole, the editor,
 rename, delete), and point 6's offer to save a game's own rules as a house rule set.
 
 The editor is posted as a browser posts it: every field the page shows, with the value it

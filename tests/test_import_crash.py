@@ -1,4 +1,4 @@
-"""Issue 13, point 4: an import is one transaction.
+"""An import is one transaction.
 
 A process killed in the middle of an import leaves either all of it or none of it: never games
 without their fingerprints, which the next import of the same file would not recognise and would

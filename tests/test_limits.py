@@ -1,4 +1,4 @@
-"""Limits (issue 16): per-address rate limits with Retry-After, and the size of an import,
+"""Limits: per-address rate limits with Retry-After, and the size of an import,
 checked before anything reads the body."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The lock agrees with pyproject.toml (issue 12).
+"""The lock agrees with pyproject.toml.
 
 ``uv.lock`` holds every version with its hashes; ``requirements.txt`` and ``requirements-test.txt``
 are exported from it for pip (``make lock`` writes all three). A dependency added, removed or

@@ -1,4 +1,4 @@
-"""Names that are what they look like (issue 16): one way of writing each letter (NFC), and no
+"""Names that are what they look like: one way of writing each letter (NFC), and no
 name that shows nothing."""
 
 from __future__ import annotations

@@ -105,7 +105,7 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
     # A row per game and per new player (their ids are needed), and a handful for all the
     # seats, rounds and hands (it was a statement per row: thousands here), and the club's version.
     players = {name for gf in files for name in gf.setup.players}
-    # The ratings (issue 15), whatever the number of games: where the new games stand, then for
+    # The ratings, whatever the number of games: where the new games stand, then for
     # each scope they are rated in the rows from there replaced, the games read, the players'
     # ratings before them, and the new rows (500 a statement).
     rating = [s for s in statements if "rating_summary" in s or "coalesce(game.finished_at" in s]

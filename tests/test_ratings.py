@@ -1,4 +1,4 @@
-"""Issue 15: club ratings (openskill's Plackett-Luce over the finished games, in finish order).
+"""Club ratings (openskill's Plackett-Luce over the finished games, in finish order).
 
 The worked examples are the library's own figures for the same matches (openskill 6, the
 model's defaults: mu 25, sigma 25/3); the rest holds the app's rules around it: the order of

@@ -1,4 +1,4 @@
-"""The round screen and the round paths follow the game's rule set (issue 14, point 5): the
+"""The round screen and the round paths follow the game's rule set: the
 keypad shows the deck's ranks and what each costs, hands are read with the game's deck (a
 Phase 10 game's 1 to 12, skips and wilds), and each bonus of the rule set is a per-player
 toggle carried into the round, its total, the stored round, a correction and the API."""

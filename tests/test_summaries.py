@@ -1,4 +1,4 @@
-"""Issue 13, point 1: the stored summaries are always what a rebuild from the facts makes.
+"""The stored summaries are always what a rebuild from the facts makes.
 
 A property test plays random games through every kind of change the app makes (a game started,
 a round recorded, corrected, removed or undone, an import, a rename, a delete, a restore, a

@@ -1,4 +1,4 @@
-"""The wheel runs (issue 12): built as a release is built, installed as README "Deploying from the
+"""The wheel runs: built as a release is built, installed as README "Deploying from the
 wheel" says (with uv for pip, for speed) into a fresh virtual environment outside the checkout, its database made by its own
 migrations, served by gunicorn.
 

@@ -255,7 +255,7 @@ def _winners(seat):
 
 
 
-# ================================================================ ratings (issue 15)
+# ================================================================ ratings
 
 #: The periods the ratings can be worked out over: the key in the address, and its words.
 PERIODS = {"all": "All time", "year": "This year"}

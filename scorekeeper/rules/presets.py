@@ -211,7 +211,7 @@ PHASE10 = PRESETS["phase10"]
 # filter, the statistics and the game file iterate over (or look keys up in) RULESETS, and
 # they still assume Balmoral's ladder and levels, the standard deck and "JK", and a stored
 # rule-set key; a Phase 10 game would reach them with skips and wilds. So the new presets
-# live in PRESETS, and join RULESETS when those parts follow the rule set (issue 14, 4 to 6).
+# live in PRESETS, and join RULESETS when those parts follow the rule set.
 RULESETS: Mapping[str, RuleSet] = {r.key: r for r in (BALMORAL, CLASSIC)}
 
 

@@ -265,7 +265,7 @@ class SeatSummary(db.Model):
 
 
 class RatingSummary(db.Model):
-    """One player's rating before and after one rated game, in one scope (issue 15).
+    """One player's rating before and after one rated game, in one scope.
 
     Derived, never a fact: :mod:`scorekeeper.store.rating_summaries` writes a scope's rows from a
     changed game's place in the order on, in the same transaction as the change, and

@@ -1,4 +1,4 @@
-"""Club ratings (issue 15): openskill's Plackett-Luce model over the finished games, in order.
+"""Club ratings: openskill's Plackett-Luce model over the finished games, in order.
 
 Pure: nothing here reads the database. :mod:`scorekeeper.club.history` reads the finished games'
 stored summaries, in the order they finished, and hands them here as :class:`Standing` objects

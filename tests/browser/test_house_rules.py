@@ -1,4 +1,4 @@
-"""House rules on a phone (issue 14, point 3): the club's keeper makes a house rule set from the
+"""House rules on a phone: the club's keeper makes a house rule set from the
 Liverpool preset (aces 20, an eighth deal of 14 cards, a bonus) without the page reloading
 between the editor's buttons, saves it, and reads it back."""
 

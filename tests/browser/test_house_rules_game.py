@@ -1,4 +1,4 @@
-"""A table's own rules from start to finish on a phone (issue 14): the keeper makes a house rule
+"""A table's own rules from start to finish on a phone: the keeper makes a house rule
 set from Liverpool (aces 20, an eighth deal of 14 cards, a bonus), starts a game with it,
 records a deal with the bonus, changes the house rule set afterwards, and the game is played on
 by the rules it was started with."""

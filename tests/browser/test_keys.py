@@ -1,4 +1,4 @@
-"""Edit keys on a phone (issue 16): the link's key never travels in an address, and the
+"""Edit keys on a phone: the link's key never travels in an address, and the
 service worker keeps no page that shows one."""
 
 from playwright.sync_api import Page, expect

@@ -1,4 +1,4 @@
-"""The phone's replay (static/offline-replay.js) agrees with the server's engine (issue 17, point 4).
+"""The phone's replay (static/offline-replay.js) agrees with the server's engine.
 
 Random games of both rule sets, every dealer rule and a mix of cards and points, are worked out
 by scorekeeper.rules.replay and by the JavaScript in the page, from the start and from a state

@@ -1,4 +1,4 @@
-"""Issue 15 on a phone: the ratings leaderboard, its filters, and a player's rating chart."""
+"""The ratings on a phone: the leaderboard, its filters, and a player's rating chart."""
 
 import re
 

@@ -1,4 +1,4 @@
-"""The round screen follows the game's rule set (issue 14, point 5), on a phone: a Phase 10
+"""The round screen follows the game's rule set, on a phone: a Phase 10
 game's keypad (1 to 12, Skip, Wild, each key's value where it is not its face) types chips and
 totals from the game's values, and a Liverpool game's bonus is a toggle in each player's row
 whose points the row's total and the saved round include."""

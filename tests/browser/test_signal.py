@@ -1,4 +1,4 @@
-"""Bad signal at the table (issue 17): pages that never lie, and nothing typed is ever lost."""
+"""Bad signal at the table: pages that never lie, and nothing typed is ever lost."""
 
 import re
 

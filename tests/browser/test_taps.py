@@ -1,7 +1,7 @@
 """Taps per round: how many touches a scorekeeper needs to record an ordinary round.
 
 Two rounds of four players, one goes out and the three others hold five cards each, then
-eight each. The goal (issue 11) is at most the cards plus one tap per player plus two, with
+eight each. The goal is at most the cards plus one tap per player plus two, with
 no scrolling. Every tap this test makes on the way is counted, from the scoreboard back to the
 scoreboard, the way a person records the round: open the round screen, tap who went out
 (which also moves the keypad to the next player), tap the cards, tap the next player's row,

@@ -37,7 +37,7 @@ class Seeded:
     player: int = 0  # a player with games (the page with statistics and head to head)
     opponent: int = 0
     idle_player: int = 0  # on the roster, never played
-    liverpool: int = 0  # a rule set with a bonus: the round screen's bonus toggles (issue 14)
+    liverpool: int = 0  # a rule set with a bonus: the round screen's bonus toggles
     phase10: int = 0  # the Phase 10 deck: the round screen's keypad of 1 to 12, Skip, Wild
     phase10_climbing: int = 0  # a ladder of another stage word, three rounds in
     shanghai: int = 0  # bonuses take totals below 0

@@ -1,4 +1,4 @@
-"""The club's ratings (issue 15): the leaderboard, its CSV, and ``GET /api/ratings``."""
+"""The club's ratings: the leaderboard, its CSV, and ``GET /api/ratings``."""
 
 from __future__ import annotations
 
