@@ -10,32 +10,19 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Select, bindparam, func, insert, select, update
-from sqlalchemy.engine import Engine
+from sqlalchemy import bindparam, func, insert, inspect, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
-from scorekeeper.store.database import let_go, read_one, read_row, read_rows_on, send, unlocked, writing
+from scorekeeper.store.database import read_one, read_row, writing
 from scorekeeper.store.imports import GameFile
 from scorekeeper.store.models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
-from scorekeeper.store.replays import (
-    ROUNDS_OF_GAME,
-    SEATS_OF_GAME,
-    GameFacts,
-    GameRow,
-    LoadedGame,
-    SeatFact,
-    SeatRow,
-    facts_of,
-    setup_of,
-    work_out,
-    worked_out,
-)
+from scorekeeper.store.replays import LoadedGame, SeatFact, worked_out
 from scorekeeper.rules import (
     GAME_OVER,
     PRESETS,
@@ -50,14 +37,12 @@ from scorekeeper.rules import (
     RoundResult,
     RuleSet,
     RuleSetError,
-    RulesError,
     advance,
     clean_name,
     document_text,
     name_key,
     parse_hand,
     parse_ruleset,
-    play,
     replay,
     ruleset_document,
     ruleset_from_text,
@@ -71,8 +56,7 @@ class NotFound(LookupError):
 
 class AlreadyRecorded(Exception):
     """The round number a form carried has been recorded meanwhile (double tap, second phone).
-    Raised with the request's transaction ended (a read's, or the write's that found the number
-    taken, before it wrote anything): a game loaded next holds that round."""
+    Raised with the write rolled back, nothing written: a game loaded next holds that round."""
 
     def __init__(self, number: int) -> None:
         self.number = number
@@ -281,6 +265,13 @@ def _hand_values(ids: dict[str, int], record: RoundRecord, setup: GameSetup) -> 
 _NO_CARDS = parse_hand("")
 
 
+def _add_hands(round_id: int, rows: list[dict]) -> None:
+    """A round's hand rows (:func:`_hand_values`) in one statement: NULLs written as such, so
+    that rows of cards and rows of points go together rather than one statement a shape."""
+    db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
+                       [{**row, "round_id": round_id} for row in rows])
+
+
 def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
     if state.finished and game.finished_at is None:
         game.finished_at = when or utcnow()
@@ -382,167 +373,86 @@ def import_games(files: Sequence[GameFile], keys: list[str] | None = None,
 
 
 @dataclass(frozen=True)
-class RecordedRound:
-    """A round just recorded: the game's row at its new version, who sits where, the round as
-    the rules scored it, and where the game then stands."""
+class RecordedRound(LoadedGame):
+    """A round just recorded: the game as the round left it (its state worked out from the state
+    the round was checked against, not replayed), and the round as the rules scored it."""
 
-    game: GameRow
-    seats: tuple[SeatFact, ...]
-    result: RoundResult
-    position: Position
+    result: RoundResult = field(kw_only=True)
 
     @property
-    def id(self) -> int:
-        return self.game.id
+    def position(self) -> Position:
+        """Where the game stands after the round."""
+        return self.state.position
 
 
-def record_round(game_id: int, number: int, record: RoundRecord) -> RecordedRound:
+def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedGame | None = None) -> RecordedRound:
     """Record round ``number``; refuses a number already taken or one that skips ahead.
 
-    The round number is the version check of a new round: a form or API call for a
-    number that is already taken gets ``AlreadyRecorded`` and stores nothing.
+    The round number is a new round's idempotency key: a form or API call for a number that is
+    already taken gets ``AlreadyRecorded`` and stores nothing.
 
-    The game is taken up from its stored summary (where it stands after its last round), not
-    replayed, and the round checked by the engine before the write begins, so that SQLite's
-    one writer at a time waits only for the statements and the commit (``make bench``). The
-    write then moves the game's version on only from the version that was read: if another
-    phone changed the game in between, it is read again, this time inside the write, where
-    nothing can move.
+    ``loaded`` is the game as the caller has just read it (the round screen checked the round
+    against it), else it is read here: either way the game is read and replayed once. The round
+    is scored against that state and written only on the version it was read at; if another
+    phone changed the game in between, the game is read again inside the write, where nothing
+    can move, and the round is judged against the game as it now is.
     """
-    saved = _record_round(game_id, number, record, locked=False)
-    if saved is None:
-        with writing():
-            saved = _record_round(game_id, number, record, locked=True)
-    assert saved is not None, "inside the write nothing moves the game on"
+    if loaded is None:
+        loaded = load(game_id)
+    # Taken before the write: starting it ends the transaction the game was read in. A row
+    # expired since (its transaction ended) no longer tells the version the state was read at.
+    game, seats, state = loaded.game, loaded.seats, loaded.state
+    was = None if "version" in inspect(game).unloaded else game.version
+    with writing():
+        try:
+            saved = None if was is None else _record(game_id, game, was, seats, state, number, record)
+            if saved is None:  # another phone changed the game since it was read
+                fresh = load(game_id, lock=True)
+                saved = _record(game_id, fresh.game, fresh.game.version, fresh.seats, fresh.state, number, record)
+                assert saved is not None, "inside the write nothing moves the game on"
+            # The game's row as the write left it, out of the session so that the commit does
+            # not expire it: what is shown next is this version, with this state.
+            db.session.flush()
+            db.session.refresh(saved.game)
+            db.session.expunge(saved.game)
+            db.session.commit()
+        except IntegrityError:  # the number taken all the same: the unique key has the last word
+            db.session.rollback()
+            raise AlreadyRecorded(number) from None
     return saved
 
 
-def _record_round(game_id: int, number: int, record: RoundRecord, locked: bool) -> RecordedRound | None:
-    """:func:`record_round`, or None if the game changed between its reading and the write
-    (never when ``locked``: read inside the write)."""
-    if locked:
-        writing_on = db.session.connection()
-        before = _read_game(writing_on.engine, writing_on.connection, game_id, _GAME_ROW_LOCKED)
-    else:
-        # Outside any transaction: what the reading finds is checked by the game's version
-        # (read first) when the write is made.
-        with unlocked(db.engine) as connection:
-            before = _read_game(db.engine, connection, game_id, _GAME_ROW)
-    position = before.position
-    expected = position.played + 1
+def _record(game_id: int, game: Game, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
+            record: RoundRecord) -> RecordedRound | None:
+    """Round ``number`` written on the game read at version ``was`` (in the state ``state``), in
+    the write transaction; None, and nothing written, if the game is no longer at that version.
+
+    The version moves on first, only from ``was``: on PostgreSQL the game's row then stays
+    locked until the commit, so that a second change to the game waits for this one and finds
+    the version moved on. A refusal is raised with the version unchanged (the write rolls back)."""
+    moved = db.session.execute(update(Game).where(Game.id == game_id, Game.version == was)
+                               .values(version=was + 1).execution_options(synchronize_session=False))
+    if moved.rowcount != 1:
+        return None
+    expected = state.played + 1
     if number < 1:
         raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])
-    if number != expected:
-        # Refused on what was just read, which can be newer than what the view read before
-        # calling (on SQLite, its read transaction's snapshot: this phone's round sent twice at
-        # once, the second send's view reading before the first send's commit). The request's
-        # transaction ends here, so that what the view reads next is at least as new.
-        let_go()
-        if number < expected:
-            raise AlreadyRecorded(number)
+    if number < expected:
+        raise AlreadyRecorded(number)
+    if number > expected:
         raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])
-    result, after = play(position, record)
-    game = before.game
-    went_out_id, rows = _hand_values({s.name: s.player_id for s in before.seats}, record, position.setup)
-    summary = summaries.rows_after(before.summary, result, after)
-    try:
-        with writing():
-            game = _move_on(game, finished_at=utcnow() if after.finished else None)
-            if game is None:
-                db.session.rollback()
-                return None
-            _, (round_id,) = send(_NEW_ROUND, {"game_id": game.id, "number": number, "went_out_id": went_out_id,
-                                               "recorded_at": utcnow()})
-            send(_NEW_HANDS, [{**row, "round_id": round_id} for row in rows])
-            if before.stored:
-                summaries.write_rows(summary)
-            else:  # a summary that could not be taken up is written anew, whole
-                summaries.store([summary])
-            if after.finished:  # the game joins the ratings (at the end of the order: quick)
-                rating_summaries.refresh([game.id])
-            db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise AlreadyRecorded(number) from None
-    return RecordedRound(game, before.seats, result, after)
-
-
-def _move_on(game: GameRow, finished_at: datetime | None) -> GameRow | None:
-    """The game's next version (and its finish, if the round ended it), from the version it was
-    read at: the row as it now is, or None, and nothing changed, if it is no longer at that
-    version."""
-    changes: dict[str, Any] = {"version": game.version + 1}
-    if finished_at is not None:
-        changes["finished_at"] = finished_at
-    moved, _ = send(_NEXT_VERSION if finished_at is None else _FINISHED,
-                    {"game_id": game.id, "was": game.version, **changes})
-    return game._replace(**changes) if moved == 1 else None
-
-
-_GAME_ROW = select(*(getattr(Game, name) for name in GameRow._fields)).where(Game.id == bindparam("game_id"))
-# Read inside the write: on PostgreSQL the row stays locked until the commit, so that nothing
-# moves the game on between this reading and the write (SQLite's write lock already holds the
-# whole database, and SQLAlchemy sends no FOR UPDATE to it).
-_GAME_ROW_LOCKED = _GAME_ROW.with_for_update()
-
-
-class _Before(NamedTuple):
-    """A game as recording a round reads it, before the round: its row, who sits where, where it
-    stands and its summary as stored (``stored``), or as worked out when its rounds were replayed."""
-
-    game: GameRow
-    seats: tuple[SeatFact, ...]
-    position: Position
-    summary: summaries.Rows
-    stored: bool
-
-
-def _read_game(engine: Engine, connection: Any, game_id: int, row: Select) -> _Before:
-    """A game and where it stands, for recording a round: two statements on a database
-    connection, sent as they are (:func:`~scorekeeper.store.database.read_rows_on`), without the
-    ORM's identity map. The game's row comes first: its version vouches for the summary read
-    after it (written in the same transaction as the rounds it comes from).
-
-    The game is taken up from its summary, not replayed: for a game of twelve rounds that was
-    three statements and a replay, about 0.6 ms of every round (measured in process). A game
-    whose summary cannot be taken up (not worked out, not fitting its seats, or counting
-    other rounds than are stored) has its rounds read and replayed, as a page does; a game
-    the engine refuses is a ``BrokenGame``."""
-    params = {"game_id": game_id}
-    found = read_rows_on(engine, connection, row, params, first=True)
-    if not found:
-        raise NotFound(f"no game {game_id}")
-    game = GameRow(*found[0])
-    stored = summaries.stored_summary(game_id, read_rows_on(engine, connection, summaries.SUMMARY_OF_GAME, params))
-    if stored is not None:
-        summary, names = stored
-        seats = [SeatRow(seat["player_id"], name) for seat, name in zip(summary.seats, names, strict=True)]
-        try:
-            position = summaries.position_of(setup_of(GameFacts(game, seats)), summary)
-        except (RulesError, ValueError, KeyError, IndexError):
-            pass  # replayed below, which names what is wrong if anything is
-        else:
-            return _Before(game, tuple(SeatFact(s.player_id, s.player.name) for s in seats), position, summary,
-                           stored=True)
-    seat_rows, rounds = facts_of(read_rows_on(engine, connection, SEATS_OF_GAME, params),
-                                 read_rows_on(engine, connection, ROUNDS_OF_GAME, params))
-    loaded = _checked(work_out(game, seat_rows.get(game_id, []), rounds.get(game_id, [])))
-    state = loaded.state
-    return _Before(game, loaded.seats, state.position,
-                   summaries.rows_of(game_id, [s.player_id for s in loaded.seats], state), stored=False)
-
-
-_GAMES = Game.__table__
-_NEXT_VERSION = (update(_GAMES).where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("was"))
-                 .values(version=bindparam("version")))
-_FINISHED = _NEXT_VERSION.values(finished_at=bindparam("finished_at"))
-
-
-# Made once, on the tables rather than the mapped classes, and sent as they are
-# (database.send): the ORM's bulk insert cost about half a millisecond more a round than the
-# same statements (measured), in the write every round waits for.
-_NEW_ROUND = insert(Round.__table__).returning(Round.__table__.c.id)
-_NEW_HANDS = insert(HandEntry.__table__)
+    after = advance(state, record)
+    went_out_id, rows = _hand_values({s.name: s.player_id for s in seats}, record, state.setup)
+    added = Round(game_id=game_id, number=number, went_out_id=went_out_id, recorded_at=utcnow())
+    db.session.add(added)
+    db.session.flush()
+    _add_hands(added.id, rows)
+    if after.finished:
+        game.finished_at = utcnow()
+    summaries.write(game_id, [s.player_id for s in seats], after)
+    if after.finished:  # the game joins the ratings (at the end of the order: quick)
+        rating_summaries.refresh([game_id])
+    return RecordedRound(game, seats, after, result=after.rounds[-1])
 
 
 def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
@@ -578,11 +488,10 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     new_state = _ended_early(setup, records)
     old = game.rounds[number - 1]
     went_out_id, rows = _hand_values({s.name: s.player_id for s in loaded.seats}, record, setup)
-    entries = [HandEntry(**row) for row in rows]
     old.went_out_id = went_out_id
     old.hands.clear()
     db.session.flush()
-    old.hands.extend(entries)
+    _add_hands(old.id, rows)
     old.recorded_at = utcnow()
     game.version += 1
     _mark_finished(game, new_state)

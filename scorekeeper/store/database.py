@@ -233,6 +233,11 @@ def writing() -> Iterator[None]:
     try:
         with _writers.turn(db.engine):
             yield
+    except BaseException:
+        # A change refused or failed half way leaves nothing behind, and lets the write lock go
+        # at once: what the request reads next is read afresh.
+        db.session.rollback()
+        raise
     finally:
         _writing.reset(token)
 

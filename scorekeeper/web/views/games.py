@@ -231,10 +231,12 @@ def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
             f".{assets.release(app)}.{token_digest}{'.undone' if offer else ''}")
 
 
-def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
+def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200,
+                   loaded: store.LoadedGame | None = None):
     """The board of one version of one game; 304 when the phone holds this one already (after
-    one query by primary key: nothing replayed, nothing rendered)."""
-    game = store.peek(game_id)
+    one query by primary key: nothing replayed, nothing rendered). ``loaded``: the game as a
+    change just left it, its state worked out already (not read and replayed again)."""
+    game = store.peek(game_id) if loaded is None else loaded.game
     if game is None:
         abort(404)
     editable, offer = _looks(game, watching)
@@ -245,7 +247,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
         return _not_modified(holds)
     response = kept_page(_board_key(game, editable, offer, watching, template, status))
     if response is None:
-        loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
+        loaded = loaded or _load(game_id)  # with its rounds, in the same snapshot as the row just read
         game = loaded.game
         editable, offer = _looks(game, watching)
         response = render(template, status, keep=_board_key(game, editable, offer, watching, template, status),
