@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
-from scorekeeper.store.database import read_one, read_row, writing
+from scorekeeper.store.database import writing
 from scorekeeper.store.imports import GameFile
 from scorekeeper.store.models import MAX_ID, Game, HandEntry, HouseRuleSet, Player, Round, Seat, db, utcnow
 from scorekeeper.store.replays import LoadedGame, SeatFact, worked_out
@@ -739,6 +739,8 @@ def get_game(game_id: int) -> Game | None:
 
 #: A game's version, by id (the poll's one query: also :mod:`scorekeeper.web.polls`).
 VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
+
+
 class Peeked(NamedTuple):
     """A game's row, the little of it that tells which version of the game is stored."""
 
@@ -755,7 +757,7 @@ _PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where
 def peek(game_id: int) -> Peeked | None:
     """The game's id, version, edit key hash and deletion, in one query by primary key: what
     its ETag is made of, so that a page the phone already holds is answered 304 after this alone."""
-    row = read_row(_PEEK, {"game_id": game_id})
+    row = db.session.execute(_PEEK, {"game_id": game_id}).first()
     return None if row is None else Peeked(*row)
 
 
@@ -766,7 +768,7 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
     """:func:`peek`, and the rules the game is played by (its frozen document; None if it cannot
     be read), in the same one query: what a round sent to the API is checked and read with (a
     Phase 10 game's hands hold skips and wilds)."""
-    row = read_row(_PEEK_RULES, {"game_id": game_id})
+    row = db.session.execute(_PEEK_RULES, {"game_id": game_id}).first()
     if row is None:
         return None
     try:
@@ -779,4 +781,4 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
 def game_version(game_id: int) -> int | None:
     """The game's change counter, in one query by primary key (a watcher's poll, every two
     seconds from every phone at every table)."""
-    return read_one(VERSION_OF, {"game_id": game_id})
+    return db.session.scalar(VERSION_OF, {"game_id": game_id})

@@ -17,7 +17,6 @@ import re
 
 from sqlalchemy.engine import Engine
 
-from scorekeeper.store.database import read_one_on
 from scorekeeper.store.models import MAX_ID, db
 from scorekeeper.store import VERSION_OF
 
@@ -38,7 +37,8 @@ class UnchangedPolls:
             match = self.PATH.fullmatch(environ.get("PATH_INFO", ""))
             seen = seen_version(environ.get("QUERY_STRING", "")) if match else None
             if seen is not None and int(match.group(1)) <= MAX_ID:
-                version = read_one_on(self.engine, VERSION_OF, {"game_id": int(match.group(1))})
+                with self.engine.connect() as connection:
+                    version = connection.scalar(VERSION_OF, {"game_id": int(match.group(1))})
                 if version is not None and version == seen:
                     start_response("204 No Content", list(self.HEADERS))
                     return []
