@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper import store
+from scorekeeper.store import rounds
 from scorekeeper.store.models import Round, db
 from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord
 from scorekeeper.store.rebuild import rebuild
@@ -43,13 +44,13 @@ def reads(monkeypatch) -> list[bool]:
     """From now on, each reading of the game that recording a round makes: whether it was made
     inside the write (locked)."""
     made: list[bool] = []
-    load = store.load
+    load = rounds.load
 
     def spied(game_id: int, lock: bool = False):
         made.append(lock)
         return load(game_id, lock)
 
-    monkeypatch.setattr(store, "load", spied)
+    monkeypatch.setattr(rounds, "load", spied)
     return made
 
 
