@@ -103,6 +103,22 @@ def test_without_a_change_in_between_the_game_is_read_once(app, game_id, monkeyp
         assert made == [False], "a caller that read nothing: read once, before the write"
 
 
+def test_rounds_recorded_one_on_the_other_read_the_game_once(app, game_id, monkeypatch):
+    """A round just recorded is the game as its write left it: the next round can be recorded
+    on it (the game ended by the last round of a short game, its finish written)."""
+    from scorekeeper.rules import CLASSIC
+
+    with app.app_context():
+        game, _ = store.create_game(GameSetup.create(CLASSIC, PLAYERS, first_dealer="Ann"))
+        made = reads(monkeypatch)
+        saved = store.record_round(game.id, 1, a_round("Ann", {"Ben": "K", "Cat": "5"}))
+        while not saved.state.finished:
+            saved = store.record_round(game.id, saved.state.played + 1, a_round("Ann", {"Ben": "K", "Cat": "5"}), saved)
+        assert made == [False], "read once, before the first round"
+        assert store.get_game(game.id).finished_at is not None
+        assert totals(saved) == totals(store.load(game.id)) and rebuild(fix=False) == []
+
+
 def test_a_number_taken_behind_the_versions_back_is_already_recorded(app, game_id):
     """The round numbers' unique key has the last word: a round stored without the game's
     version moving on (as no change of the store's does) still makes its number taken."""

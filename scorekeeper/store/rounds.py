@@ -106,31 +106,33 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
         loaded = load(game_id)
     # Taken before the write: starting it ends the transaction the game was read in. A row
     # expired since (its transaction ended) no longer tells the version the state was read at.
-    game, seats, state = loaded.game, loaded.seats, loaded.state
-    was = None if "version" in inspect(game).unloaded else game.version
+    seats, state = loaded.seats, loaded.state
+    was = None if "version" in inspect(loaded.game).unloaded else loaded.game.version
     with writing():
         try:
-            saved = None if was is None else _record(game_id, game, was, seats, state, number, record)
-            if saved is None:  # another phone changed the game since it was read
+            after = None if was is None else _record(game_id, was, seats, state, number, record)
+            if after is None:  # another phone changed the game since it was read
                 fresh = load(game_id, lock=True)
-                saved = _record(game_id, fresh.game, fresh.game.version, fresh.seats, fresh.state, number, record)
-                assert saved is not None, "inside the write nothing moves the game on"
+                seats = fresh.seats
+                after = _record(game_id, fresh.game.version, seats, fresh.state, number, record)
+                assert after is not None, "inside the write nothing moves the game on"
             # The game's row as the write left it, out of the session so that the commit does
             # not expire it: what is shown next is this version, with this state.
             db.session.flush()
-            db.session.refresh(saved.game)
-            db.session.expunge(saved.game)
+            game = db.session.get(Game, game_id, populate_existing=True)
+            db.session.expunge(game)
             db.session.commit()
         except IntegrityError:  # the number taken all the same: the unique key has the last word
             db.session.rollback()
             raise AlreadyRecorded(number) from None
-    return saved
+    return RecordedRound(game, seats, after, result=after.rounds[-1])
 
 
-def _record(game_id: int, game: Game, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
-            record: RoundRecord) -> RecordedRound | None:
+def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
+            record: RoundRecord) -> GameState | None:
     """Round ``number`` written on the game read at version ``was`` (in the state ``state``), in
-    the write transaction; None, and nothing written, if the game is no longer at that version.
+    the write transaction, and the game's state after it; None, and nothing written, if the
+    game is no longer at that version.
 
     The version moves on first, only from ``was``: on PostgreSQL the game's row then stays
     locked until the commit, so that a second change to the game waits for this one and finds
@@ -152,12 +154,12 @@ def _record(game_id: int, game: Game, was: int, seats: tuple[SeatFact, ...], sta
     db.session.add(added)
     db.session.flush()
     _add_hands(added.id, rows)
-    if after.finished:
-        game.finished_at = utcnow()
     summaries.write(game_id, [s.player_id for s in seats], after)
     if after.finished:  # the game joins the ratings (at the end of the order: quick)
+        db.session.execute(update(Game).where(Game.id == game_id).values(finished_at=utcnow())
+                           .execution_options(synchronize_session=False))
         rating_summaries.refresh([game_id])
-    return RecordedRound(game, seats, after, result=after.rounds[-1])
+    return after
 
 
 def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
