@@ -6,9 +6,11 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from conftest import ON_POSTGRES
+from conftest import ON_POSTGRES, join
 from factories import (
+    HTMX,
     counted,
+    round_form,
     text,
 )
 from history_games import random_docs, random_state
@@ -19,7 +21,7 @@ from scorekeeper import create_app, store
 from scorekeeper.club import history
 
 from scorekeeper.store.rebuild import rebuild
-from scorekeeper.files.gamefile import backup_document, game_document, read_document
+from scorekeeper.files.gamefile import backup_document, game_document, read_document, read_game
 from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules import BALMORAL, Progression, document_text, name_key
 
@@ -89,6 +91,26 @@ def test_a_story_costs_the_same_queries_for_1_round_and_30_rounds(app, web):
         one, thirty = queries(app, web, page.format(small)), queries(app, web, page.format(big))
         assert one == thirty, (page, one, thirty)
         assert thirty <= 8, page
+
+
+def test_a_round_from_the_round_screen_reads_the_games_rounds_once(app, web):
+    """The phone's save: the game is read and replayed once (to check the round), the round
+    scored against that state, and the board answered from the state after it, not read and
+    replayed again; the statements are as many for a round after one round as after thirty."""
+    counts = []
+    for before in (1, 30):
+        keys: list[str] = []
+        with app.app_context():
+            (game_id,) = store.import_games([read_game(long_game_doc(before, 8))], keys)
+        join(web, game_id, keys[0])  # this browser keeps the game's score
+        web.get(f"/games/{game_id}/rounds/new")
+        with counted(app) as statements:
+            response = web.post(f"/games/{game_id}/rounds/new", headers=HTMX,
+                                data=round_form(before + 1, went_out=0, hands={seat: "K" for seat in range(1, 8)}))
+        assert response.status_code == 200 and f"Round {before + 1} saved." in text(response), text(response)
+        assert sum(" hand" in s.lower() and s.lstrip().upper().startswith("SELECT") for s in statements) == 1, statements
+        counts.append(len(statements))
+    assert counts[0] == counts[1], counts
 
 
 def test_history_and_player_pages_cost_the_same_queries_for_10_and_1000_games(app, tmp_path):

@@ -115,12 +115,12 @@ def test_a_round_sent_again_while_the_first_send_is_saving_reads_saved(web, app,
     record_round = store.record_round
     first_send: list[int] = []
 
-    def first_send_lands_meanwhile(game_id, number, record):
+    def first_send_lands_meanwhile(game_id, number, record, loaded=None):
         if not first_send:
             first_send.append(number)
             with app.app_context():  # another request: a session and a transaction of its own
                 record_round(game_id, number, record)
-        return record_round(game_id, number, record)
+        return record_round(game_id, number, record, loaded)
 
     monkeypatch.setattr(store, "record_round", first_send_lands_meanwhile)
     response = post_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"},

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import ColumnElement, bindparam, select
 from sqlalchemy.orm import raiseload
@@ -36,22 +35,6 @@ from scorekeeper.rules import (
 
 #: How many ``IN (...)`` values one query carries when reading the rows of given games.
 CHUNK = 500
-
-
-class GameRow(NamedTuple):
-    """What a replay reads of a game's row, and what an answer names of it (its id, version
-    and finish): the columns as recording a round reads them (``store``). An ORM ``Game``, or
-    any row with these columns, is read the same way."""
-
-    id: int
-    version: int
-    rules: str
-    rules_document: str
-    decks: int
-    jokers: int
-    dealer_rule: str
-    first_dealer_seat: int
-    finished_at: datetime | None
 
 
 @dataclass(frozen=True)
@@ -179,7 +162,7 @@ class GameFacts:
 
     __slots__ = ("rules", "ruleset", "decks", "jokers", "dealer_rule", "first_dealer_seat", "seats", "names")
 
-    def __init__(self, game: GameRow | Any, seats: Sequence[SeatRow]) -> None:
+    def __init__(self, game: Any, seats: Sequence[SeatRow]) -> None:
         self.rules = game.rules
         #: The game's frozen rules, read once (a ``RuleSetError`` when they cannot be read).
         self.ruleset = ruleset_from_text(game.rules_document, game.rules)
@@ -212,8 +195,8 @@ def _chunks(values: Sequence[int]) -> Iterable[Sequence[int]]:
         yield values[i:i + CHUNK]
 
 
-# The two statements of :func:`read_rows`, made once, on the tables: every round recorded (and
-# every page of a game worked out) reads its game with them, and built anew on the mapped
+# The two statements of :func:`read_rows`, made once, on the tables: every game worked out (a
+# page, a change) reads its rows with them, and built anew on the mapped
 # classes they took 1.0 to 1.4 ms for a game of twenty rounds, these 0.4 to 0.6 (measured in a
 # loop: the statements' cache keys are not worked out again).
 _SEAT, _PLAYER, _ROUND, _HAND = Seat.__table__, Player.__table__, Round.__table__, HandEntry.__table__
@@ -247,16 +230,11 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
     return seats, rounds
 
 
-#: One game's seats and rounds (:func:`facts_of` reads their rows): what recording a round reads.
-SEATS_OF_GAME = _SEATS.where(_SEAT.c.game_id == bindparam("game_id"))
-ROUNDS_OF_GAME = _ROUNDS.where(_ROUND.c.game_id == bindparam("game_id"))
-
-
 def facts_of(seat_rows: Iterable[Sequence], round_rows: Iterable[Sequence],
              seats: dict[int, list[SeatRow]] | None = None, rounds: dict[int, list[RoundFacts]] | None = None
              ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
-    """Games' seats and rounds (with hands) by game, from the rows of :data:`SEATS_OF_GAME` and
-    :data:`ROUNDS_OF_GAME` (or the same columns for many games), added to ``seats`` and ``rounds``."""
+    """Games' seats and rounds (with hands) by game, from the rows of :func:`read_rows`'s two
+    statements, added to ``seats`` and ``rounds``."""
     seats = {} if seats is None else seats
     rounds = {} if rounds is None else rounds
     for game_id, player_id, name in seat_rows:

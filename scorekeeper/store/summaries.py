@@ -8,12 +8,6 @@ just worked out for that change (:func:`write`), so reading a summary never need
 Renames, deletes and restores change no summary: names come from the roster, and the bin is the
 game's own ``deleted_at``.
 
-Recording a round, the one change made a round at a time, takes the game up from its stored
-summary (:func:`position_of`: where it stands) and works out the summary after the round from
-the one before (:func:`rows_after`), rather than replaying every round; the property test holds
-what it writes against a rebuild, and a summary that does not fit the game's seats or rounds
-is not taken up (the game is replayed and its summary written anew).
-
 :func:`scorekeeper.store.rebuild.rebuild` (``flask games rebuild``) works every summary out
 again from the facts and reports any that differed; the tests hold the stored summaries against it.
 """
@@ -25,17 +19,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, bindparam, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, delete, insert, select
 from sqlalchemy.orm import Session
 
-from scorekeeper.store.database import send
-from scorekeeper.store.models import Game, GameSummary, Player, Round, Seat, SeatSummary, db
+from scorekeeper.store.models import Game, GameSummary, Player, SeatSummary, db
 from scorekeeper.rules import (
-    GameSetup,
     GameState,
     Position,
     Progression,
-    RoundResult,
     RuleSet,
     RuleSetError,
     Stage,
@@ -67,26 +58,6 @@ def rows_of(game_id: int, player_ids: Sequence[int], state: GameState | None, pr
     climbs = [_climbs(state, seat) if ladder else ("", None) for seat in range(len(player_ids))]
     stages = state.next.stages if state.next else (state.rounds[-1].stages if state.rounds else ())
     return _rows(game_id, player_ids, state.position, stages, climbs)
-
-
-def rows_after(before: Rows, result: RoundResult, position: Position) -> Rows:
-    """A game's summary after one more round (``result``, the game then at ``position``), from
-    its summary before it: what :func:`rows_of` works out from every round of the game, from
-    one round. A ladder seat's climbs go on from the stored ones: the rounds spent on the
-    level being played are the rounds played less those the levels made took."""
-    ladder = position.rules.progression is Progression.LADDER
-    climbs = []
-    for seat_before, name, stage in zip(before.seats, position.setup.players, result.stages, strict=True):
-        if not ladder:
-            climbs.append(("", None))
-            continue
-        made = seat_before["climbs"]
-        spent = before.game["rounds"] - sum(rounds for _, rounds in climbs_of(made)) + 1
-        if name in result.achieved:
-            made, spent = f"{made} {stage.number}:{spent}".lstrip(), 0
-        climbs.append((made, (stage.number, spent) if spent and position.finished else None))
-    stages = position.next.stages if position.next else result.stages
-    return _rows(before.game["game_id"], [seat["player_id"] for seat in before.seats], position, stages, climbs)
 
 
 def _rows(game_id: int, player_ids: Sequence[int], position: Position, stages: Sequence[Stage],
@@ -152,102 +123,12 @@ def store(rows: Sequence[Rows], session: Session | None = None) -> None:
 
 def write(game_id: int, player_ids: Sequence[int], state: GameState | None, problem: str | None = None) -> None:
     """Store one game's summary from the state the engine just worked out for a change to it."""
-    write_rows(rows_of(game_id, player_ids, state, problem))
-
-
-def write_rows(rows: Rows) -> None:
-    """Store one game's summary rows (:func:`rows_of` or :func:`rows_after`, which a caller may
-    work out before its write begins, so that the other writers do not wait for it).
-
-    A game's summary rows are made with the game, so a change updates them in place: two
-    statements (the game's row, then its seats' rows by primary key), where replacing them
-    took four, in the transaction every round waits for."""
-    game_id = rows.game["game_id"]
-    game = {k: v for k, v in rows.game.items() if k != "game_id"}
-    updated, _ = send(_UPDATE_GAME, {"key_game_id": game_id, **game})
-    if updated != 1:
-        store([rows])
-        return
-    # A seat's player never changes once the game is made, so the update leaves player_id
-    # out: setting it, even to the same value, makes SQLite rewrite the seat summaries' player
-    # index, two of the ten pages a round writes (counted in the WAL).
-    send(_UPDATE_SEAT, [
-        {"key_game_id": game_id, "key_position": seat["position"],
-         **{k: v for k, v in seat.items() if k not in ("game_id", "position", "player_id")}} for seat in rows.seats])
-
-
-# Made once, on the tables rather than the mapped classes, and sent as they are
-# (database.send): the ORM's bulk update by primary key cost about a millisecond more a round
-# than the same statement (measured with cProfile), in the write that every round waits for.
-_GAMES, _SEATS = GameSummary.__table__, SeatSummary.__table__
-_UPDATE_GAME = update(_GAMES).where(_GAMES.c.game_id == bindparam("key_game_id"))
-_UPDATE_SEAT = update(_SEATS).where(_SEATS.c.game_id == bindparam("key_game_id"),
-                                    _SEATS.c.position == bindparam("key_position"))
+    store([rows_of(game_id, player_ids, state, problem)])
 
 
 def _chunks(values: Sequence, size: int = 500) -> Iterator[Sequence]:
     for i in range(0, len(values), size):
         yield values[i:i + size]
-
-
-# ================================================================ taking a game up again
-
-_GAME_KEYS = ("worked_out", "problem", "finished", "rounds", "next_round", "next_dealer")
-_SEAT_KEYS = ("position", "player_id", "total", "place", "won", "times_out", "stage", "climbs", "stuck_level",
-              "stuck_rounds")
-_PLAYERS, _SEATED, _ROUNDS = Player.__table__, Seat.__table__, Round.__table__
-#: One game's seats in seat order, each with its player's name and its stored summary (NULL
-#: where none is stored), and how many rounds the game holds: what recording a round takes
-#: the game up from (:func:`position_of`) instead of its rounds. From the seats, so that a
-#: summary missing a seat is seen as such; the rounds counted (on the index of their numbers),
-#: so that a summary counting other rounds than are stored is too.
-_ROUNDS_HELD = (select(func.count()).select_from(_ROUNDS).where(_ROUNDS.c.game_id == _SEATED.c.game_id)
-                .scalar_subquery())
-SUMMARY_OF_GAME = (
-    select(_SEATED.c.player_id, _PLAYERS.c.name, *(_SEATS.c[k] for k in _SEAT_KEYS),
-           *(_GAMES.c[k] for k in _GAME_KEYS), _ROUNDS_HELD)
-    .join(_PLAYERS, _PLAYERS.c.id == _SEATED.c.player_id)
-    .outerjoin(_SEATS, (_SEATS.c.game_id == _SEATED.c.game_id) & (_SEATS.c.position == _SEATED.c.position))
-    .outerjoin(_GAMES, _GAMES.c.game_id == _SEATED.c.game_id)
-    .where(_SEATED.c.game_id == bindparam("game_id"))
-    .order_by(_SEATED.c.position))
-
-
-def stored_summary(game_id: int, found: Sequence[Sequence]) -> tuple[Rows, tuple[str, ...]] | None:
-    """The rows of :data:`SUMMARY_OF_GAME` as the game's :class:`Rows` and its seated names;
-    None unless they are a summary the game can be taken up from: worked out, counting the
-    rounds stored, with a row for each seat, of the player who sits there."""
-    seat_keys = len(_SEAT_KEYS)
-    if not found or not found[0][2 + seat_keys]:
-        return None
-    game = {"game_id": game_id, **dict(zip(_GAME_KEYS, found[0][2 + seat_keys:-1], strict=True))}
-    if game["rounds"] != found[0][-1]:
-        return None
-    seats = []
-    for at, row in enumerate(found):
-        seat = dict(zip(_SEAT_KEYS, row[2:2 + seat_keys], strict=True))
-        if seat["position"] != at or seat["player_id"] != row[0]:
-            return None
-        seats.append({"game_id": game_id, **seat, "won": bool(seat["won"])})
-    game["worked_out"], game["finished"] = bool(game["worked_out"]), bool(game["finished"])
-    return Rows(game, tuple(seats)), tuple(row[1] for row in found)
-
-
-def position_of(setup: GameSetup, stored: Rows) -> Position:
-    """Where a game stands after its last round, taken up from its stored summary: the seats'
-    totals and times out, the contracts completed (a ladder seat's climbs, one a level made),
-    who deals next. ``ValueError`` if the summary does not fit the game (the caller then
-    replays its rounds)."""
-    game, seats = stored.game, stored.seats
-    if any(sum(rounds for _, rounds in climbs_of(s["climbs"])) > game["rounds"] for s in seats):
-        raise ValueError("a seat's climbs took more rounds than were played")
-    dealer = game["next_dealer"]
-    if game["finished"] != (dealer is None) or (dealer is not None and game["next_round"] != game["rounds"] + 1):
-        raise ValueError("the summary's next round does not follow its rounds played")
-    ladder = setup.rules.progression is Progression.LADDER
-    return Position.resume(setup, game["rounds"], [s["total"] for s in seats],
-                           [len(climbs_of(s["climbs"])) if ladder else None for s in seats],
-                           [s["times_out"] for s in seats], None if dealer is None else setup.players[dealer])
 
 
 # ================================================================ reading

@@ -227,10 +227,12 @@ def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
             f".{assets.release(app)}.{token_digest}{'.undone' if offer else ''}")
 
 
-def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200):
+def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200,
+                   loaded: store.LoadedGame | None = None):
     """The board of one version of one game; 304 when the phone holds this one already (after
-    one query by primary key: nothing replayed, nothing rendered)."""
-    game = store.peek(game_id)
+    one query by primary key: nothing replayed, nothing rendered). ``loaded``: the game as a
+    change just left it, its state worked out already (not read and replayed again)."""
+    game = store.peek(game_id) if loaded is None else loaded.game
     if game is None:
         abort(404)
     editable, offer = _looks(game, watching)
@@ -241,7 +243,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     holds = held(etag) if status == 200 and not message else None
     if holds is not None:
         return _not_modified(holds)
-    loaded = _load(game_id)  # with its rounds, in the same snapshot as the row just read
+    loaded = loaded or _load(game_id)  # with its rounds, in the same snapshot as the row just read
     game = loaded.game
     editable, offer = _looks(game, watching)
     response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,

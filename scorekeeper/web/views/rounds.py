@@ -50,11 +50,13 @@ def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: in
                   ending=[] if editing else draft.ending(before))
 
 
-def _scoreboard(loaded: store.LoadedGame | store.RecordedRound, status: int = 200):
+def _scoreboard(loaded: store.LoadedGame, status: int = 200):
     url = url_for("games.scoreboard", game_id=loaded.id)
     if status == 200 and not is_htmx():
         return redirect(url, code=303)
-    response = board_response(loaded.id, watching=False, status=status)
+    # A round just recorded carries the game as its write left it: not read and replayed again.
+    response = board_response(loaded.id, watching=False, status=status,
+                              loaded=loaded if isinstance(loaded, store.RecordedRound) else None)
     if is_htmx():
         response.headers["HX-Push-Url"] = url
     return response
@@ -78,7 +80,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         return _form(loaded, draft, editing is not None, 422, before)
     try:
         if editing is None:
-            saved = store.record_round(game_id, draft.number, record)
+            saved = store.record_round(game_id, draft.number, record, loaded)
             flash(f"{word} {draft.number} saved.", "ok")
         else:
             saved = store.replace_round(game_id, editing, record, _version())
@@ -253,7 +255,7 @@ def restore_round(game_id: int):
         return _scoreboard(loaded, 400)
     undone.forget(game_id)  # put back, or refused for good below: either way no longer offered
     try:
-        saved = store.record_round(game_id, number, record)
+        saved = store.record_round(game_id, number, record, loaded)
     except store.AlreadyRecorded:
         flash(f"{word} {number} cannot be put back: {word.lower()} {number} has been recorded again since.", "warn")
         return _scoreboard(_load(game_id), 409)

@@ -1,0 +1,177 @@
+"""Games: started, loaded with their state, looked up by their version, and the bin (deleted,
+restored, purged)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import NamedTuple
+
+from sqlalchemy import bindparam, select
+
+from scorekeeper.store import rating_summaries, summaries
+from scorekeeper.store.access import issue_key
+from scorekeeper.store.database import writing
+from scorekeeper.store.errors import BrokenGame, NotFound, NotInBin
+from scorekeeper.store.models import Game, Seat, db, utcnow
+from scorekeeper.store.players import get_or_create_player
+from scorekeeper.store.replays import LoadedGame, worked_out
+from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, document_text, ruleset_from_text, start
+
+
+def _checked(loaded: LoadedGame) -> LoadedGame:
+    if loaded.state is None:
+        raise BrokenGame(f"game {loaded.id}: {loaded.problem}")
+    return loaded
+
+
+_GAME = select(Game).where(Game.id == bindparam("game_id"))
+_GAME_LOCKED = _GAME.with_for_update()
+
+
+def load(game_id: int, lock: bool = False) -> LoadedGame:
+    """A game and its state, worked out from its rounds: three queries (the game; its seats;
+    its rounds with their hands). ``lock``: for a change, inside the write (on PostgreSQL the
+    game's row stays locked until the commit, so that two changes to one game take turns, as
+    SQLite's write lock makes them: the second works from the first's rounds and summary)."""
+    game = db.session.scalar(_GAME_LOCKED if lock else _GAME, {"game_id": game_id})
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    return _checked(worked_out([game])[0])
+
+
+def game_row(setup: GameSetup, started_at: datetime | None) -> Game:
+    """A new game's row: the set-up as stored (seats are added by the caller), with its own
+    frozen copy of the rules (see :func:`freeze`)."""
+    return Game(
+        rules=setup.rules.key,
+        rules_document=freeze(setup.rules),
+        decks=setup.decks,
+        jokers=setup.jokers,
+        dealer_rule=setup.dealer_rule.value,
+        first_dealer_seat=setup.seat_of(setup.first_dealer),
+        started_at=started_at or utcnow(),
+    )
+
+
+def freeze(rules: RuleSet) -> str:
+    """The document a game keeps of ``rules`` (JSON text), checked as any document is: a rule
+    set made in code without :func:`~scorekeeper.rules.parse_ruleset` is refused here
+    (``RuleSetError``) rather than stored as a game no replay could read."""
+    text = document_text(rules)
+    ruleset_from_text(text, rules.key)  # read once per process for each distinct text
+    return text
+
+
+def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
+    game = game_row(setup, started_at)  # first: rules that cannot be frozen store nothing
+    players = [get_or_create_player(name) for name in setup.players]
+    game.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
+    db.session.add(game)
+    db.session.flush()
+    return game
+
+
+@writing()
+def create_game(setup: GameSetup) -> tuple[Game, str]:
+    """A new game and its secret edit key."""
+    game = _add_game(setup)
+    key = issue_key(game)
+    summaries.write(game.id, [seat.player_id for seat in game.seats], start(setup))
+    db.session.commit()
+    return game, key
+
+
+@writing()
+def delete_game(game_id: int) -> Game:
+    """Put a game in the bin: out of the history and the statistics, kept everywhere else."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        game.deleted_at = utcnow()
+        game.version += 1  # its page says so: a change to the game (its ETag, its watchers)
+        rating_summaries.refresh([game.id])  # the games after it are rated without it
+        db.session.commit()
+    return game
+
+
+@writing()
+def restore_game(game_id: int) -> Game:
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is not None:
+        game.deleted_at = None
+        game.version += 1
+        rating_summaries.refresh([game.id])
+        db.session.commit()
+    return game
+
+
+@writing()
+def purge_game(game_id: int) -> None:
+    """Remove a deleted game for good (only from the bin: a kept game is refused). Its seats,
+    rounds, hands and summary go with it (ON DELETE CASCADE)."""
+    game = db.session.get(Game, game_id)
+    if game is None:
+        raise NotFound(f"no game {game_id}")
+    if game.deleted_at is None:
+        raise NotInBin(f"game {game_id} is not in the bin")
+    db.session.delete(game)
+    db.session.commit()
+
+
+def all_game_ids() -> list[int]:
+    return list(db.session.scalars(select(Game.id).order_by(Game.id)))
+
+
+def get_game(game_id: int) -> Game | None:
+    """A game's row alone (no rounds, no state)."""
+    return db.session.get(Game, game_id)
+
+
+#: A game's version, by id (the poll's one query: also :mod:`scorekeeper.web.polls`).
+VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
+
+
+class Peeked(NamedTuple):
+    """A game's row, the little of it that tells which version of the game is stored."""
+
+    id: int
+    version: int
+    edit_key_hash: str | None
+    #: Set (in whatever form the database gives it) when the game is in the bin.
+    deleted_at: object
+
+
+_PEEK = select(Game.id, Game.version, Game.edit_key_hash, Game.deleted_at).where(Game.id == bindparam("game_id"))
+
+
+def peek(game_id: int) -> Peeked | None:
+    """The game's id, version, edit key hash and deletion, in one query by primary key: what
+    its ETag is made of, so that a page the phone already holds is answered 304 after this alone."""
+    row = db.session.execute(_PEEK, {"game_id": game_id}).first()
+    return None if row is None else Peeked(*row)
+
+
+_PEEK_RULES = select(*_PEEK.selected_columns, Game.rules, Game.rules_document).where(Game.id == bindparam("game_id"))
+
+
+def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
+    """:func:`peek`, and the rules the game is played by (its frozen document; None if it cannot
+    be read), in the same one query: what a round sent to the API is checked and read with (a
+    Phase 10 game's hands hold skips and wilds)."""
+    row = db.session.execute(_PEEK_RULES, {"game_id": game_id}).first()
+    if row is None:
+        return None
+    try:
+        rules = ruleset_from_text(row[5], row[4])
+    except RuleSetError:
+        rules = None  # the store refuses to change a game it cannot work out (BrokenGame)
+    return Peeked(*row[:4]), rules
+
+
+def game_version(game_id: int) -> int | None:
+    """The game's change counter, in one query by primary key (a watcher's poll, every two
+    seconds from every phone at every table)."""
+    return db.session.scalar(VERSION_OF, {"game_id": game_id})

@@ -1,0 +1,232 @@
+"""Rounds: recorded, corrected and deleted, each checked by the engine against the game's
+state and written with the game's summary and its next version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import inspect, insert, update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.store import rating_summaries, summaries
+from scorekeeper.store.database import writing
+from scorekeeper.store.errors import AlreadyRecorded, Conflict, NotFound
+from scorekeeper.store.games import load
+from scorekeeper.store.models import Game, HandEntry, Round, db, utcnow
+from scorekeeper.store.replays import LoadedGame, SeatFact
+from scorekeeper.rules import (
+    GAME_OVER,
+    GameSetup,
+    GameState,
+    Position,
+    Problem,
+    Progression,
+    RoundError,
+    RoundRecord,
+    RoundResult,
+    advance,
+    parse_hand,
+    replay,
+)
+
+
+def _check_version(loaded: LoadedGame, expected: int | None) -> None:
+    if expected is not None and expected != loaded.game.version:
+        raise Conflict(expected, loaded)
+
+
+def hand_values(ids: dict[str, int], record: RoundRecord, setup: GameSetup) -> tuple[int, list[dict]]:
+    """The went-out player's id and one hand row's values per seat, for a checked record.
+
+    ``ids`` maps each seated name (as in ``setup.players``) to its player's id.
+    """
+    went_out = setup.find(record.went_out) or record.went_out
+    hands = {setup.find(n): h for n, h in record.hands.items()}
+    points = {setup.find(n): p for n, p in record.points.items()}
+    achieved = {setup.find(n) for n in record.achieved} | {went_out}
+    bonuses: dict[str | None, set[str]] = {}
+    for n, keys in record.bonuses.items():
+        bonuses.setdefault(setup.find(n), set()).update(keys)
+    ladder = setup.rules.progression is Progression.LADDER
+    rows = []
+    for name in setup.players:
+        if name == went_out or name not in points:
+            cards, pts = ("" if name == went_out else hands.get(name, _NO_CARDS).canonical), None
+        else:
+            cards, pts = None, points[name]
+        rows.append({"player_id": ids[name], "cards": cards, "points": pts, "achieved": ladder and name in achieved,
+                     "bonuses": " ".join(sorted(bonuses.get(name, ())))})
+    return ids[went_out], rows
+
+
+_NO_CARDS = parse_hand("")
+
+
+def _add_hands(round_id: int, rows: list[dict]) -> None:
+    """A round's hand rows (:func:`hand_values`) in one statement: NULLs written as such, so
+    that rows of cards and rows of points go together rather than one statement a shape."""
+    db.session.execute(insert(HandEntry).execution_options(render_nulls=True),
+                       [{**row, "round_id": round_id} for row in rows])
+
+
+def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
+    if state.finished and game.finished_at is None:
+        game.finished_at = when or utcnow()
+    elif not state.finished:
+        game.finished_at = None
+
+
+@dataclass(frozen=True)
+class RecordedRound(LoadedGame):
+    """A round just recorded: the game as the round left it (its state worked out from the state
+    the round was checked against, not replayed), and the round as the rules scored it."""
+
+    result: RoundResult = field(kw_only=True)
+
+    @property
+    def position(self) -> Position:
+        """Where the game stands after the round."""
+        return self.state.position
+
+
+def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedGame | None = None) -> RecordedRound:
+    """Record round ``number``; refuses a number already taken or one that skips ahead.
+
+    The round number is a new round's idempotency key: a form or API call for a number that is
+    already taken gets ``AlreadyRecorded`` and stores nothing.
+
+    ``loaded`` is the game as the caller has just read it (the round screen checked the round
+    against it), else it is read here: either way the game is read and replayed once. The round
+    is scored against that state and written only on the version it was read at; if another
+    phone changed the game in between, the game is read again inside the write, where nothing
+    can move, and the round is judged against the game as it now is.
+    """
+    if loaded is None:
+        loaded = load(game_id)
+    # Taken before the write: starting it ends the transaction the game was read in. A row
+    # expired since (its transaction ended) no longer tells the version the state was read at.
+    seats, state = loaded.seats, loaded.state
+    was = None if "version" in inspect(loaded.game).unloaded else loaded.game.version
+    with writing():
+        try:
+            after = None if was is None else _record(game_id, was, seats, state, number, record)
+            if after is None:  # another phone changed the game since it was read
+                fresh = load(game_id, lock=True)
+                seats = fresh.seats
+                after = _record(game_id, fresh.game.version, seats, fresh.state, number, record)
+                assert after is not None, "inside the write nothing moves the game on"
+            # The game's row as the write left it, out of the session so that the commit does
+            # not expire it: what is shown next is this version, with this state.
+            db.session.flush()
+            game = db.session.get(Game, game_id, populate_existing=True)
+            db.session.expunge(game)
+            db.session.commit()
+        except IntegrityError:  # the number taken all the same: the unique key has the last word
+            db.session.rollback()
+            raise AlreadyRecorded(number) from None
+    return RecordedRound(game, seats, after, result=after.rounds[-1])
+
+
+def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
+            record: RoundRecord) -> GameState | None:
+    """Round ``number`` written on the game read at version ``was`` (in the state ``state``), in
+    the write transaction, and the game's state after it; None, and nothing written, if the
+    game is no longer at that version.
+
+    The version moves on first, only from ``was``: on PostgreSQL the game's row then stays
+    locked until the commit, so that a second change to the game waits for this one and finds
+    the version moved on. A refusal is raised with the version unchanged (the write rolls back)."""
+    moved = db.session.execute(update(Game).where(Game.id == game_id, Game.version == was)
+                               .values(version=was + 1).execution_options(synchronize_session=False))
+    if moved.rowcount != 1:
+        return None
+    expected = state.played + 1
+    if number < 1:
+        raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])
+    if number < expected:
+        raise AlreadyRecorded(number)
+    if number > expected:
+        raise RoundError([Problem(f"round {expected} comes next, not round {number}", round=number, field="number")])
+    after = advance(state, record)
+    went_out_id, rows = hand_values({s.name: s.player_id for s in seats}, record, state.setup)
+    added = Round(game_id=game_id, number=number, went_out_id=went_out_id, recorded_at=utcnow())
+    db.session.add(added)
+    db.session.flush()
+    _add_hands(added.id, rows)
+    summaries.write(game_id, [s.player_id for s in seats], after)
+    if after.finished:  # the game joins the ratings (at the end of the order: quick)
+        db.session.execute(update(Game).where(Game.id == game_id).values(finished_at=utcnow())
+                           .execution_options(synchronize_session=False))
+        rating_summaries.refresh([game_id])
+    return after
+
+
+def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
+    """Replay, explaining a correction that makes an earlier round end the game."""
+    try:
+        return replay(setup, records)
+    except RoundError as exc:
+        first = exc.first
+        if first.code == GAME_OVER:
+            ended = first.round - 1 if first.round else len(records)
+            raise RoundError(
+                [
+                    Problem(
+                        f"this change would end the game after round {ended}; "
+                        f"delete rounds {ended + 1} to {len(records)} first",
+                        round=ended,
+                    )
+                ]
+            ) from None
+        raise
+
+
+@writing()
+def replace_round(game_id: int, number: int, record: RoundRecord, expected_version: int | None = None) -> LoadedGame:
+    loaded = load(game_id, lock=True)
+    _check_version(loaded, expected_version)
+    game = loaded.game
+    if not 1 <= number <= len(game.rounds):
+        raise NotFound(f"game {game_id} has no round {number}")
+    setup = loaded.state.setup
+    records = [r.record for r in loaded.state.rounds]
+    records[number - 1] = record
+    new_state = _ended_early(setup, records)
+    old = game.rounds[number - 1]
+    went_out_id, rows = hand_values({s.name: s.player_id for s in loaded.seats}, record, setup)
+    old.went_out_id = went_out_id
+    old.hands.clear()
+    db.session.flush()
+    _add_hands(old.id, rows)
+    old.recorded_at = utcnow()
+    game.version += 1
+    _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
+    db.session.commit()
+    return LoadedGame(game, loaded.seats, new_state)
+
+
+@writing()
+def delete_round(game_id: int, number: int, expected_version: int | None = None) -> LoadedGame:
+    loaded = load(game_id, lock=True)
+    _check_version(loaded, expected_version)
+    game = loaded.game
+    if not 1 <= number <= len(game.rounds):
+        raise NotFound(f"game {game_id} has no round {number}")
+    records = [r.record for i, r in enumerate(loaded.state.rounds, start=1) if i != number]
+    new_state = _ended_early(loaded.state.setup, records)
+    doomed = game.rounds[number - 1]
+    later = game.rounds[number:]
+    game.rounds.remove(doomed)
+    db.session.flush()
+    for rnd in later:
+        rnd.number -= 1
+        db.session.flush()
+    game.version += 1
+    _mark_finished(game, new_state)
+    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
+    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
+    db.session.commit()
+    return LoadedGame(game, loaded.seats, new_state)
