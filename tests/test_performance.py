@@ -103,7 +103,7 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
         for gid, gf in zip(ids, files, strict=True):
             assert game_document(store.load(gid).state) == game_document(gf.state)
     # A row per game and per new player (their ids are needed), and a handful for all the
-    # seats, rounds and hands (it was a statement per row: thousands here), and the club's version.
+    # seats, rounds and hands (it was a statement per row: thousands here).
     players = {name for gf in files for name in gf.setup.players}
     # The ratings, whatever the number of games: where the new games stand, then for
     # each scope they are rated in the rows from there replaced, the games read, the players'
@@ -114,7 +114,6 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
         rows = db.session.scalar(select(func.count()).select_from(RatingSummary))
     assert scopes and len(rating) <= 2 + 3 * scopes + math.ceil(rows / 500) + scopes, (len(rating), scopes)
     assert len(statements) - len(rating) <= len(files) + len(players) + 21, len(statements)
-    assert sum("UPDATE club_version" in s for s in statements) == 1
     close(app)
 
 

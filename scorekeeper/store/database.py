@@ -10,11 +10,10 @@ from pathlib import Path
 
 from flask import Flask
 from flask_migrate import Migrate
-from sqlalchemy import event, select, update
+from sqlalchemy import event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
 
-from scorekeeper.store.models import ClubVersion, db
+from scorekeeper.store.models import db
 
 migrate = Migrate()
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -68,40 +67,6 @@ def writing() -> Iterator[None]:
         raise
     finally:
         _writing.reset(token)
-
-
-# ================================================================ the club's version
-
-
-@event.listens_for(Session, "do_orm_execute")
-def _statement(state) -> None:
-    if state.is_insert or state.is_update or state.is_delete:
-        state.session.info["changed"] = True
-
-
-@event.listens_for(Session, "after_flush")
-def _flushed(session, _context) -> None:
-    session.info["changed"] = True
-
-
-@event.listens_for(Session, "before_commit")
-def _move_club_version_on(session) -> None:
-    """A transaction that changed anything moves the club's version on, before it commits: the
-    change and the new number are seen together or not at all, by every app server."""
-    if session.info.pop("changed", False) or session.new or session.dirty or session.deleted:
-        session.execute(update(ClubVersion).where(ClubVersion.id == 1).values(version=ClubVersion.version + 1)
-                        .execution_options(synchronize_session=False))
-    session.info.pop("changed", None)
-
-
-@event.listens_for(Session, "after_rollback")
-def _rolled_back(session) -> None:
-    session.info.pop("changed", None)
-
-
-def club_version() -> int | None:
-    """The club's version now (one query by primary key); None for a database without the row."""
-    return db.session.scalar(select(ClubVersion.version).where(ClubVersion.id == 1))
 
 
 def init_app(app: Flask) -> None:

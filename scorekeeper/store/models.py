@@ -303,25 +303,6 @@ class RatingSummary(db.Model):
     )
 
 
-class ClubVersion(db.Model):
-    """One row: a number that every committed change to the club's records moves on by one.
-
-    Derived pages that show many games (the history, a player's page) are kept rendered in
-    each app process under this number (:mod:`scorekeeper.web.kept`); as every process reads the
-    same row, a page kept by one server is never shown after another server changed what it
-    shows. :mod:`scorekeeper.store.database` moves it on in the transaction of the change itself.
-    """
-
-    __tablename__ = "club_version"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    version: Mapped[int] = mapped_column(Integer)
-
-
-# The one row, in a database made from the models (the tests); migrations insert it themselves.
-event.listen(ClubVersion.__table__, "after_create", DDL("INSERT INTO club_version (id, version) VALUES (1, 0)"))
-
-
 class SummaryLogic(db.Model):
     """One row: the version of the logic that worked out the stored summaries (game, seat and
     rating summaries), or 0 when none is known.
