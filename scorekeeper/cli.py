@@ -17,7 +17,7 @@ from scorekeeper.web import clubkey as club, links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import GameFileError
-from scorekeeper.store.failures import DISK_FULL, is_disk_full
+from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.store.models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")

@@ -14,7 +14,7 @@ import pytest
 from conftest import close, join, make_app
 
 from scorekeeper import create_app
-from scorekeeper.store.failures import DISK_FULL
+from scorekeeper.store.errors import DISK_FULL
 from scorekeeper.store.private import InsecureFile
 
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["x;=1+1;", "Ben", "a,@SUM(A1)|-2"],

@@ -120,7 +120,7 @@ def test_a_backup_of_many_games_is_stored_in_a_few_statements(tmp_path):
 @SQLITE_ONLY
 def test_a_deep_page_of_history_skips_the_pages_before_it_along_an_index(app):
     from scorekeeper.club import history
-    from scorekeeper.store import summaries
+    from scorekeeper.store.figures import summaries
 
     captured: list[str] = []
     with app.app_context():

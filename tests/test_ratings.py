@@ -20,12 +20,12 @@ from history_games import game, out, random_docs
 from sqlalchemy import select, update
 
 from scorekeeper.club import history
-from scorekeeper.store import rating_summaries, ratings
+from scorekeeper.store.figures import rating_summaries, ratings
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.store.models import Player, RatingSummary, db
-from scorekeeper.store.ratings import Entry, Standing, rate, standing_of
+from scorekeeper.store.figures.ratings import Entry, Standing, rate, standing_of
 from scorekeeper.rules import RoundRecord
 
 
@@ -429,7 +429,7 @@ def test_a_house_ladder_ranks_its_finishers_first_by_its_own_winner_rule(app):
     """A table's own copy of Phase 10 ("lowest-finisher"): Ann and Ben both complete phase 10 in
     the last round; Cat never does and holds the lowest total but Ann's. Ann wins, and Ben, a
     finisher, ranks above Cat: the game's own rules decide, not only a preset's."""
-    from scorekeeper.store import rating_summaries
+    from scorekeeper.store.figures import rating_summaries
     from scorekeeper import store
     from scorekeeper.rules import PHASE10, GameSetup, RoundRecord, ruleset_document
 

@@ -12,7 +12,7 @@ from sqlalchemy import MetaData, create_engine, func, select, text
 
 from scorekeeper import create_app
 
-from scorekeeper.store import rating_summaries
+from scorekeeper.store.figures import rating_summaries
 from scorekeeper.files.transfer import export_game
 from scorekeeper.store.database import MIGRATIONS, DatabaseTooNew
 from scorekeeper.files.gamefile import game_document, read_game

@@ -1,6 +1,6 @@
 """The history and the players' pages: games read from their stored summaries.
 
-Nothing here replays a game: each game's summary (:mod:`scorekeeper.store.summaries`) was written
+Nothing here replays a game: each game's summary (:mod:`scorekeeper.store.figures.summaries`) was written
 with its rounds, so a page of history costs the same few indexed queries for one game as for
 thousands, and a player's page reads the summaries of that player's games and hands them to
 the pure functions of :mod:`scorekeeper.club.statistics`.
@@ -20,13 +20,13 @@ from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
-from scorekeeper.store import rating_summaries, ratings, summaries
+from scorekeeper.store.figures import rating_summaries, ratings, summaries
 from scorekeeper.club import statistics
 from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
 from scorekeeper.store.imports import IMPORTED_KEY
 from scorekeeper.rules import PRESETS, Progression, RuleSetError, ruleset_from_text
 from scorekeeper.club.statistics import HeadToHead, PlayerStats, Tally
-from scorekeeper.store.summaries import Summary
+from scorekeeper.store.figures.summaries import Summary
 
 PER_PAGE = 20
 NEWEST_FIRST = (Game.started_at.desc(), Game.id.desc())

@@ -14,7 +14,7 @@ from datetime import datetime
 
 from scorekeeper.store.models import Player
 from scorekeeper.rules import PRESETS, RuleSet
-from scorekeeper.store.summaries import Summary, climbs_of
+from scorekeeper.store.figures.summaries import Summary, climbs_of
 
 #: How many of a player's newest games their page lists.
 RECENT_GAMES = 10

@@ -28,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import func, select, update
 
-from scorekeeper.store import rating_summaries
+from scorekeeper.store.figures import rating_summaries
 from scorekeeper import store
 from scorekeeper.store.database import writing
 from scorekeeper.files.gamefile import (

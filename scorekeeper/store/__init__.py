@@ -1,7 +1,7 @@
 """The game store: every change to the stored facts, each in one transaction.
 
 Each change is checked by the rules engine before anything is written, and writes the game's
-summary (:mod:`~scorekeeper.store.summaries`) with the facts it comes from. Views and the
+summary (:mod:`~scorekeeper.store.figures.summaries`) with the facts it comes from. Views and the
 command line call these functions as ``store.record_round(...)``; none of them writes a rule of
 its own. Where each lives:
 
@@ -15,7 +15,7 @@ its own. Where each lives:
 
 Below them: :mod:`~scorekeeper.store.models` (the tables), :mod:`~scorekeeper.store.database`
 (transactions), :mod:`~scorekeeper.store.replays` (a game's rows into the engine),
-:mod:`~scorekeeper.store.summaries` and :mod:`~scorekeeper.store.rating_summaries` (what is
+:mod:`~scorekeeper.store.figures.summaries` and :mod:`~scorekeeper.store.figures.rating_summaries` (what is
 derived, written with the facts), :mod:`~scorekeeper.store.access` (edit keys).
 """
 

@@ -1,8 +1,12 @@
-"""The store's refusals: what a change or a look-up raises when it cannot be made."""
+"""The store's refusals: what a change or a look-up raises when it cannot be made, and what a
+write the database refused means in words a person can act on (a full disk)."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import TYPE_CHECKING
+
+from sqlalchemy.exc import OperationalError
 
 if TYPE_CHECKING:
     from scorekeeper.store.replays import LoadedGame
@@ -43,3 +47,23 @@ class Conflict(Exception):
             f"This game changed on another phone (version {loaded.game.version}, "
             f"you had version {expected}); nothing was saved. Here is the game as it is now."
         )
+
+
+# ----------------------------------------------------------------- a full disk
+
+#: PostgreSQL's SQLSTATE for "disk_full".
+POSTGRES_DISK_FULL = "53100"
+
+DISK_FULL = ("The server's disk is full: this change was not saved. Everything saved before it "
+             "is kept and can still be read. Ask whoever runs the server to free some space, "
+             "then do it again.")
+
+
+def is_disk_full(error: BaseException) -> bool:
+    """True when the database refused a write because its disk (or its file's size limit) is full."""
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.orig
+    if isinstance(cause, sqlite3.OperationalError):
+        return getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(cause)
+    return getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL or "No space left on device" in str(cause)

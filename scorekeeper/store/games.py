@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from sqlalchemy import bindparam, select
 
-from scorekeeper.store import rating_summaries, summaries
+from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import BrokenGame, NotFound, NotInBin

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import insert, select
 
-from scorekeeper.store import rating_summaries, summaries
+from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
 from scorekeeper.store.database import writing
 from scorekeeper.store.games import game_row

@@ -3,7 +3,7 @@
 The facts are the only truth. Totals, levels, dealers and winners are what the rules engine
 derives from them; the one place they are stored is a game's summary (``game_summary``,
 ``seat_summary``), written with the facts in the same transaction and rebuilt from them by
-``flask games rebuild`` (see :mod:`scorekeeper.store.summaries`).
+``flask games rebuild`` (see :mod:`scorekeeper.store.figures.summaries`).
 """
 
 from __future__ import annotations
@@ -217,7 +217,7 @@ class HouseRuleSet(db.Model):
 class GameSummary(db.Model):
     """What the rules engine makes of one game's facts, boiled down for lists and statistics.
 
-    Derived, never a fact: written by :mod:`scorekeeper.store.summaries` in the same transaction as
+    Derived, never a fact: written by :mod:`scorekeeper.store.figures.summaries` in the same transaction as
     every change to the game's rounds (from the engine's replay of that one game), and
     ``flask games rebuild`` works every one out again from the facts. Names are not here (a
     seat names its player by id, and the roster has the name), nor is the bin (``Game.deleted_at``).
@@ -267,7 +267,7 @@ class SeatSummary(db.Model):
 class RatingSummary(db.Model):
     """One player's rating before and after one rated game, in one scope.
 
-    Derived, never a fact: :mod:`scorekeeper.store.rating_summaries` writes a scope's rows from a
+    Derived, never a fact: :mod:`scorekeeper.store.figures.rating_summaries` writes a scope's rows from a
     changed game's place in the order on, in the same transaction as the change, and
     ``flask games rebuild`` works every scope out again from the games' summaries. A scope is the
     set of games rated together: ``all``, a rule set's key, and either with ``/YEAR`` (the games

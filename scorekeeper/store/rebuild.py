@@ -16,16 +16,16 @@ from collections.abc import Iterator, Sequence
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
-from scorekeeper.store import rating_summaries
+from scorekeeper.store.figures import rating_summaries
 from scorekeeper.store.models import Game, GameSummary, SeatSummary, SummaryLogic, db
 from scorekeeper.store.replays import read_rows, work_out
-from scorekeeper.store.summaries import Rows, rows_of, store
+from scorekeeper.store.figures.summaries import Rows, rows_of, store
 
 #: How many games one pass of :func:`rebuild` reads and replays.
 REBUILD_CHUNK = 500
 
 #: The version of the logic that works summaries out of facts (the rules engine's totals and
-#: places, :mod:`scorekeeper.store.summaries`, :mod:`scorekeeper.store.rating_summaries`). Add
+#: places, :mod:`scorekeeper.store.figures.summaries`, :mod:`scorekeeper.store.figures.rating_summaries`). Add
 #: one whenever a change would make a stored summary differ from a rebuild of the same facts:
 #: the next upgrade then works every summary out again (:func:`rebuild_if_stale`).
 SUMMARY_LOGIC = 1
@@ -64,7 +64,7 @@ def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
     """Work every game's summary out again from the facts; one line for each that differed
     from the stored one (or was missing, or belongs to no game), which is then replaced
     unless ``fix`` is False. The club's ratings are then rated again from the summaries, and
-    each scope that differed is named (:func:`scorekeeper.store.rating_summaries.rebuild`).
+    each scope that differed is named (:func:`scorekeeper.store.figures.rating_summaries.rebuild`).
     With ``fix``, the summaries are then those of :data:`SUMMARY_LOGIC`, and the database says
     so. Runs in the session's transaction; the caller commits."""
     session = session or db.session()

@@ -4,7 +4,7 @@ Nothing here is kept: a game's state is what the engine makes of its rows (the s
 seats, the rounds and hands) each time they are read. The rows of any number of games are
 read in two queries (seats; rounds with their hands), turned into the engine's input by
 :func:`setup_of` and :func:`record_of`, and replayed (:func:`work_out`). Pages that list many
-games read their stored summaries instead (:mod:`scorekeeper.store.summaries`).
+games read their stored summaries instead (:mod:`scorekeeper.store.figures.summaries`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from sqlalchemy import ColumnElement, bindparam, select
 from sqlalchemy.orm import raiseload
 
 from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
-from scorekeeper.store.summaries import Summary, summary_of
+from scorekeeper.store.figures.summaries import Summary, summary_of
 from scorekeeper.rules import (
     DealerRule,
     Deck,

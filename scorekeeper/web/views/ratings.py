@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify, request, url_for
 
 from scorekeeper.web import charts
 from scorekeeper.club import history
-from scorekeeper.store import ratings
+from scorekeeper.store.figures import ratings
 from scorekeeper.files import transfer
 from scorekeeper.web.views.common import render
 from scorekeeper.web.views.history import offered_rulesets, rules_problem

@@ -2,7 +2,7 @@
 
 Each game's summary (who won, each seat's total, place, times out, stage and ladder climbs,
 the next round and its dealer) is worked out by the rules engine from the game's rounds and
-stored beside them (see scorekeeper/store/summaries.py). This makes the tables; the summaries of
+stored beside them (see scorekeeper/store/figures/summaries.py). This makes the tables; the summaries of
 the games already stored are filled by the upgrade's next step, ``flask games rebuild --if-stale``
 (a revision changes the schema and the facts, never what is worked out from them).
 

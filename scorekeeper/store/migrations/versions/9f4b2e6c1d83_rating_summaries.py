@@ -2,7 +2,7 @@
 
 Each finished, kept game moves its players' ratings (openskill's Plackett-Luce); the
 ratings before and after every game are stored beside the summaries they are worked out from
-(see scorekeeper/store/rating_summaries.py). This makes the table; the ratings of the games already
+(see scorekeeper/store/figures/rating_summaries.py). This makes the table; the ratings of the games already
 stored are filled by the upgrade's next step, ``flask games rebuild --if-stale``.
 
 Revision ID: 9f4b2e6c1d83

@@ -1,6 +1,6 @@
 """The club's ratings, stored (``rating_summary``): written with every change, rebuilt on demand.
 
-The ratings (:mod:`scorekeeper.store.ratings`, pure) are a function of the finished, kept games'
+The ratings (:mod:`scorekeeper.store.figures.ratings`, pure) are a function of the finished, kept games'
 stored summaries, in the order the games finished. Working them out on request would cost
 every fresh app worker a rating of the whole history (about a second for 10,000 games), so
 they are stored like the summaries: every change that can move a game in or out of the order,
@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from sqlalchemy import and_, delete, func, insert, or_, select
 from sqlalchemy.orm import Session
 
-from scorekeeper.store import ratings
+from scorekeeper.store.figures import ratings
 from scorekeeper.store.models import Game, GameSummary, RatingSummary, SeatSummary, db
 from scorekeeper.rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_text
 
