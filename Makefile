@@ -14,7 +14,7 @@ export GUNICORN_OPTS
 NODE_STAMP := node_modules/.installed
 
 # The lock (uv.lock: every version, with its hashes, for every platform) and its exports for
-# pip: requirements.txt (the app and PostgreSQL: what a server installs, README "Deploying from
+# pip: requirements.txt (the app and PostgreSQL: what a server installs, docs/running.md "From
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 

@@ -1,4 +1,4 @@
-"""The wheel runs: built as a release is built, installed as README "Deploying from the
+"""The wheel runs: built as a release is built, installed as docs/running.md "From the
 wheel" says (with uv for pip, for speed) into a fresh virtual environment outside the checkout, its database made by its own
 migrations, served by gunicorn.
 
@@ -68,7 +68,7 @@ def fetch(url: str) -> tuple[int, str, bytes]:
 
 def test_the_wheel_holds_everything_and_runs_outside_the_checkout(tmp_path):
     # A fresh environment, away from the checkout: nothing can be imported from it by accident.
-    # README's two pip commands, made by uv (the same lock, every hash checked; 2 s instead of 30).
+    # The two pip commands of docs/running.md, made by uv (the same lock, every hash checked; 2 s instead of 30).
     # The locked dependencies go in while the wheel is built.
     site = tmp_path / "site"
     site.mkdir()

@@ -8,7 +8,7 @@ writes. They are far above what a table does (the numbers and the reasons are in
 Counts are kept in memory (``RATELIMIT_STORAGE_URI = "memory://"``), per process: right for
 one server (with gunicorn's workers an address may get up to the numbers times the workers).
 Several servers behind one address share a store: set ``RATELIMIT_STORAGE_URI`` to
-``redis://HOST:6379`` or ``memcached://HOST:11211`` (README: "Several servers").
+``redis://HOST:6379`` or ``memcached://HOST:11211`` (docs/running.md, "Several servers").
 ``RATELIMIT_ENABLED = False`` turns them off (the tests do, but for the tests of the limits).
 """
 
