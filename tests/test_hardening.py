@@ -115,7 +115,7 @@ def test_secret_and_database_files_are_their_owners_only_from_the_start(instance
 
 def test_an_instance_folder_that_exists_already_is_made_the_owners_only(instance):
     """A folder made by hand (or by an older release) with 0755 holds the secrets and the
-    database: it is made 0700 at start, as the README promises."""
+    database: it is made 0700 at start, as docs/running.md promises."""
     instance.mkdir(parents=True, exist_ok=True)
     instance.chmod(0o755)
     close(started(instance))

@@ -95,7 +95,7 @@ def test_api_writes_are_limited(limited):
 
 
 def test_limits_are_generous_enough_for_a_table():
-    """The numbers the README gives, and the reasons: a table starts a game every half hour."""
+    """The numbers docs/running.md gives, and the reasons: a table starts a game every half hour."""
     assert limits.NEW_GAMES == "10 per minute; 60 per hour"
     assert limits.IMPORTS == "2 per minute; 20 per hour"
     assert limits.BACKUPS == "4 per minute; 30 per hour"
