@@ -292,10 +292,7 @@ class Phones:
                 _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
                                                      self.headers(cookies[0]))
                 self.keep_cookie(cookies, 0, answer)
-                form = run.decoded(body, answer)
-                token = re.search(r'name="csrf_token" value="([^"]+)"', form).group(1)
-                number = int(re.search(r'name="number" value="(\d+)"', form).group(1))
-                version = re.search(r'name="version" value="(\d+)"', form).group(1)
+                token, number, version = read_form(run.decoded(body, answer))
             except (Failed, AttributeError):
                 continue
             await asyncio.sleep(self.rng.uniform(*TYPING))
@@ -394,6 +391,13 @@ def shown(seen: list[int], seat: int, body: bytes, answer: dict[str, str]) -> No
 
 class Failed(Exception):
     """A request that failed or was answered with an unexpected status (counted already)."""
+
+
+def read_form(page: str) -> tuple[str, int, str]:
+    """The round screen's form token, round number and game version, from its page."""
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    number = int(re.search(r'name="number" value="(\d+)"', page).group(1))
+    return token, number, re.search(r'name="version" value="(\d+)"', page).group(1)
 
 
 def round_form(token: str, version: str, number: int) -> bytes:
