@@ -1129,7 +1129,8 @@ def parse_options() -> argparse.Namespace:
     parser.add_argument("--table-settle", type=float, default=3.0,
                         help="table load model: seconds before each window")
     parser.add_argument("--max-tables", type=int, default=1024, help="table load model: the most tables tried")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 2,000 games, 2 s per endpoint")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 2,000 games, 2 s per endpoint, 5 s per number of tables")
     parser.add_argument("--no-browser", action="store_true", help="do not run the taps test")
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases")
     parser.add_argument("--json", type=Path, default=ARTIFACTS / "bench.json", help="write the figures here too")
@@ -1141,6 +1142,7 @@ def parse_options() -> argparse.Namespace:
         parser.error("--databases takes sqlite, postgresql or both, separated by a comma")
     if opts.quick:
         opts.large, opts.duration, opts.warmup = 2000, 2, 1
+        opts.table_window, opts.table_settle = 5.0, 2.0
     return opts
 
 

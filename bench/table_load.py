@@ -188,23 +188,14 @@ class Phones:
             lines.append(f"Content-Length: {len(body)}")
         writer = None
         try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), 10)
-            writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
-            status_line, *header_lines = head.decode("latin-1").split("\r\n")
-            status = int(status_line.split()[1])
-            answer: dict[str, str] = {}
-            for line in header_lines:
-                if ":" in line:
-                    name, value = line.split(":", 1)
-                    answer[name.strip().title()] = value.strip()
-            if "Content-Length" in answer:
-                content = await asyncio.wait_for(reader.readexactly(int(answer["Content-Length"])), 10)
-            elif status in (204, 304):
-                content = b""
-            else:  # the answer ends where the server closes the connection
-                content = await asyncio.wait_for(reader.read(), 10)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError) as error:
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+            # (an answer arriving as its table is stopped), and the phone would poll on.
+            async with asyncio.timeout(10):
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+                status, answer, content = await self.answer(reader)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
+                IndexError) as error:
             self._count(kind, started, f"{method} {path}: {type(error).__name__} {error}")
             raise Failed from error
         finally:
@@ -217,6 +208,23 @@ class Phones:
         if status not in expected:
             raise Failed
         return status, answer, content
+
+    @staticmethod
+    async def answer(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+        """An HTTP/1.1 answer: its status, headers and body."""
+        head = await reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        answer: dict[str, str] = {}
+        for line in header_lines:
+            if ":" in line:
+                name, value = line.split(":", 1)
+                answer[name.strip().title()] = value.strip()
+        if "Content-Length" in answer:
+            return status, answer, await reader.readexactly(int(answer["Content-Length"]))
+        if status in (204, 304):
+            return status, answer, b""
+        return status, answer, await reader.read()  # the answer ends where the server closes
 
     def _count(self, kind: str, started: float, error: str) -> None:
         if kind == "round" and not error:
@@ -266,7 +274,7 @@ class Phones:
         game = table.game_id
         watch = "" if seat == 0 else "&watch=1"
         at = time.perf_counter() + self.rng.uniform(0, POLL_EVERY)
-        while True:
+        while game in self.running:
             await self.until(at)
             at += POLL_EVERY * self.rng.uniform(0.98, 1.02)
             path = f"/games/{game}/live?v={seen[seat]}{watch}"
@@ -285,7 +293,7 @@ class Phones:
         """A round every 3 minutes through the round screen, then every phone's board again."""
         game = table.game_id
         at = time.perf_counter() + self.rng.uniform(0, ROUND_EVERY)
-        while True:
+        while game in self.running:
             await self.until(at)
             at += ROUND_EVERY
             try:
@@ -319,7 +327,7 @@ class Phones:
     async def pages(self, table: Table, cookies: list[str]) -> None:
         """The history, or a player's page, every 10 minutes, from one of the table's phones."""
         at = time.perf_counter() + self.rng.uniform(0, PAGE_EVERY)
-        while True:
+        while table.game_id in self.running:
             await self.until(at)
             at += PAGE_EVERY
             seat = self.rng.randrange(PHONES)
@@ -376,10 +384,10 @@ class Phones:
 
     async def close(self) -> None:
         tasks = [task for tasks in self.running.values() for task in tasks]
+        self.running.clear()
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self.running.clear()
+        await asyncio.wait(tasks, timeout=15)
 
 
 def shown(seen: list[int], seat: int, body: bytes, answer: dict[str, str]) -> None:
