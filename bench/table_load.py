@@ -55,6 +55,8 @@ TABLES = 0.7            # target: the app holds at least 0.7x the floor's tables
 ROUND_P95_MS = 50.0     # target: recording a round p95 <= 50 ms under the load model
 NAMES = ("Ann", "Ben", "Cat", "Dev")
 STARTING_ROUNDS = 4     # each table's game has this many rounds when the model starts
+PROBE_EVERY = 1.0       # seconds between the extra rounds recorded while the most tables held run
+PROBE_GAMES = 8         # games of their own for those rounds (a game holds at most 25)
 KINDS = ("unchanged poll", "changed poll", "board", "round screen", "round", "history or player")
 
 
@@ -382,6 +384,32 @@ class Phones:
                 (time.perf_counter() - t) > 0.5 for t, _ in self.in_flight.values()):
             await asyncio.sleep(0.25)
 
+    async def probe(self, tables: list[Table], seconds: float) -> None:
+        """Rounds recorded one a second, each in the next of ``tables`` (games no phone runs):
+        a window of N tables holds only N/12 of the model's own rounds, too few for a p95."""
+        cookies = [table.cookie for table in tables]
+        end = time.perf_counter() + seconds
+        at = time.perf_counter()
+        turn = 0
+        while at < end:
+            await self.until(at)
+            at += PROBE_EVERY
+            seat, game = turn % len(tables), tables[turn % len(tables)].game_id
+            turn += 1
+            try:
+                _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
+                                                     self.headers(cookies[seat]))
+                self.keep_cookie(cookies, seat, answer)
+                token, number, version = read_form(run.decoded(body, answer))
+                _, answer, _ = await self.request(
+                    "round", "POST", f"/games/{game}/rounds/new",
+                    self.headers(cookies[seat], **{"HX-Request": "true", "X-CSRFToken": token,
+                                                   "Content-Type": "application/x-www-form-urlencoded"}),
+                    round_form(token, version, number))
+                self.keep_cookie(cookies, seat, answer)
+            except (Failed, AttributeError):
+                continue
+
     async def close(self) -> None:
         tasks = [task for tasks in self.running.values() for task in tasks]
         self.running.clear()
@@ -452,9 +480,12 @@ class Search:
 
 
 async def search(name: str, port: int, tables: list[Table], start_versions: dict[int, int], first: int,
-                 settle: float, window: float, precision: float = 1.15) -> Search:
+                 settle: float, window: float, precision: float = 1.15, rounds: bool = False) -> Search:
     """The most tables held: doubled from ``first`` (or halved) until one number is held and
-    one is not, then bisected (geometrically) until they are within ``precision`` of each other."""
+    one is not, then bisected (geometrically) until they are within ``precision`` of each other.
+    With ``rounds``, the most held run once more while rounds are recorded one a second
+    (:meth:`Phones.probe`) in the last PROBE_GAMES of ``tables``, which no table runs."""
+    probes, tables = tables[-PROBE_GAMES:], tables[:-PROBE_GAMES]
     phones = Phones(port, tables, start_versions)
     found = Search(name)
     held, failed = 0, None
@@ -482,6 +513,13 @@ async def search(name: str, port: int, tables: list[Table], start_versions: dict
             else:
                 count = round(math.sqrt(held * failed))
                 count = min(max(count, held + 1), failed - 1)
+        if rounds and held:
+            recording = asyncio.create_task(phones.probe(probes, settle + window))
+            step = await phones.hold(held, settle, window)
+            await recording
+            found.steps.append(step)
+            run.say(f"  {name}: {held:4d} tables again, a round recorded every {PROBE_EVERY:g} s beside them: "
+                    + describe(step))
     finally:
         await phones.close()
     found.held = held
@@ -509,7 +547,8 @@ def model(db: run.Database, workers: int, gunicorn_opts: list[str], settle: floa
     run.say("")
     run.say(f"== table load model on the {db.title} history: {PHONES} phones a table polling every "
             f"{POLL_EVERY:g} s, a round every {ROUND_EVERY / 60:g} min through the round screen, a history or "
-            f"player page every {PAGE_EVERY / 60:g} min; {settle:g} s settling + {window:g} s measured per number")
+            f"player page every {PAGE_EVERY / 60:g} min; {settle:g} s settling + {window:g} s measured per number; "
+            f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     tables = make_tables(db, max_tables)
     results: dict[str, Search] = {}
     for name, target, ready in (("Scorekeeper", "scorekeeper:create_app()", "/api/openapi.json"),
@@ -519,9 +558,10 @@ def model(db: run.Database, workers: int, gunicorn_opts: list[str], settle: floa
             server.wait(ready)
             first = (results["Scorekeeper"].held or 16) if results else 16
             results[name] = asyncio.run(search(name, server.port, tables, versions(db, tables), first,
-                                               settle, window))
+                                               settle, window, rounds=name == "Scorekeeper"))
         finally:
             server.stop()
+    run.say(f"  (load average {os.getloadavg()[0]:.2f} at the end)")
     report(db, results["Scorekeeper"], results["floor"])
     return {"app": results["Scorekeeper"], "floor": results["floor"],
             "verdicts": verdicts(db.title, results["Scorekeeper"], results["floor"])}
@@ -542,7 +582,7 @@ def report(db: run.Database, app: Search, floor: Search) -> None:
             f"recorded while at most {app.held} tables ran, settling included)")
     if floor.held:
         run.say(f"  headline: Scorekeeper holds {app.held} tables, the floor {floor.held}: "
-                f"{app.held / floor.held:.2f}x (target ≥ {TABLES}x)")
+                f"{app.held / floor.held:.3f}x (target ≥ {TABLES}x)")
 
 
 def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, str]]:
@@ -550,7 +590,7 @@ def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, 
     rounds = app.round_times
     return [
         (ratio >= TABLES, f"{title}: table load model: {app.held} tables held, the floor {floor.held}"
-                          f"{' (every table there was)' if floor.ceiling else ''}: {ratio:.2f}x (≥ {TABLES}x)"),
+                          f"{' (every table there was)' if floor.ceiling else ''}: {ratio:.3f}x (≥ {TABLES}x)"),
         (percentile(rounds, 95) <= ROUND_P95_MS if rounds else None,
          f"{title}: recording a round under the load model: p95 {percentile(rounds, 95):.1f} ms over "
          f"{len(rounds)} rounds recorded with at most {app.held} tables running (≤ {ROUND_P95_MS:g} ms)"),
