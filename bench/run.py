@@ -1033,16 +1033,16 @@ def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
             if f.kind == "poll":
                 out.append((f.rps >= POLL * floor.rps, f"{title}: {f.name}: req/s {f.rps / floor.rps:.2f}x the "
                                                        f"floor's (≥ {POLL:g}x)"))
-                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor's (was ≤ {POLL_P95}x)"))
+                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor's (diagnostic: ≤ {POLL_P95}x)"))
             elif f.kind == "api":
                 # A durable write waits for the disk (or the server's log): held against the
                 # write floor's bare commits, and shown against the read floor too.
                 out.append((None, f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
-                                  f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (was ≥ {ROUNDS}x), "
+                                  f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (diagnostic: ≥ {ROUNDS}x), "
                                   f"{f.rps / read_floor.rps:.2f}x the read floor's req/s"))
             else:
-                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (was ≤ {PAGE_P95}x), "
-                                  f"req/s {f.rps / floor.rps:.2f}x (was ≥ {PAGE_RPS}x)"))
+                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (diagnostic: ≤ {PAGE_P95}x), "
+                                  f"req/s {f.rps / floor.rps:.2f}x (diagnostic: ≥ {PAGE_RPS}x)"))
             if f.errors:
                 out.append((False, f"{title}: {f.name}: {f.errors} failed or unexpected answers"))
         out += first_answer_verdicts(title, run)
@@ -1053,7 +1053,7 @@ def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
         if s.floor is None or big.floor is None:
             continue
         out.append((None, f"{system}: growth: {_base(s.name)}: {growth(s, big):.2f}x slower on the large history "
-                          f"(was ≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
+                          f"(diagnostic: ≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
     return out
 
 
