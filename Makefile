@@ -18,7 +18,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-postgres quality browser node_modules bench bench-rounds clean lock lock-upgrade lock-export
+.PHONY: run test test-postgres quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -90,7 +90,8 @@ test-postgres: $(STAMP) browser
 	bash scripts/with-postgres.sh $(BIN)/python -m pytest -m "not quality"
 
 # Requests per second and latency against a bare-Flask floor, on a small and a large history,
-# on SQLite and then on PostgreSQL; page sizes; taps per round (docs/performance.md). Installs
+# on SQLite and then on PostgreSQL; the table load model (the most tables held, against the
+# floor's); page sizes; taps per round (docs/performance.md). Installs
 # wrk from Debian when missing. PostgreSQL: a throw-away server that bench/run.py starts with
 # scripts/with-postgres.sh (as test-postgres does; on port 5498, PGPORT_BENCH, so that both can
 # run at once), or the one TEST_DATABASE_URL names. Without one it says so and benches SQLite alone.
@@ -101,6 +102,15 @@ bench: $(STAMP) browser
 # with BENCH_ROUNDS_OPTS=--postgres on a throw-away PostgreSQL.
 bench-rounds: $(STAMP)
 	$(BIN)/python bench/rounds.py --workers $(WORKERS) $(BENCH_ROUNDS_OPTS)
+
+# Only the table load model, as `make bench` runs it (about five minutes, a large history
+# seeded first): on SQLite, or with BENCH_TABLE_OPTS=--postgres on a throw-away PostgreSQL.
+bench-table: $(STAMP)
+	$(BIN)/python bench/table_load.py --workers $(WORKERS) $(BENCH_TABLE_OPTS)
+
+# The lines of the app that exist only for speed (the pieces bench/speed_lines.py names).
+bench-lines:
+	$(PYTHON) bench/speed_lines.py
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis test-artifacts

@@ -1,7 +1,11 @@
 """The floor: a bare Flask app on the same database, served the same way as Scorekeeper.
 
-One route, one primary-key query, one small template. No page of ours can be faster
-than this, so every figure in the benchmark is also given as a ratio to it.
+Each route: one primary-key query, one small template. No page of ours can be faster than
+this, so every figure in the benchmark is also given as a ratio to it. `make bench` drives the
+board (``/games/ID``) with wrk; the table load model (bench/table_load.py) sends every path a
+table's phones send: the watch poll (204 while the version it names is the game's), the round
+screen and its post (the post's one query moves the game's version on, so the table's polls
+then get the board, as Scorekeeper's do), the history and a player's page.
 
 FLOOR_DATABASE names the database: a SQLite file's path, or a PostgreSQL connection URL
 (``postgresql://...``), which is read with psycopg directly.
@@ -12,12 +16,14 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from flask import Flask, abort, render_template
+from flask import Flask, abort, render_template, request
 
 app = Flask(__name__, template_folder=str(Path(__file__).parent / "floor_templates"))
 _connection = None
-#: The one query, in each driver's placeholder style.
+#: The queries, in each driver's placeholder style.
 _QUERY = "SELECT id, rules, version, started_at FROM game WHERE id = {}"
+_MOVE_ON = "UPDATE game SET version = version + 1 WHERE id = {} RETURNING id, rules, version, started_at"
+_PLAYER = "SELECT id, name FROM player WHERE id = {}"
 
 
 def _connect():
@@ -26,12 +32,13 @@ def _connect():
         import psycopg
 
         # Autocommit: a read is one round trip, and no transaction stays open between requests.
-        return psycopg.connect(target, autocommit=True), _QUERY.format("%s")
+        return psycopg.connect(target, autocommit=True), "%s"
     import sqlite3
 
-    connection = sqlite3.connect(target, check_same_thread=False)
+    # Autocommit too: the round's one UPDATE is its own transaction.
+    connection = sqlite3.connect(target, check_same_thread=False, isolation_level=None)
     connection.execute("PRAGMA busy_timeout=15000")
-    return connection, _QUERY.format("?")
+    return connection, "?"
 
 
 def _db():
@@ -41,10 +48,45 @@ def _db():
     return _connection
 
 
+def _row(query: str, key: int) -> tuple:
+    connection, placeholder = _db()
+    # Every row fetched: a statement read to its end is done (SQLite's UPDATE commits then).
+    rows = connection.execute(query.format(placeholder), (key,)).fetchall()
+    if not rows:
+        abort(404)
+    return rows[0]
+
+
+def _board(row: tuple, template: str = "floor.html"):
+    return render_template(template, id=row[0], rules=row[1], version=row[2], started_at=row[3])
+
+
 @app.get("/games/<int:game_id>")
 def game(game_id: int):
-    connection, query = _db()
-    row = connection.execute(query, (game_id,)).fetchone()
-    if row is None:
-        abort(404)
-    return render_template("floor.html", id=row[0], rules=row[1], version=row[2], started_at=row[3])
+    return _board(_row(_QUERY, game_id))
+
+
+@app.get("/games/<int:game_id>/live")
+def live(game_id: int):
+    row = _row(_QUERY, game_id)
+    if request.args.get("v", type=int) == row[2]:
+        return "", 204
+    return _board(row, "floor_live.html")
+
+
+@app.route("/games/<int:game_id>/rounds/new", methods=["GET", "POST"])
+def new_round(game_id: int):
+    if request.method == "POST":
+        return _board(_row(_MOVE_ON, game_id))
+    return _board(_row(_QUERY, game_id), "floor_form.html")
+
+
+@app.get("/history")
+def history():
+    return _board(_row(_QUERY, request.args.get("page", 1, type=int)))
+
+
+@app.get("/players/<int:player_id>")
+def player(player_id: int):
+    row = _row(_PLAYER, player_id)
+    return render_template("floor.html", id=row[0], rules=row[1], version="", started_at="")

@@ -4,7 +4,7 @@
 serves Scorekeeper with gunicorn as `make run` does, and records rounds through the API in
 turns with the write floor's bare commits (:func:`run.record_rounds`, the same function and
 figures as `make bench`), ``--repeat`` times, printing each time the rounds a second, the
-floor's commits a second and their ratio (the target: at least 0.1x). For trying a change to
+floor's commits a second and their ratio (a diagnostic: at least 0.1x). For trying a change to
 the write path: this machine's speed drifts by a fifth or more within minutes, so compare runs
 made one after the other, in turns, not a figure with one from another hour.
 On SQLite; with ``--postgres``, on a throw-away PostgreSQL server started as `make bench`
@@ -62,7 +62,7 @@ def measure(opts: argparse.Namespace, bench: argparse.Namespace, wrk_bin: str, s
             for _ in range(opts.repeat):
                 floor, rounds = run.record_rounds(app, db, bench, wrk_bin, run.BENCH / "wrk" / "rounds.lua")
                 print(f"record a round: {rounds.rps:.0f}/s (p50 {rounds.p50:.1f} ms, p95 {rounds.p95:.1f} ms), "
-                      f"write floor {floor.rps:.0f} commits/s: {rounds.rps / floor.rps:.3f}x (target ≥ 0.1x); "
+                      f"write floor {floor.rps:.0f} commits/s: {rounds.rps / floor.rps:.3f}x (diagnostic ≥ 0.1x); "
                       f"{rounds.note}", flush=True)
         finally:
             app.stop()

@@ -9,10 +9,11 @@ same database: the floor that no page of ours can beat. Both histories are serve
 drives each endpoint with wrk on loopback (a warm-up, then a bounded measurement in turns with
 the floor, and with the same endpoint on the other history) and prints requests per second
 and p50/p95/p99 latency, each as a ratio to the floor; then the growth from the small to the
-large history, the transferred sizes of the scoreboard and the round screen, the taps needed
-to record a round, and every target with
-PASS or FAIL, for each database system. Nothing is asserted: the figures are the point
-(docs/performance.md).
+large history; the table load model on the large history (bench/table_load.py: the most card
+tables the server holds against the most the floor holds); the transferred sizes of the
+scoreboard and the round screen, the taps needed to record a round, and every target with
+PASS or FAIL (the per-page ratios to the floor as NOTE: diagnostics), for each database
+system. Nothing is asserted: the figures are the point (docs/performance.md).
 
 PostgreSQL: the server that --postgres-url or TEST_DATABASE_URL names (the benchmark makes
 its own databases on it), or else a throw-away one that scripts/with-postgres.sh starts on
@@ -66,17 +67,21 @@ PHONE = {
 }
 SECRET = "benchmark-secret-key"
 
-# Targets (issue 7): reported, never asserted.
-PAGE_P95 = 2.0          # a page's p95 within 2x the floor's
-PAGE_RPS = 0.5          # and at least half the floor's throughput
-POLL = 1.2              # an unchanged poll within 1.2x the floor
-GROWTH = 1.2            # no page more than 1.2x slower on the large history
-FIRST = 2.0             # a fresh worker's first answer within 2x a warm one (issue 13)
-ROUNDS = 0.1            # recording a round at least 0.1x the write floor's bare commits (issue 13)
+# Targets: reported, never asserted.
+POLL = 1.0              # an unchanged poll at least the floor's req/s
+FIRST = 2.0             # a fresh worker's first answer within 2x a warm one working the page anew
+ANEW_MS = 50.0          # every page worked out anew (just after a round) within 50 ms, large history
 FRESH_STARTS = 5        # a first answer: the median over this many fresh starts of the workers
 IDLE = 0.3              # seconds a worker idles before each warm answer timed, as before a first
 OWN_ASSETS_KB = 15.0    # our own CSS and JavaScript, compressed
 PAGE_KB = 60.0          # a whole page with htmx, compressed
+# Diagnostics, printed as NOTE beside the targets: each page against the floor by wrk. A table
+# never sends wrk's load (bench/table_load.py models what it sends, and its figures are targets).
+PAGE_P95 = 2.0          # a page's p95 within 2x the floor's
+PAGE_RPS = 0.5          # and at least half the floor's throughput
+POLL_P95 = 1.2          # an unchanged poll's p95 within 1.2x the floor's
+GROWTH = 1.2            # no page more than 1.2x slower on the large history
+ROUNDS = 0.1            # recording a round at least 0.1x the write floor's bare commits
 
 
 def say(text: str = "") -> None:
@@ -508,7 +513,7 @@ def phone_cookie(app: Server, db: Database) -> str:
     join = f"{app.base}/games/{db.board_game}/join"
     status, headers, body = fetch(join, PHONE)
     cookie = headers.get("Set-Cookie", "").split(";", 1)[0]
-    token = re.search(r'name="csrf_token" value="([^"]+)"', _decoded(body, headers))
+    token = re.search(r'name="csrf_token" value="([^"]+)"', decoded(body, headers))
     if status != 200 or not cookie.startswith("session=") or token is None:
         raise RuntimeError(f"the edit link's page gave no session or form (HTTP {status})")
     form = urllib.parse.urlencode({"csrf_token": token.group(1), "key": db.board_key}).encode()
@@ -518,7 +523,7 @@ def phone_cookie(app: Server, db: Database) -> str:
     if status not in (302, 303):
         raise RuntimeError(f"the edit link did not give a session (HTTP {status})")
     status, headers, body = fetch(f"{app.base}/games/{db.board_game}", {**PHONE, "Cookie": cookie})
-    if status != 200 or "keep score" not in _decoded(body, headers):
+    if status != 200 or "keep score" not in decoded(body, headers):
         raise RuntimeError(f"the scoreboard after the edit link: HTTP {status}")
     return headers.get("Set-Cookie", cookie).split(";", 1)[0]
 
@@ -916,7 +921,7 @@ def transfer_sizes(db: Database, opts: argparse.Namespace, gunicorn_opts: list[s
             if status != 200:
                 raise RuntimeError(f"{path}: HTTP {status}")
             sizes["encoding"] = headers.get("Content-Encoding", "identity")
-            html = _decoded(body, headers)
+            html = decoded(body, headers)
             _, fheaders, fragment = fetch(app.base + path, {**PHONE, "Cookie": cookie, "HX-Request": "true"})
             own, vendor = 0, 0
             for url in re.findall(r'<(?:script|link)[^>]+(?:src|href)="(/static/[^"]+)"', html):
@@ -945,7 +950,7 @@ def transfer_sizes(db: Database, opts: argparse.Namespace, gunicorn_opts: list[s
         app.stop()
 
 
-def _decoded(body: bytes, headers: dict[str, str]) -> str:
+def decoded(body: bytes, headers: dict[str, str]) -> str:
     encoding = headers.get("Content-Encoding", "")
     if encoding == "br":
         import brotli
@@ -1012,8 +1017,8 @@ Verdict = tuple[bool | None, str]
 
 
 def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
-    """The targets of one database system (issues 7 and 13), each line named after it: met
-    (True), not met (False), or a figure reported (None).
+    """The targets of one database system, each line named after it: met (True), not met
+    (False), or a diagnostic figure (None).
 
     Each endpoint is held against the floor measured in turns with it."""
     out: list[Verdict] = []
@@ -1026,31 +1031,29 @@ def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
             if floor is None:
                 continue
             if f.kind == "poll":
-                ok = f.p95 <= POLL * floor.p95 and f.rps * POLL >= floor.rps
-                out.append((ok, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x and req/s "
-                                f"{f.rps / floor.rps:.2f}x the floor (target: within {POLL}x)"))
+                out.append((f.rps >= POLL * floor.rps, f"{title}: {f.name}: req/s {f.rps / floor.rps:.2f}x the "
+                                                       f"floor's (≥ {POLL:g}x)"))
+                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor's (diagnostic: ≤ {POLL_P95}x)"))
             elif f.kind == "api":
                 # A durable write waits for the disk (or the server's log): held against the
                 # write floor's bare commits, and shown against the read floor too.
-                out.append((f.rps >= ROUNDS * floor.rps,
-                            f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
-                            f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (≥ {ROUNDS}x), "
-                            f"{f.rps / read_floor.rps:.2f}x the read floor's req/s"))
+                out.append((None, f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
+                                  f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (diagnostic: ≥ {ROUNDS}x), "
+                                  f"{f.rps / read_floor.rps:.2f}x the read floor's req/s"))
             else:
-                ok = f.p95 <= PAGE_P95 * floor.p95 and f.rps >= PAGE_RPS * floor.rps
-                out.append((ok, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (≤ {PAGE_P95}x), "
-                                f"req/s {f.rps / floor.rps:.2f}x (≥ {PAGE_RPS}x)"))
+                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (diagnostic: ≤ {PAGE_P95}x), "
+                                  f"req/s {f.rps / floor.rps:.2f}x (diagnostic: ≥ {PAGE_RPS}x)"))
             if f.errors:
                 out.append((False, f"{title}: {f.name}: {f.errors} failed or unexpected answers"))
         out += first_answer_verdicts(title, run)
+    for name, millis in large["changed"].items():
+        out.append((millis <= ANEW_MS, f"{system} large: worked out anew just after a round: {name}: "
+                                       f"{millis:.1f} ms (≤ {ANEW_MS:g} ms)"))
     for s, big in zip(small["results"], large["results"], strict=True):
         if s.floor is None or big.floor is None:
             continue
-        slower = growth(s, big)
-        # Pages are held to it; a write (its speed is the disk's and the other writers') is shown.
-        out.append((slower <= GROWTH if s.kind != "api" else None,
-                    f"{system}: growth: {_base(s.name)}: {slower:.2f}x slower on the large history "
-                    f"(≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
+        out.append((None, f"{system}: growth: {_base(s.name)}: {growth(s, big):.2f}x slower on the large history "
+                          f"(diagnostic: ≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
     return out
 
 
@@ -1120,7 +1123,14 @@ def parse_options() -> argparse.Namespace:
     # Not 5499, where `make test-postgres` starts its own: both can run at once.
     parser.add_argument("--postgres-port", type=int, default=int(os.environ.get("PGPORT_BENCH", 5498)),
                         help="the loopback port of the throw-away PostgreSQL server")
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 2,000 games, 2 s per endpoint")
+    parser.add_argument("--no-table-load", action="store_true", help="leave out the table load model")
+    parser.add_argument("--table-window", type=float, default=15.0,
+                        help="table load model: seconds measured per number of tables")
+    parser.add_argument("--table-settle", type=float, default=3.0,
+                        help="table load model: seconds before each window")
+    parser.add_argument("--max-tables", type=int, default=1024, help="table load model: the most tables tried")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: 2,000 games, 2 s per endpoint, 5 s per number of tables")
     parser.add_argument("--no-browser", action="store_true", help="do not run the taps test")
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases")
     parser.add_argument("--json", type=Path, default=ARTIFACTS / "bench.json", help="write the figures here too")
@@ -1132,6 +1142,7 @@ def parse_options() -> argparse.Namespace:
         parser.error("--databases takes sqlite, postgresql or both, separated by a comma")
     if opts.quick:
         opts.large, opts.duration, opts.warmup = 2000, 2, 1
+        opts.table_window, opts.table_settle = 5.0, 2.0
     return opts
 
 
@@ -1161,7 +1172,13 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
             f"player {db.player}, file of game {db.file_game}")
         table(db, runs[db.label])
     growth_table(system.name, runs["small"]["results"], runs["large"]["results"])
-    return {"system": system, "histories": histories, "runs": runs}
+    load = None
+    if not opts.no_table_load:
+        import table_load
+
+        load = table_load.model(histories["large"], opts.workers, gunicorn_opts, opts.table_settle,
+                                opts.table_window, opts.max_tables)
+    return {"system": system, "histories": histories, "runs": runs, "load": load}
 
 
 def growth_table(system: str, small: list[Figures], large: list[Figures]) -> None:
@@ -1201,6 +1218,8 @@ def taps_table(tapped: dict | None) -> None:
 def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], missing: dict[str, str],
                  sizes: dict | None, tapped: dict | None, checks: list[Verdict]) -> dict:
     """Everything printed, by database system and history."""
+    import table_load
+
     def system(done: dict) -> dict:
         runs = done["runs"]
         return {
@@ -1211,6 +1230,13 @@ def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], mis
             "first_answers_s": {label: run["cold"] for label, run in runs.items()},
             "warm_answers_s": {label: run["warm"] for label, run in runs.items()},
             "after_a_round_ms": {label: run["changed"] for label, run in runs.items()},
+            "table_load": None if done["load"] is None else {
+                name: {"held": found.held, "every_table_held": found.ceiling,
+                       "steps": [{"tables": st.tables, "held": st.held, "requests": st.requests,
+                                  "seconds": st.seconds, "p95_ms": st.p95, "errors": st.errors}
+                                 for st in found.steps],
+                       "round_p95_ms": table_load.percentile(found.round_times, 95)}
+                for name, found in (("app", done["load"]["app"]), ("floor", done["load"]["floor"]))},
         }
 
     return {
@@ -1277,6 +1303,8 @@ def main() -> int:
         checks: list[Verdict] = []
         for done in benched:
             checks += database_verdicts(done["system"].name, done["runs"]["small"], done["runs"]["large"])
+            if done["load"] is not None:
+                checks += done["load"]["verdicts"]
         checks += shared_verdicts(sizes, tapped)
         say("")
         say("== targets")
@@ -1285,6 +1313,10 @@ def main() -> int:
         held = [ok for ok, _ in checks if ok is not None]
         on = " and ".join(done["system"].name for done in benched)
         say(f"{sum(held)} of {len(held)} targets met on {on}; the whole run took {time.monotonic() - began:.0f} s.")
+        import speed_lines
+
+        lines, code = speed_lines.total()
+        say(f"Speed-only code: {lines} lines, {code} of them code (bench/speed_lines.py names the pieces).")
         for name, why in missing.items():
             loudly(f"{name} NOT benchmarked: {why}")
         if opts.json:

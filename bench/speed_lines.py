@@ -1,0 +1,102 @@
+"""How many lines of the app exist only for speed: the pieces named below, counted as they
+stand in the checkout (a piece removed counts 0, a module gone too).
+
+Each piece is a whole file, or named definitions in a file ("Class", "function", or
+"outer.inner" for a function defined inside another). Two figures: every line of the pieces,
+and their code alone (no blank lines, comments or docstrings).
+
+    .venv/bin/python bench/speed_lines.py
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import sys
+import tokenize
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: (file, definitions in it or None for the whole file, why it is speed-only)
+PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
+    ("scorekeeper/web/kept.py", None, "pages kept per process, with a hole for the form token"),
+    ("scorekeeper/web/polls.py", None, "the unchanged poll answered before Flask"),
+    ("scorekeeper/app.py", ("warm_up",), "the warm-up of each worker"),
+    ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),
+    ("scorekeeper/store/database.py",
+     ("read_row", "read_row_on", "unlocked", "read_rows_on", "read_one", "read_one_on", "send",
+      "_compiled_change", "_compiled", "writing", "let_go", "_Writers"),
+     "the read variants, send, the statement caches, the writers' queue"),
+    ("scorekeeper/web/limits.py", ("_Limiter",), "Flask-Limiter asked only when a limit applies"),
+    ("scorekeeper/web/assets.py",
+     ("init_app.compressed", "vary_on", "encodings", "chosen_encoding", "_best", "_precompressed"),
+     "compression chosen by hand, static files compressed once"),
+]
+
+
+def definitions(tree: ast.AST, prefix: str = "") -> dict[str, ast.AST]:
+    found: dict[str, ast.AST] = {}
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            name = prefix + node.name
+            found[name] = node
+            found.update(definitions(node, name + "."))
+    return found
+
+
+def code_lines(source: str) -> set[int]:
+    """The lines holding code: not blank, not only a comment, not a docstring."""
+    lines: set[int] = set()
+    docstrings: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+                    and isinstance(first.value.value, str):
+                docstrings.update(range(first.lineno, first.end_lineno + 1))
+    skip = (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT, tokenize.ENDMARKER)
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type not in skip:
+            lines.update(range(token.start[0], token.end[0] + 1))
+    return lines - docstrings
+
+
+def count(path: str, names: tuple[str, ...] | None) -> tuple[int, int]:
+    """(lines, code lines) of the pieces in ``path``; 0 for what is not there."""
+    file = ROOT / path
+    if not file.exists():
+        return 0, 0
+    source = file.read_text()
+    code = code_lines(source)
+    if names is None:
+        spans = [(1, len(source.splitlines()))]
+    else:
+        defs = definitions(ast.parse(source))
+        spans = []
+        for name in names:
+            node = defs.get(name)
+            if node is not None:
+                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+                spans.append((start, node.end_lineno))
+    numbers = {n for start, end in spans for n in range(start, end + 1)}
+    return len(numbers), len(numbers & code)
+
+
+def total() -> tuple[int, int]:
+    counts = [count(path, names) for path, names, _ in PIECES]
+    return sum(c[0] for c in counts), sum(c[1] for c in counts)
+
+
+def main() -> None:
+    print(f"{'lines':>6}{'code':>6}  speed-only piece")
+    for path, names, why in PIECES:
+        lines, code = count(path, names)
+        what = path if names is None else f"{path}: {', '.join(names)}"
+        print(f"{lines:6d}{code:6d}  {what} ({why})")
+    lines, code = total()
+    print(f"{lines:6d}{code:6d}  in all")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

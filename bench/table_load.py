@@ -1,0 +1,640 @@
+"""The table load model: how many card tables one server holds, against the floor.
+
+A table is a game in progress with six phones on it. Each phone polls the board every 2 s as
+htmx does (``GET /games/ID/live?v=VERSION``: 204 while nothing changed, the board's fragment
+once something did, after which it polls with the new version). Every 3 minutes the phone
+keeping score records a round through the round screen, as the page's script sends it (the
+form page for its token and session, then ``POST /games/ID/rounds/new`` with the form's
+fields), and the six phones fetch the board again (``GET /games/ID``). Every 10 minutes one
+phone of the table opens the history or a player's page. Each table starts at a random moment
+of each of these periods, and each phone's timer drifts a little, so requests spread over time
+as real phones' do.
+
+The server is started as `make run` starts it (gunicorn, the same options and workers) on a
+seeded history. The number of tables is raised (doubled, then bisected) to find the most that
+the server holds with the 95th percentile of every request within 100 ms and no error, each
+number held for a measured window after a short settling. The same is done for the floor app
+(bench/floor.py) answering the same paths and methods, each with one query by primary key and
+a small template. The headline is the app's tables against the floor's.
+
+The client is one asyncio loop speaking HTTP/1.1 over plain sockets (gunicorn's sync workers
+close each connection after one answer, as they do for phones). It shares the machine with the
+server; its own CPU time and how late its timers fire are printed beside the figures.
+
+    .venv/bin/python bench/table_load.py [--postgres] [--workers 2] [--games 10000] [--window 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import math
+import os
+import random
+import re
+import resource
+import shlex
+import sys
+import tempfile
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import run  # noqa: E402 (bench/run.py, beside this file: servers, databases, seeding)
+
+POLL_EVERY = 2.0        # htmx's "every 2s" on the board
+ROUND_EVERY = 180.0     # a round every 3 minutes
+PAGE_EVERY = 600.0      # a history or player page per table every 10 minutes
+TYPING = (5.0, 20.0)    # seconds between opening the round screen and saving it
+PHONES = 6
+P95_MS = 100.0          # a number of tables is held with p95 <= 100 ms and no error
+TABLES = 0.7            # target: the app holds at least 0.7x the floor's tables
+ROUND_P95_MS = 50.0     # target: recording a round p95 <= 50 ms under the load model
+NAMES = ("Ann", "Ben", "Cat", "Dev")
+STARTING_ROUNDS = 4     # each table's game has this many rounds when the model starts
+PROBE_EVERY = 1.0       # seconds between the extra rounds recorded while the most tables held run
+PROBE_GAMES = 8         # games of their own for those rounds (a game holds at most 25)
+KINDS = ("unchanged poll", "changed poll", "board", "round screen", "round", "history or player")
+
+
+# ============================================================ the tables
+
+
+@dataclass
+class Table:
+    game_id: int
+    cookie: str            # the session of the phone keeping score (its edit key)
+    players: list[int]     # the players' ids, for their pages
+
+
+def hand_round(number: int) -> tuple[str, dict[str, str]]:
+    """Round ``number`` as every table plays it: the players go out in turn, the three others
+    hold "K Q 7 5 3" (the same rounds bench/wrk/rounds.lua records through the API)."""
+    out = NAMES[(number - 1) % len(NAMES)]
+    return out, {name: "K Q 7 5 3" for name in NAMES if name != out}
+
+
+def make_tables(db: run.Database, count: int) -> list[Table]:
+    """``count`` new Balmoral games of four players, each STARTING_ROUNDS rounds in, stored
+    through the store; each with the session cookie of a phone that keeps its score, made by
+    the app's own session and edit-key code."""
+    from flask import session
+    from sqlalchemy import select
+
+    from scorekeeper import store
+    from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord, advance, parse_hand, start
+    from scorekeeper.store import access
+    from scorekeeper.store.imports import GameFile
+    from scorekeeper.store.models import Player
+    from scorekeeper.store.models import db as sqla
+
+    setup = GameSetup.create(BALMORAL, list(NAMES), first_dealer=NAMES[0])
+    state, records = start(setup), []
+    for number in range(1, STARTING_ROUNDS + 1):
+        out, hands = hand_round(number)
+        records.append(RoundRecord.create(out, {n: parse_hand(h) for n, h in hands.items()}, {}, {out}))
+        state = advance(state, records[-1])
+    with run.app_context(db) as app:
+        keys: list[str] = []
+        ids = store.import_games([GameFile(setup, tuple(records), state, None, None)] * count, keys=keys)
+        players = list(sqla.session.scalars(select(Player.id).where(Player.name.in_(NAMES))))
+        signer = app.session_interface.get_signing_serializer(app)
+        tables = []
+        for game_id, key in zip(ids, keys, strict=True):
+            with app.test_request_context():
+                access.remember(game_id, key)
+                tables.append(Table(game_id, f"session={signer.dumps(dict(session))}", players))
+    return tables
+
+
+def versions(db: run.Database, tables: list[Table]) -> dict[int, int]:
+    """Each table's game version as the database holds it now: what its phones poll with."""
+    from sqlalchemy import bindparam, create_engine, text
+    from sqlalchemy.pool import NullPool
+
+    query = text("SELECT id, version FROM game WHERE id IN :ids").bindparams(bindparam("ids", expanding=True))
+    engine = create_engine(db.url, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            return dict(conn.execute(query, {"ids": [t.game_id for t in tables]}).all())
+    finally:
+        engine.dispose()
+
+
+# ============================================================ the phones
+
+
+@dataclass
+class Step:
+    tables: int
+    seconds: float = 0.0
+    latencies: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in KINDS})
+    errors: int = 0
+    first_error: str = ""
+    late_ms: list[float] = field(default_factory=list)  # how late the client's timers fired
+    cpu: float = 0.0  # the client's CPU seconds during the window
+    stopped_early: bool = False
+
+    @property
+    def all(self) -> list[float]:
+        return sorted(x for values in self.latencies.values() for x in values)
+
+    @property
+    def requests(self) -> int:
+        return sum(len(v) for v in self.latencies.values())
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.all, 95)
+
+    @property
+    def held(self) -> bool:
+        return not self.errors and not self.stopped_early and self.p95 <= P95_MS
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(len(ordered) * p / 100) - 1)]
+
+
+class Phones:
+    """Every phone of every active table, on one asyncio loop, against one server."""
+
+    def __init__(self, port: int, tables: list[Table], start_versions: dict[int, int]) -> None:
+        self.port = port
+        self.tables = tables
+        self.versions = start_versions
+        self.running: dict[int, list[asyncio.Task]] = {}
+        self.step: Step | None = None
+        self.in_flight: dict[int, tuple[float, str]] = {}
+        #: Every round recorded, settling included (a window holds few): (tables running, ms).
+        self.rounds: list[tuple[int, float]] = []
+        self.rng = random.Random(7)
+
+    # ---------------------------------------------------------------- HTTP
+
+    async def request(self, kind: str, method: str, path: str, headers: dict[str, str],
+                      body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
+        """One request on a new connection (gunicorn's sync workers close each after one
+        answer), timed from before the connection is opened to the answer's last byte."""
+        started = time.perf_counter()
+        token = id(asyncio.current_task())
+        self.in_flight[token] = (started, kind)
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", *(f"{k}: {v}" for k, v in headers.items())]
+        if method == "POST":
+            lines.append(f"Content-Length: {len(body)}")
+        writer = None
+        try:
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
+            # (an answer arriving as its table is stopped), and the phone would poll on.
+            async with asyncio.timeout(10):
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+                status, answer, content = await self.answer(reader)
+        except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
+                IndexError) as error:
+            self._count(kind, started, f"{method} {path}: {type(error).__name__} {error}")
+            raise Failed from error
+        finally:
+            self.in_flight.pop(token, None)
+            if writer is not None:
+                writer.close()
+        expected = (200, 204) if kind in ("unchanged poll", "changed poll") else (200,)
+        kind = "changed poll" if kind == "unchanged poll" and status == 200 else kind
+        self._count(kind, started, "" if status in expected else f"{method} {path}: HTTP {status}")
+        if status not in expected:
+            raise Failed
+        return status, answer, content
+
+    @staticmethod
+    async def answer(reader: asyncio.StreamReader) -> tuple[int, dict[str, str], bytes]:
+        """An HTTP/1.1 answer: its status, headers and body."""
+        head = await reader.readuntil(b"\r\n\r\n")
+        status_line, *header_lines = head.decode("latin-1").split("\r\n")
+        status = int(status_line.split()[1])
+        answer: dict[str, str] = {}
+        for line in header_lines:
+            if ":" in line:
+                name, value = line.split(":", 1)
+                answer[name.strip().title()] = value.strip()
+        if "Content-Length" in answer:
+            return status, answer, await reader.readexactly(int(answer["Content-Length"]))
+        if status in (204, 304):
+            return status, answer, b""
+        return status, answer, await reader.read()  # the answer ends where the server closes
+
+    def _count(self, kind: str, started: float, error: str) -> None:
+        if kind == "round" and not error:
+            self.rounds.append((len(self.running), (time.perf_counter() - started) * 1000))
+        step = self.step
+        if step is None:
+            return
+        if error:
+            step.errors += 1
+            step.first_error = step.first_error or error
+        else:
+            step.latencies[kind].append((time.perf_counter() - started) * 1000)
+
+    async def until(self, moment: float) -> None:
+        """Sleep until ``moment`` (perf_counter), noting how late the loop woke."""
+        await asyncio.sleep(max(0.0, moment - time.perf_counter()))
+        if self.step is not None:
+            self.step.late_ms.append(max(0.0, time.perf_counter() - moment) * 1000)
+
+    # ---------------------------------------------------------------- a table
+
+    def start(self, table: Table) -> None:
+        cookies = [table.cookie] + [""] * (PHONES - 1)
+        seen = [self.versions[table.game_id]] * PHONES  # the version each phone's board shows
+        tasks = [asyncio.create_task(self.phone(table, seat, cookies, seen)) for seat in range(PHONES)]
+        tasks.append(asyncio.create_task(self.keeper(table, cookies, seen)))
+        tasks.append(asyncio.create_task(self.pages(table, cookies)))
+        self.running[table.game_id] = tasks
+
+    def stop(self, table: Table) -> None:
+        for task in self.running.pop(table.game_id, []):
+            task.cancel()
+
+    def headers(self, cookie: str, **more: str) -> dict[str, str]:
+        headers = dict(run.PHONE, **more)
+        if cookie:
+            headers["Cookie"] = cookie
+        return headers
+
+    def keep_cookie(self, cookies: list[str], seat: int, answer: dict[str, str]) -> None:
+        given = answer.get("Set-Cookie", "")
+        if given.startswith("session="):
+            cookies[seat] = given.split(";", 1)[0]
+
+    async def phone(self, table: Table, seat: int, cookies: list[str], seen: list[int]) -> None:
+        """One phone's board: a poll every 2 s (none while one is unanswered, as htmx does)."""
+        game = table.game_id
+        watch = "" if seat == 0 else "&watch=1"
+        at = time.perf_counter() + self.rng.uniform(0, POLL_EVERY)
+        while game in self.running:
+            await self.until(at)
+            at += POLL_EVERY * self.rng.uniform(0.98, 1.02)
+            path = f"/games/{game}/live?v={seen[seat]}{watch}"
+            try:
+                status, answer, body = await self.request(
+                    "unchanged poll", "GET", path, self.headers(cookies[seat], **{"HX-Request": "true",
+                                                                                  "HX-Trigger": "board"}))
+            except Failed:
+                continue
+            if status == 200:
+                shown(seen, seat, body, answer)
+            while at < time.perf_counter():
+                at += POLL_EVERY
+
+    async def keeper(self, table: Table, cookies: list[str], seen: list[int]) -> None:
+        """A round every 3 minutes through the round screen, then every phone's board again."""
+        game = table.game_id
+        at = time.perf_counter() + self.rng.uniform(0, ROUND_EVERY)
+        while game in self.running:
+            await self.until(at)
+            at += ROUND_EVERY
+            try:
+                _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
+                                                     self.headers(cookies[0]))
+                self.keep_cookie(cookies, 0, answer)
+                token, number, version = read_form(run.decoded(body, answer))
+            except (Failed, AttributeError):
+                continue
+            await asyncio.sleep(self.rng.uniform(*TYPING))
+            try:
+                _, answer, _ = await self.request(
+                    "round", "POST", f"/games/{game}/rounds/new",
+                    self.headers(cookies[0], **{"HX-Request": "true", "X-CSRFToken": token,
+                                                "Content-Type": "application/x-www-form-urlencoded"}),
+                    round_form(token, version, number))
+                self.keep_cookie(cookies, 0, answer)
+            except Failed:
+                continue
+            await asyncio.gather(*(self.board(game, seat, cookies, seen) for seat in range(PHONES)))
+
+    async def board(self, game: int, seat: int, cookies: list[str], seen: list[int]) -> None:
+        await asyncio.sleep(self.rng.uniform(0, POLL_EVERY))
+        try:
+            _, answer, body = await self.request("board", "GET", f"/games/{game}", self.headers(cookies[seat]))
+            self.keep_cookie(cookies, seat, answer)
+            shown(seen, seat, body, answer)
+        except Failed:
+            pass
+
+    async def pages(self, table: Table, cookies: list[str]) -> None:
+        """The history, or a player's page, every 10 minutes, from one of the table's phones."""
+        at = time.perf_counter() + self.rng.uniform(0, PAGE_EVERY)
+        while table.game_id in self.running:
+            await self.until(at)
+            at += PAGE_EVERY
+            seat = self.rng.randrange(PHONES)
+            path = "/history" if self.rng.random() < 0.5 else f"/players/{self.rng.choice(table.players)}"
+            try:
+                _, answer, _ = await self.request("history or player", "GET", path, self.headers(cookies[seat]))
+                self.keep_cookie(cookies, seat, answer)
+            except Failed:
+                pass
+
+    # ---------------------------------------------------------------- a number of tables
+
+    async def hold(self, count: int, settle: float, window: float) -> Step:
+        """``count`` tables running (started or stopped to get there), ``settle`` seconds, then
+        a measured window, stopped as soon as it cannot be held any more: an error, or more
+        answers slower than 100 ms than the 5 % that p95 allows of the window's requests."""
+        for table in self.tables[:count]:
+            if table.game_id not in self.running:
+                self.start(table)
+        for table in self.tables[count:]:
+            self.stop(table)
+        await self.drained()
+        await asyncio.sleep(settle)
+        step = Step(count)
+        expected = count * window * PHONES / POLL_EVERY
+        self.step = step
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        started = time.perf_counter()
+        end = started + window
+        while time.perf_counter() < end:
+            await asyncio.sleep(0.25)
+            now = time.perf_counter()
+            stuck = sum(1 for t, _ in self.in_flight.values() if (now - t) * 1000 > P95_MS)
+            slow = sum(1 for v in step.latencies.values() for x in v if x > P95_MS) + stuck
+            if step.errors or slow > 0.05 * expected:
+                step.stopped_early = True
+                break
+        step.seconds = time.perf_counter() - started
+        # Answers still awaited when the window closes count, as slow as they are so far.
+        now = time.perf_counter()
+        for t, kind in list(self.in_flight.values()):
+            step.latencies[kind].append((now - t) * 1000)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        step.cpu = (used.ru_utime + used.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
+        self.step = None
+        return step
+
+    async def drained(self, budget: float = 20.0) -> None:
+        """Wait for the answers still awaited (after an overloaded step) before settling anew."""
+        deadline = time.perf_counter() + budget
+        while time.perf_counter() < deadline and any(
+                (time.perf_counter() - t) > 0.5 for t, _ in self.in_flight.values()):
+            await asyncio.sleep(0.25)
+
+    async def probe(self, tables: list[Table], seconds: float) -> None:
+        """Rounds recorded one a second, each in the next of ``tables`` (games no phone runs):
+        a window of N tables holds only N/12 of the model's own rounds, too few for a p95."""
+        cookies = [table.cookie for table in tables]
+        end = time.perf_counter() + seconds
+        at = time.perf_counter()
+        turn = 0
+        while at < end:
+            await self.until(at)
+            at += PROBE_EVERY
+            seat, game = turn % len(tables), tables[turn % len(tables)].game_id
+            turn += 1
+            try:
+                _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
+                                                     self.headers(cookies[seat]))
+                self.keep_cookie(cookies, seat, answer)
+                token, number, version = read_form(run.decoded(body, answer))
+                _, answer, _ = await self.request(
+                    "round", "POST", f"/games/{game}/rounds/new",
+                    self.headers(cookies[seat], **{"HX-Request": "true", "X-CSRFToken": token,
+                                                   "Content-Type": "application/x-www-form-urlencoded"}),
+                    round_form(token, version, number))
+                self.keep_cookie(cookies, seat, answer)
+            except (Failed, AttributeError):
+                continue
+
+    async def close(self) -> None:
+        tasks = [task for tasks in self.running.values() for task in tasks]
+        self.running.clear()
+        for task in tasks:
+            task.cancel()
+        await asyncio.wait(tasks, timeout=15)
+
+
+def shown(seen: list[int], seat: int, body: bytes, answer: dict[str, str]) -> None:
+    """The version a board (a page or the poll's fragment) shows: its poll asks with it next."""
+    found = re.search(r"live\?v=(\d+)", run.decoded(body, answer))
+    if found:
+        seen[seat] = max(seen[seat], int(found.group(1)))
+
+
+class Failed(Exception):
+    """A request that failed or was answered with an unexpected status (counted already)."""
+
+
+def read_form(page: str) -> tuple[str, int, str]:
+    """The round screen's form token, round number and game version, from its page."""
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    number = int(re.search(r'name="number" value="(\d+)"', page).group(1))
+    return token, number, re.search(r'name="version" value="(\d+)"', page).group(1)
+
+
+def round_form(token: str, version: str, number: int) -> bytes:
+    """The fields the round screen's script sends (static/app.js, ``enqueue``): the form's
+    fields as FormData lists them, less the selected seat, and ``save``. The player who went
+    out sends the hidden "made contract" (their box is locked); the others' hands were typed."""
+    out, hands = hand_round(number)
+    fields = [("csrf_token", token), ("version", version), ("number", str(number))]
+    for seat, name in enumerate(NAMES):
+        if name == out:
+            fields += [("went_out", str(seat)), (f"achieved-{seat}", "on")]
+        fields += [(f"hand-{seat}", hands.get(name, "")), (f"points-{seat}", "")]
+    fields.append(("save", "1"))
+    return urllib.parse.urlencode(fields).encode()
+
+
+# ============================================================ the search
+
+
+@dataclass
+class Search:
+    server: str
+    held: int = 0
+    steps: list[Step] = field(default_factory=list)
+    ceiling: bool = False  # held every table there was: the figure is a lower bound
+    rounds: list[tuple[int, float]] = field(default_factory=list)  # (tables running, ms)
+
+    @property
+    def round_times(self) -> list[float]:
+        """Rounds recorded while no more tables ran than were held."""
+        return [ms for tables, ms in self.rounds if tables <= self.held]
+
+    @property
+    def best(self) -> Step | None:
+        passed = [s for s in self.steps if s.held and s.tables == self.held]
+        return passed[-1] if passed else None
+
+    def kind_p95(self, kind: str) -> float:
+        """A kind of request's p95 over every window held (rounds are few in one window)."""
+        return percentile([x for s in self.steps if s.held for x in s.latencies[kind]], 95)
+
+    def kind_count(self, kind: str) -> int:
+        return sum(len(s.latencies[kind]) for s in self.steps if s.held)
+
+
+async def search(name: str, port: int, tables: list[Table], start_versions: dict[int, int], first: int,
+                 settle: float, window: float, precision: float = 1.15, rounds: bool = False) -> Search:
+    """The most tables held: doubled from ``first`` (or halved) until one number is held and
+    one is not, then bisected (geometrically) until they are within ``precision`` of each other.
+    With ``rounds``, the most held run once more while rounds are recorded one a second
+    (:meth:`Phones.probe`) in the last PROBE_GAMES of ``tables``, which no table runs."""
+    probes, tables = tables[-PROBE_GAMES:], tables[:-PROBE_GAMES]
+    phones = Phones(port, tables, start_versions)
+    found = Search(name)
+    held, failed = 0, None
+    count = max(1, min(first, len(tables)))
+    try:
+        while True:
+            step = await phones.hold(count, settle, window)
+            found.steps.append(step)
+            run.say(f"  {name}: {count:4d} tables: " + describe(step))
+            if step.held:
+                held = max(held, count)
+            else:
+                failed = count if failed is None else min(failed, count)
+            if failed is None:
+                if count >= len(tables):
+                    found.ceiling = True
+                    break
+                count = min(len(tables), count * 2)
+            elif held == 0:
+                if count == 1:
+                    break
+                count = max(1, count // 2)
+            elif failed / held <= precision or failed - held <= 1:
+                break
+            else:
+                count = round(math.sqrt(held * failed))
+                count = min(max(count, held + 1), failed - 1)
+        if rounds and held:
+            recording = asyncio.create_task(phones.probe(probes, settle + window))
+            step = await phones.hold(held, settle, window)
+            await recording
+            found.steps.append(step)
+            run.say(f"  {name}: {held:4d} tables again, a round recorded every {PROBE_EVERY:g} s beside them: "
+                    + describe(step))
+    finally:
+        await phones.close()
+    found.held = held
+    found.rounds = phones.rounds
+    return found
+
+
+def describe(step: Step) -> str:
+    late = percentile(step.late_ms, 95)
+    rate = step.requests / step.seconds if step.seconds else 0.0
+    verdict = "held" if step.held else "NOT held" + (" (stopped early)" if step.stopped_early else "")
+    error = f", first: {step.first_error}" if step.first_error else ""
+    return (f"{verdict}: {step.requests} requests in {step.seconds:.1f} s ({rate:.0f}/s), p95 {step.p95:.1f} ms, "
+            f"{step.errors} errors{error}; client: {100 * step.cpu / max(step.seconds, 1e-9):.0f} % CPU, "
+            f"timers p95 {late:.1f} ms late")
+
+
+# ============================================================ one database
+
+
+def model(db: run.Database, workers: int, gunicorn_opts: list[str], settle: float = 3.0, window: float = 15.0,
+          max_tables: int = 1024) -> dict:
+    """The load model on one seeded database: the app, then the floor, each served alone.
+    Returns the two searches and the targets' verdicts; prints the table."""
+    run.say("")
+    run.say(f"== table load model on the {db.title} history: {PHONES} phones a table polling every "
+            f"{POLL_EVERY:g} s, a round every {ROUND_EVERY / 60:g} min through the round screen, a history or "
+            f"player page every {PAGE_EVERY / 60:g} min; {settle:g} s settling + {window:g} s measured per number; "
+            f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
+    tables = make_tables(db, max_tables)
+    results: dict[str, Search] = {}
+    for name, target, ready in (("Scorekeeper", "scorekeeper:create_app()", "/api/openapi.json"),
+                                ("floor", "bench.floor:app", f"/games/{tables[0].game_id}")):
+        server = run.Server(f"table-load-{name.lower()}", target, db, workers, gunicorn_opts)
+        try:
+            server.wait(ready)
+            first = (results["Scorekeeper"].held or 16) if results else 16
+            results[name] = asyncio.run(search(name, server.port, tables, versions(db, tables), first,
+                                               settle, window, rounds=name == "Scorekeeper"))
+        finally:
+            server.stop()
+    run.say(f"  (load average {os.getloadavg()[0]:.2f} at the end)")
+    report(db, results["Scorekeeper"], results["floor"])
+    return {"app": results["Scorekeeper"], "floor": results["floor"],
+            "verdicts": verdicts(db.title, results["Scorekeeper"], results["floor"])}
+
+
+def report(db: run.Database, app: Search, floor: Search) -> None:
+    run.say("")
+    run.say(f"{'server':<14}{'tables held':>12}{'req/s':>8}{'p95 ms':>8}  "
+            + "".join(f"{k + ' p95':>22}" for k in KINDS))
+    for found in (app, floor):
+        best = found.best
+        rate = best.requests / best.seconds if best else 0.0
+        held = f"{'≥ ' if found.ceiling else ''}{found.held}"
+        kinds = "".join(f"{found.kind_p95(k):13.1f} ({found.kind_count(k):5d})" for k in KINDS)
+        run.say(f"{found.server:<14}{held:>12}{rate:8.0f}{(best.p95 if best else 0):8.1f}  {kinds}")
+    run.say("  (each kind's p95 in ms over every window held, with its number of requests; "
+            f"recording a round: p95 {percentile(app.round_times, 95):.1f} ms over {len(app.round_times)} rounds "
+            f"recorded while at most {app.held} tables ran, settling included)")
+    if floor.held:
+        run.say(f"  headline: Scorekeeper holds {app.held} tables, the floor {floor.held}: "
+                f"{app.held / floor.held:.3f}x (target ≥ {TABLES}x)")
+
+
+def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, str]]:
+    ratio = app.held / floor.held if floor.held else 0.0
+    rounds = app.round_times
+    return [
+        (ratio >= TABLES, f"{title}: table load model: {app.held} tables held, the floor {floor.held}"
+                          f"{' (every table there was)' if floor.ceiling else ''}: {ratio:.3f}x (≥ {TABLES}x)"),
+        (percentile(rounds, 95) <= ROUND_P95_MS if rounds else None,
+         f"{title}: recording a round under the load model: p95 {percentile(rounds, 95):.1f} ms over "
+         f"{len(rounds)} rounds recorded with at most {app.held} tables running (≤ {ROUND_P95_MS:g} ms)"),
+    ]
+
+
+# ============================================================ alone
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", 2)))
+    parser.add_argument("--games", type=int, default=10_000, help="finished games in the history")
+    parser.add_argument("--window", type=float, default=15.0, help="seconds measured per number of tables")
+    parser.add_argument("--settle", type=float, default=3.0, help="seconds before each window")
+    parser.add_argument("--max-tables", type=int, default=1024)
+    parser.add_argument("--postgres", action="store_true", help="on PostgreSQL rather than SQLite")
+    opts = parser.parse_args()
+    gunicorn_opts = shlex.split(os.environ.get("GUNICORN_OPTS", run.DEFAULT_GUNICORN_OPTS))
+    server, holder = None, None
+    if opts.postgres:
+        server = os.environ.get("TEST_DATABASE_URL")
+        if not server:
+            server, holder = run.start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
+        if not server:
+            run.say("no PostgreSQL server could be started")
+            return 2
+    system = run.PostgreSQL(server) if server else run.SQLite()
+    db = None
+    try:
+        with tempfile.TemporaryDirectory(prefix="scorekeeper-tables-") as work:
+            db = run.Database("large", system, Path(work) / "large", opts.games, 20)
+            run.build(db, processes=min(2, os.cpu_count() or 1))
+            run.say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s")
+            done = model(db, opts.workers, gunicorn_opts, opts.settle, opts.window, opts.max_tables)
+            run.say("")
+            for ok, text in done["verdicts"]:
+                run.say(f"{'NOTE' if ok is None else 'PASS' if ok else 'FAIL'}  {text}")
+    finally:
+        if db is not None and db.url:
+            system.drop(db.url)
+        run.stop_postgres(holder)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

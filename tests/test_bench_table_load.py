@@ -1,0 +1,47 @@
+"""The table load model (bench/table_load.py) sends a round as the round screen's script does:
+the app takes it, and a watcher's poll then shows the version the model polls with next.
+
+`make bench` measures with these requests; were they refused, it would measure errors."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from scorekeeper import store
+from scorekeeper.rules import BALMORAL, GameSetup
+
+from conftest import join
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+import table_load  # noqa: E402 (bench/table_load.py)
+
+POLL = {"HX-Request": "true", "HX-Trigger": "board"}
+
+
+def test_the_models_round_is_saved_and_its_watchers_see_it(app):
+    with app.app_context():
+        game, key = store.create_game(GameSetup.create(BALMORAL, list(table_load.NAMES),
+                                                       first_dealer=table_load.NAMES[0]))
+        game_id, before = game.id, game.version
+    phone = app.test_client()
+    assert join(phone, game_id, key).status_code in (302, 303)
+    token, number, version = table_load.read_form(phone.get(f"/games/{game_id}/rounds/new").get_data(as_text=True))
+    assert (number, version) == (1, str(before))
+
+    saved = phone.post(f"/games/{game_id}/rounds/new", data=table_load.round_form(token, version, number),
+                       headers={"HX-Request": "true", "X-CSRFToken": token,
+                                "Content-Type": "application/x-www-form-urlencoded"})
+
+    assert saved.status_code == 200
+    with app.app_context():
+        state = store.load(game_id).state
+        after = store.load(game_id).game.version
+    assert [r.record.went_out for r in state.rounds] == [table_load.hand_round(1)[0]]
+    watcher = app.test_client()
+    assert watcher.get(f"/games/{game_id}/live?v={after}&watch=1", headers=POLL).status_code == 204
+    changed = watcher.get(f"/games/{game_id}/live?v={before}&watch=1", headers=POLL)
+    seen = [before]
+    table_load.shown(seen, 0, changed.get_data(), dict(changed.headers))
+    assert changed.status_code == 200 and seen == [after]
