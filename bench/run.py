@@ -725,10 +725,10 @@ def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, 
 
 
 class ChangesKept:
-    """Moves on the version numbers that Scorekeeper keeps pages under (the club's, and the
-    versions of the games the benchmark shows), as a change to the database would, and puts
-    the games' versions back afterwards (the watch poll is measured against the version it
-    was given). Nothing else in the database changes, so every page stays the same."""
+    """Moves on the versions of the games the benchmark shows, as a change to the database
+    would (a phone's ETag then no longer holds), and puts them back afterwards (the watch poll
+    is measured against the version it was given). Nothing else in the database changes, so
+    every page stays the same."""
 
     def __init__(self, url: str, game_ids: list[int]) -> None:
         from sqlalchemy import create_engine
@@ -741,7 +741,6 @@ class ChangesKept:
 
     def move_on(self) -> None:
         with self.engine.begin() as conn:
-            conn.exec_driver_sql("UPDATE club_version SET version = version + 1")
             conn.exec_driver_sql(f"UPDATE game SET version = version + 1 WHERE id IN ({', '.join(map(str, self.game_ids))})")
 
     def put_back(self) -> None:
