@@ -78,7 +78,7 @@ node_modules: $(NODE_STAMP)
 
 # Every test, the quality gates (tests/quality: axe-core, vnu, Lighthouse) included.
 test: $(STAMP) browser $(NODE_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --durations=15
 
 # Only the quality gates.
 quality: $(STAMP) browser $(NODE_STAMP)
@@ -87,7 +87,7 @@ quality: $(STAMP) browser $(NODE_STAMP)
 # The whole suite again on a throw-away PostgreSQL server (installed from Debian when missing).
 # The quality gates check pages, not the database: they ran once already, in `make test`.
 test-postgres: $(STAMP) browser
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest -m "not quality"
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest -n auto --durations=15 -m "not quality"
 
 # Requests per second and latency against a bare-Flask floor, on a small and a large history,
 # on SQLite and then on PostgreSQL; the table load model (the most tables held, against the

@@ -19,7 +19,26 @@ from scorekeeper.web.clubkey import digest
 from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.store.models import db
 
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")
+def _database_of_this_worker(url: str | None) -> str | None:
+    """With several workers (pytest-xdist) on one PostgreSQL server, each its own database, made
+    afresh: the tests empty their database as they go, and must not empty another worker's."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker or not url.startswith("postgresql"):
+        return url
+    from sqlalchemy.engine import make_url
+
+    name = f"scorekeeper_{worker}"
+    engine = create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    mine = make_url(url).set(database=name).render_as_string(hide_password=False)
+    os.environ["TEST_DATABASE_URL"] = mine  # for servers the tests start in other processes
+    return mine
+
+
+TEST_DATABASE_URL = _database_of_this_worker(os.environ.get("TEST_DATABASE_URL"))
 #: The club key of every test app (a keeper's session holds it; see the ``keeper`` fixture).
 CLUB_KEY = "test-club-key"
 ON_POSTGRES = bool(TEST_DATABASE_URL and TEST_DATABASE_URL.startswith("postgresql"))

@@ -91,7 +91,8 @@ def test_a_watcher_sees_none_of_the_keepers_buttons(page: Page, club_app, club_s
     expect(page.locator("a.pname", has_text="Wendy")).to_be_visible()
     expect(page.get_by_role("link", name=re.compile("^Rename"))).to_have_count(0)
     page.goto(f"{club_server}/history/deleted")
-    expect(page.locator(".history-item")).to_have_count(1)
+    # The bin is the keeper's and each game's scorekeeper's: a watcher sees none of it.
+    expect(page.locator(".history-item")).to_have_count(0)
     expect(page.get_by_role("button", name=re.compile("^Restore"))).to_have_count(0)
     expect(page.get_by_role("link", name="Delete for good…")).to_have_count(0)
     page.goto(f"{club_server}/games/{deleted}/story")

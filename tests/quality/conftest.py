@@ -8,6 +8,7 @@ are missing the run stops with the command to run, never skips silently.
 
 from __future__ import annotations
 
+import os
 import shutil
 import threading
 from pathlib import Path
@@ -115,8 +116,11 @@ def empty_server(empty_app):
 
 @pytest.fixture(scope="session")
 def artifacts_dir():
-    """test-artifacts/quality/: this run's reports, screenshots of failures, the HTML vnu checked."""
+    """test-artifacts/quality/: this run's reports, screenshots of failures, the HTML vnu checked
+    (a folder of each worker's own when the tests run in several: each empties its own)."""
     path = NODE_MODULES.parent / "test-artifacts" / "quality"
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        path = path / os.environ["PYTEST_XDIST_WORKER"]
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     return path

@@ -33,7 +33,16 @@ def _load(game_id: int) -> store.LoadedGame:
 
 
 def _version() -> int | None:
-    return request.form.get("version", type=whole_number)
+    """The game's version the form was made on; None when the form has none. One that is no
+    number in ASCII digits is no version the game ever had: the change is refused as made on
+    another version (-1 matches none), never applied as if the form had sent none."""
+    raw = request.form.get("version")
+    if raw is None:
+        return None
+    try:
+        return whole_number(raw)
+    except ValueError:
+        return -1
 
 
 def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: int = 200,
