@@ -26,7 +26,7 @@ PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),
     ("scorekeeper/store/database.py",
      ("read_row", "read_row_on", "unlocked", "read_rows_on", "read_one", "read_one_on", "send",
-      "_compiled_change", "_compiled", "writing", "let_go", "_Writers"),
+      "_compiled_change", "_compiled", "let_go", "_Writers"),
      "the read variants, send, the statement caches, the writers' queue"),
     ("scorekeeper/web/limits.py", ("_Limiter",), "Flask-Limiter asked only when a limit applies"),
     ("scorekeeper/web/assets.py",
