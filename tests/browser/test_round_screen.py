@@ -163,7 +163,7 @@ def test_undo_is_one_tap_and_restore_puts_the_round_back(page: Page, server):
     expect(page.locator("h1")).to_have_text("Round 2")
     assert totals(page) == {"Ann": 0, "Ben": 25, "Cat": 14}
     page.get_by_role("button", name="Restore").tap()
-    expect(page.locator("p.flash")).to_contain_text("Round 2 restored.")
+    expect(page.locator("#main p.flash")).to_contain_text("Round 2 restored.")
     assert totals(page) == before
     # Exactly as it was: the hands as entered.
     page.get_by_role("link", name="Correct round 2").tap()

@@ -67,7 +67,7 @@ def test_undo_by_mistake_is_put_back_from_the_foot_of_the_screen_even_after_a_re
     expect(page.locator("[data-undo]")).to_contain_text("Round 6 removed.")
     assert in_view(page, page.locator("[data-undo]"))
     page.get_by_role("button", name="Restore round 6").tap()
-    expect(page.locator("p.flash")).to_contain_text("Round 6 restored.")
+    expect(page.locator("#main p.flash")).to_contain_text("Round 6 restored.")
     expect(page.locator("[data-undo]")).to_have_count(0)
     assert totals(page) == before
 
