@@ -16,8 +16,7 @@ from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import max_body
 from scorekeeper.files.gamefile import GameFileError
-from scorekeeper.web.views.common import render
-from scorekeeper.web.views.common import no_huge_ids
+from scorekeeper.web.views.common import download, no_huge_ids, render
 
 bp = Blueprint("files", __name__)
 bp.url_value_preprocessor(no_huge_ids)
