@@ -3,13 +3,14 @@
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from scorekeeper.web.views.common import add_vary
+from scorekeeper.web.views.common import add_vary, no_huge_ids
 
 csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from scorekeeper.web.views import api, club, errors, files, games, history, house_rules, players, pwa, ratings, rounds, stats
+    from scorekeeper.web.views import api, errors, files, games, pwa, rounds
+    from scorekeeper.web.views.club import history, house_rules, keeper, players, ratings, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -22,9 +23,9 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(stats.bp)
     app.register_blueprint(ratings.bp)
     app.register_blueprint(files.bp)
-    app.register_blueprint(club.bp)
+    app.register_blueprint(keeper.bp)
     app.register_blueprint(house_rules.bp)
     errors.register(app)
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.
-    app.url_value_preprocessor(history.no_huge_ids)
+    app.url_value_preprocessor(no_huge_ids)

@@ -333,7 +333,7 @@ def save_ruleset():
 @bp.get("/ratings")
 def ratings():
     """The club's ratings, with the leaderboard's filters (``rules``, ``period``)."""
-    from scorekeeper.web.views.ratings import api_ratings
+    from scorekeeper.web.views.club.ratings import api_ratings
 
     return api_ratings()
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, current_app, make_response, redirect, render_template, request
+from flask import Response, abort, current_app, make_response, redirect, render_template, request
 
+from scorekeeper.store.models import MAX_ID
 from scorekeeper.web.assets import encodings
 
 
@@ -88,3 +89,34 @@ def no_store(response: Response) -> Response:
 def key_page(template: str, status: int = 200, prefilled: str = "", **context) -> Response:
     """A page with a form that takes a key (``_macros.html``'s ``key_form``)."""
     return no_store(render(template, status, prefilled=prefilled, **context))
+
+
+def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
+    """A blueprint's URL preprocessor: ``/games/99999999999999999999/story`` is a 404, not a 500."""
+    for value in (values or {}).values():
+        if isinstance(value, int) and not 0 <= value <= MAX_ID:
+            abort(404)
+
+
+def positive_int(value: str | None, default: int | None = None) -> int | None:
+    """A whole number from a query string (ASCII digits only), or ``default`` when absent.
+
+    Raises ``ValueError`` for anything else, so a bad address is answered, not guessed.
+    """
+    if value is None or value == "":
+        if default is None:
+            raise ValueError("missing")
+        return default
+    if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
+        raise ValueError(value)
+    return int(value)
+
+
+def download(body: str | bytes, filename: str, mimetype: str):
+    response = make_response(body)
+    response.mimetype = mimetype
+    response.charset = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    return response

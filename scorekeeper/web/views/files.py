@@ -16,8 +16,7 @@ from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import max_body
 from scorekeeper.files.gamefile import GameFileError
-from scorekeeper.web.views.common import render
-from scorekeeper.web.views.history import no_huge_ids
+from scorekeeper.web.views.common import download, no_huge_ids, render
 
 bp = Blueprint("files", __name__)
 bp.url_value_preprocessor(no_huge_ids)
@@ -29,16 +28,6 @@ REMEMBER_IMPORTED = 20
 
 class ImportForm(FlaskForm):
     file = FileField("A game file or a backup (.json)", validators=[FileRequired("Choose a file first.")])
-
-
-def download(body: str | bytes, filename: str, mimetype: str):
-    response = make_response(body)
-    response.mimetype = mimetype
-    response.charset = "utf-8"
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    response.headers["Cache-Control"] = "no-store"
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    return response
 
 
 @bp.get("/games/<int:game_id>.json")

@@ -14,7 +14,7 @@ from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.rules import PRESETS
-from scorekeeper.web.views.common import go, render
+from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
 
 bp = Blueprint("history", __name__)
@@ -28,28 +28,6 @@ def duration_words(length: timedelta) -> str:
         return f"{max(minutes, 1)} min"
     return f"{minutes // 60} h {minutes % 60:02d} min"
 
-
-
-def no_huge_ids(endpoint: str | None, values: dict | None) -> None:
-    """A blueprint's URL preprocessor: ``/games/99999999999999999999/story`` is a 404, not a 500."""
-    for value in (values or {}).values():
-        if isinstance(value, int) and not 0 <= value <= MAX_ID:
-            abort(404)
-
-
-
-def positive_int(value: str | None, default: int | None = None) -> int | None:
-    """A whole number from a query string (ASCII digits only), or ``default`` when absent.
-
-    Raises ``ValueError`` for anything else, so a bad address is answered, not guessed.
-    """
-    if value is None or value == "":
-        if default is None:
-            raise ValueError("missing")
-        return default
-    if not (value.isascii() and value.isdigit()) or len(value) > 9 or int(value) < 1:
-        raise ValueError(value)
-    return int(value)
 
 
 def rules_problem(rules: str, played: dict[str, str]) -> str | None:

@@ -7,8 +7,7 @@ from flask import Blueprint, abort, request
 from scorekeeper.web import charts
 from scorekeeper.club import history
 from scorekeeper import store
-from scorekeeper.web.views.common import render
-from scorekeeper.web.views.history import no_huge_ids, positive_int
+from scorekeeper.web.views.common import no_huge_ids, positive_int, render
 
 bp = Blueprint("stats", __name__)
 bp.url_value_preprocessor(no_huge_ids)

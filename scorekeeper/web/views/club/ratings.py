@@ -8,10 +8,9 @@ from scorekeeper.web import charts
 from scorekeeper.club import history
 from scorekeeper.store.figures import ratings
 from scorekeeper.files import transfer
-from scorekeeper.web.views.common import render
-from scorekeeper.web.views.history import offered_rulesets, rules_problem
+from scorekeeper.web.views.club.history import offered_rulesets, rules_problem
 from scorekeeper.web.views.api_errors import ApiError
-from scorekeeper.web.views.files import download
+from scorekeeper.web.views.common import download, render
 
 bp = Blueprint("ratings", __name__)
 
