@@ -14,7 +14,8 @@ from scorekeeper.rules import GameSetup, RoundRecord, get_preset, get_rules
 from .test_round_screen import keep_score, seeded
 from .test_table import pick, row, start_game, tap_cards, type_cards
 
-SHOTS = Path("/tmp/shots")
+#: Screenshots of the screens tested, beside the other browser artifacts.
+SHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screens"
 NINE = "K Q J 10 9 8 7 6 5"
 
 
