@@ -58,9 +58,8 @@ def session_key(game_id: int) -> str | None:
 
 
 def bearer_key() -> str | None:
-    # Read from the WSGI environ: through ``request.headers`` a header the request lacks (a
-    # phone's never has this one) costs an exception raised and caught, on every board.
-    header = request.environ.get("HTTP_AUTHORIZATION", "")
+    """The key an API client sends as ``Authorization: Bearer <key>``, or None."""
+    header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from scorekeeper.files.cells import Cell, bonus_words, round_cells, signed
 from scorekeeper.rules import (
     Card,
