@@ -78,7 +78,8 @@ function marked(hit) {
 
 // Background sync, where the browser has it: the rounds waiting in the phone's outbox are sent
 // even when every page of the app is closed. With a page open, that page sends them (it shows
-// the answer), so the worker only asks it to.
+// the answer), so the worker only asks it to; a page opened before the worker took charge is
+// still open, so it is asked too rather than raced.
 self.addEventListener("sync", (event) => {
   if (event.tag === "outbox") {
     event.waitUntil(sendWaiting());
@@ -86,7 +87,7 @@ self.addEventListener("sync", (event) => {
 });
 
 function sendWaiting() {
-  return self.clients.matchAll({ type: "window" }).then((open) => {
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((open) => {
     if (open.length) {
       open.forEach((client) => client.postMessage("send-outbox"));
       return undefined;
