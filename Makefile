@@ -4,12 +4,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 HOST ?= 0.0.0.0
 PORT ?= 8000
-WORKERS ?= 2
+# waitress's worker threads: requests worked on at once. A request takes one only once it has
+# arrived whole, so a slow phone never holds one (scorekeeper/serving.py).
+THREADS ?= 8
 STAMP := $(VENV)/.installed
-# How gunicorn serves besides workers and bind: `make run` and `make bench` (which reads it
-# from the environment) serve alike.
-GUNICORN_OPTS = --access-logfile - --access-logformat '%(h)s %(t)s "%(m)s %(U)s" %(s)s %(b)s'
-export GUNICORN_OPTS
 # The quality gates' tools (axe-core, vnu-jar, lighthouse), pinned in package-lock.json.
 NODE_STAMP := node_modules/.installed
 
@@ -63,7 +61,9 @@ run: $(STAMP)
 	@echo "  on this machine:           http://localhost:$(PORT)/"
 	@for ip in $(IPS); do echo "  on a phone on this network: http://$$ip:$(PORT)/"; done
 	@echo ""
-	SCOREKEEPER_LOCAL_HOSTS=$(LOCAL_HOSTS) $(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) $(GUNICORN_OPTS) 'scorekeeper:create_app()'
+	@# One process (waitress): the limits count once for the whole server. `make bench` and the
+	@# tests that need a real server start it with this same command (tests/server.py).
+	SCOREKEEPER_LOCAL_HOSTS=$(LOCAL_HOSTS) $(BIN)/flask --app scorekeeper serve --host $(HOST) --port $(PORT) --threads $(THREADS)
 
 browser:
 	@sh scripts/ensure-chromium.sh
@@ -96,17 +96,17 @@ test-postgres: $(STAMP) browser
 # scripts/with-postgres.sh (as test-postgres does; on port 5498, PGPORT_BENCH, so that both can
 # run at once), or the one TEST_DATABASE_URL names. Without one it says so and benches SQLite alone.
 bench: $(STAMP) browser
-	$(BIN)/python bench/run.py --workers $(WORKERS)
+	$(BIN)/python bench/run.py --threads $(THREADS)
 
 # Only recording a round, as `make bench` measures it, three times (about a minute): on SQLite, or
 # with BENCH_ROUNDS_OPTS=--postgres on a throw-away PostgreSQL.
 bench-rounds: $(STAMP)
-	$(BIN)/python bench/rounds.py --workers $(WORKERS) $(BENCH_ROUNDS_OPTS)
+	$(BIN)/python bench/rounds.py --threads $(THREADS) $(BENCH_ROUNDS_OPTS)
 
 # Only the table load model, as `make bench` runs it (about five minutes, a large history
 # seeded first): on SQLite, or with BENCH_TABLE_OPTS=--postgres on a throw-away PostgreSQL.
 bench-table: $(STAMP)
-	$(BIN)/python bench/table_load.py --workers $(WORKERS) $(BENCH_TABLE_OPTS)
+	$(BIN)/python bench/table_load.py --threads $(THREADS) $(BENCH_TABLE_OPTS)
 
 # The lines of the app that exist only for speed (the pieces bench/speed_lines.py names).
 bench-lines:

@@ -14,12 +14,17 @@ FLOOR_DATABASE names the database: a SQLite file's path, or a PostgreSQL connect
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from flask import Flask, abort, render_template, request
 
+from scorekeeper import serving
+
 app = Flask(__name__, template_folder=str(Path(__file__).parent / "floor_templates"))
-_connection = None
+# Served as Scorekeeper is: `flask --app bench.floor:app serve`.
+serving.register(app)
+_local = threading.local()
 #: The queries, in each driver's placeholder style.
 _QUERY = "SELECT id, rules, version, started_at FROM game WHERE id = {}"
 _MOVE_ON = "UPDATE game SET version = version + 1 WHERE id = {} RETURNING id, rules, version, started_at"
@@ -42,10 +47,9 @@ def _connect():
 
 
 def _db():
-    global _connection
-    if _connection is None:  # one connection per worker process (opened after the fork), like a pool of one
-        _connection = _connect()
-    return _connection
+    if getattr(_local, "connection", None) is None:  # one connection per server thread, as a pool gives
+        _local.connection = _connect()
+    return _local.connection
 
 
 def _row(query: str, key: int) -> tuple:

@@ -1,7 +1,7 @@
 """`make bench-rounds`: recording a round, measured alone, as `make bench` measures it.
 
 `make bench` takes twenty minutes; this takes about one. It seeds a small history on SQLite,
-serves Scorekeeper with gunicorn as `make run` does, and records rounds through the API in
+serves Scorekeeper as `make run` does (``flask serve``), and records rounds through the API in
 turns with the write floor's bare commits (:func:`run.record_rounds`, the same function and
 figures as `make bench`), ``--repeat`` times, printing each time the rounds a second, the
 floor's commits a second and their ratio (a diagnostic: at least 0.1x). For trying a change to
@@ -10,14 +10,13 @@ made one after the other, in turns, not a figure with one from another hour.
 On SQLite; with ``--postgres``, on a throw-away PostgreSQL server started as `make bench`
 starts it (or the one TEST_DATABASE_URL names).
 
-    .venv/bin/python bench/rounds.py [--repeat 3] [--workers 2] [--postgres]
+    .venv/bin/python bench/rounds.py [--repeat 3] [--threads 8] [--postgres]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -30,12 +29,12 @@ import run  # noqa: E402 (bench/run.py, beside this file)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="measurements, one after the other")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--games", type=int, default=100, help="finished games in the history")
     parser.add_argument("--postgres", action="store_true", help="on PostgreSQL rather than SQLite")
     opts = parser.parse_args()
     # What record_rounds reads of make bench's options, at make bench's defaults.
-    bench = argparse.Namespace(workers=opts.workers, connections=4, duration=10, warmup=2, pairs=5,
+    bench = argparse.Namespace(threads=opts.threads, connections=4, duration=10, warmup=2, pairs=5,
                                round_games=400)
     wrk_bin = run.ensure_wrk()
     server, holder = None, None
@@ -55,8 +54,7 @@ def measure(opts: argparse.Namespace, bench: argparse.Namespace, wrk_bin: str, s
     with tempfile.TemporaryDirectory(prefix="scorekeeper-rounds-") as work:
         db = run.Database("small", system, Path(work) / "small", opts.games, 20)
         run.build(db, processes=2)
-        app = run.Server("scorekeeper", "scorekeeper:create_app()", db, opts.workers,
-                         shlex.split(run.DEFAULT_GUNICORN_OPTS))
+        app = run.Server("scorekeeper", "scorekeeper", db, opts.threads)
         try:
             app.wait("/api/openapi.json")
             for _ in range(opts.repeat):

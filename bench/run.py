@@ -2,8 +2,8 @@
 on SQLite and on PostgreSQL.
 
 For each database system, and on it for each of two databases (a small history and a large
-one, seeded through the app's own store), this script serves Scorekeeper with gunicorn exactly
-as `make run` does, and beside it, with the same server settings, a bare Flask app
+one, seeded through the app's own store), this script serves Scorekeeper exactly as `make run`
+does (``flask serve``: waitress), and beside it, with the same server settings, a bare Flask app
 (bench/floor.py) whose one route renders a small template after one primary-key query on the
 same database: the floor that no page of ours can beat. Both histories are served at once. It
 drives each endpoint with wrk on loopback (a warm-up, then a bounded measurement in turns with
@@ -20,7 +20,7 @@ its own databases on it), or else a throw-away one that scripts/with-postgres.sh
 loopback, as `make test-postgres` does. If none can be had, the run says so and goes on with
 SQLite alone.
 
-    .venv/bin/python bench/run.py [--workers 2] [--duration 6] [--quick] [--databases sqlite,postgresql]
+    .venv/bin/python bench/run.py [--threads 8] [--duration 6] [--quick] [--databases sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import re
-import shlex
 import shutil
 import signal
 import socket
@@ -54,9 +53,9 @@ ARTIFACTS = ROOT / "test-artifacts"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
-#: What `make run` passes to gunicorn besides workers and bind (the Makefile hands its own
-#: GUNICORN_OPTS to this script, so both serve alike).
-DEFAULT_GUNICORN_OPTS = "--access-logfile - --access-logformat '%(h)s %(t)s \"%(m)s %(U)s\" %(s)s %(b)s'"
+#: Requests sent at once when a first or a warm answer is timed: as many as the cores, as two
+#: phones' polls may arrive together.
+AT_ONCE = 2
 #: A phone's request headers.
 PHONE = {
     "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
@@ -69,10 +68,10 @@ SECRET = "benchmark-secret-key"
 
 # Targets: reported, never asserted.
 POLL = 1.0              # an unchanged poll at least the floor's req/s
-FIRST = 2.0             # a fresh worker's first answer within 2x a warm one working the page anew
+FIRST = 2.0             # a fresh server's first answer within 2x a warm one working the page anew
 ANEW_MS = 50.0          # every page worked out anew (just after a round) within 50 ms, large history
-FRESH_STARTS = 5        # a first answer: the median over this many fresh starts of the workers
-IDLE = 0.3              # seconds a worker idles before each warm answer timed, as before a first
+FRESH_STARTS = 5        # a first answer: the median over this many fresh starts of the server
+IDLE = 0.3              # seconds the server idles before each warm answer timed, as before a first
 OWN_ASSETS_KB = 15.0    # our own CSS and JavaScript, compressed
 PAGE_KB = 60.0          # a whole page with htmx, compressed
 # Diagnostics, printed as NOTE beside the targets: each page against the floor by wrk. A table
@@ -428,18 +427,24 @@ def going_on(db: Database, games_file: Path, path: Path) -> Path:
 
 
 class Server:
-    def __init__(self, name: str, target: str, db: Database, workers: int, options: list[str]) -> None:
+    """``flask --app TARGET serve``, as `make run` ends (TARGET ``scorekeeper``, or the floor's
+    ``bench.floor:app``, which has the same command): its access log and errors in ``log_path``."""
+
+    def __init__(self, name: str, target: str, db: Database, threads: int) -> None:
         self.name = name
         self.port = free_port()
         self.log_path = db.instance / f"{name}.log"
         self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop)
-        command = [sys.executable, "-m", "gunicorn", "--workers", str(workers),
-                   "--bind", f"127.0.0.1:{self.port}", *options, target]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=app_env(db),
-                                        stdout=self.log, stderr=self.log, start_new_session=True)
+        self.command = [sys.executable, "-m", "flask", "--app", target, "serve", "--host", "127.0.0.1",
+                        "--port", str(self.port), "--threads", str(threads)]
+        self.env = app_env(db)
+        self.process = self._start()
+        self.boot = 2.0  # seconds the server takes to start, measured by wait()
+
+    def _start(self) -> subprocess.Popen:
         self.started = time.monotonic()
-        self.workers = workers
-        self.boot = 2.0  # seconds a worker takes to start, measured by wait()
+        return subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
+                                start_new_session=True)
 
     @property
     def base(self) -> str:
@@ -452,9 +457,9 @@ class Server:
                 raise RuntimeError(f"{self.name} exited; see {self.log.name}")
             try:
                 with urllib.request.urlopen(self.base + path, timeout=5):
-                    # The first worker answers; the others may still be loading the app (a
-                    # second or so, warm-up included). A first answer timed now would include
-                    # that wait: give them the time the first one took to start, at least 2 s.
+                    # It answers; its threads and the app's start-up work may still be settling
+                    # (the static files' compression). A first answer timed now would include
+                    # that: give it the time it took to start, at least 2 s.
                     self.boot = max(2.0, time.monotonic() - self.started)
                     time.sleep(self.boot)
                     return
@@ -462,24 +467,17 @@ class Server:
                 time.sleep(0.2)
         raise RuntimeError(f"{self.name} did not start; see {self.log.name}")
 
-    def fresh_workers(self) -> None:
-        """New workers in place of the old ones (gunicorn's HUP): nothing kept, as after a restart."""
-        old = self._worker_ids()
-        os.kill(self.process.pid, signal.SIGHUP)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            now = self._worker_ids()
-            if len(now) >= self.workers and not now & old:
-                time.sleep(self.boot)  # as wait() gives the first workers
-                return
-            time.sleep(0.1)
-        raise RuntimeError(f"{self.name}: no new workers after HUP; see {self.log.name}")
-
-    def _worker_ids(self) -> set[int]:
-        found = subprocess.run(["pgrep", "-P", str(self.process.pid)], capture_output=True, text=True).stdout
-        return {int(pid) for pid in found.split()}
+    def restart(self, path: str) -> None:
+        """A new server process in place of the old one, on the same port: nothing kept."""
+        self._end()
+        self.process = self._start()
+        self.wait(path)
 
     def stop(self) -> None:
+        self._end()
+        self.log.close()
+
+    def _end(self) -> None:
         if self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
             try:
@@ -487,7 +485,6 @@ class Server:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
-        self.log.close()
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -666,9 +663,9 @@ def check_status(app: Server, endpoint: Endpoint) -> None:
         raise RuntimeError(f"{endpoint.name}: {endpoint.path} answered {status}, not {endpoint.expect}: {body[:300]!r}")
 
 
-def prime(url: str, headers: dict[str, str], workers: int, budget: float = 120) -> float:
-    """Fill every worker's caches: requests, as many at once as there are workers, until a
-    whole round of them is quick. Returns the slowest first answer (a cold worker's)."""
+def prime(url: str, headers: dict[str, str], at_once: int = AT_ONCE, budget: float = 120) -> float:
+    """Warm the server up: ``at_once`` requests at a time, until a whole round of them is quick.
+    Returns the slowest of the first ones (a fresh server's first answer)."""
     from concurrent.futures import ThreadPoolExecutor
 
     def timed(_):
@@ -678,20 +675,18 @@ def prime(url: str, headers: dict[str, str], workers: int, budget: float = 120) 
 
     deadline = time.monotonic() + budget
     quick_rounds = 0
-    with ThreadPoolExecutor(workers * 2) as pool:
-        # The first answers: one request per worker, so that none waits behind another in the
-        # listen queue (a worker answers one request at a time) and the time is the answer's own.
-        first = max(pool.map(timed, range(workers)))
+    with ThreadPoolExecutor(at_once * 2) as pool:
+        first = max(pool.map(timed, range(at_once)))
         while time.monotonic() < deadline and quick_rounds < 3:
-            answers = list(pool.map(timed, range(workers * 2)))
+            answers = list(pool.map(timed, range(at_once * 2)))
             quick_rounds = quick_rounds + 1 if max(answers) < 0.1 else 0
     return first
 
 
-def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, workers: int,
+def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, at_once: int = AT_ONCE,
                 times: int = 5) -> float:
-    """Warm workers' answer, timed as :func:`prime` times a first one: one request per worker at
-    once, the slower of them, after the workers idled (IDLE) as fresh ones have; the median of
+    """A warm server's answer, timed as :func:`prime` times a first one: ``at_once`` requests at
+    once, the slower of them, after the server idled (IDLE) as a fresh one has; the median of
     a few such turns (nothing else running), in seconds.
     (Timed one request at a time instead, the warm answer left out what answering two at once
     costs on two cores, which the first answer pays: about 0.5 ms of the poll's 1.5.)
@@ -709,7 +704,7 @@ def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, 
         return time.perf_counter() - started
 
     answers = []
-    with ThreadPoolExecutor(workers) as pool:
+    with ThreadPoolExecutor(at_once) as pool:
         for _ in range(times):
             if changes is not None:
                 changes.move_on()
@@ -718,7 +713,7 @@ def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, 
             # unchanged poll in about 1.7 ms, one kept busy in 0.6 ms, and the first answers were
             # held against the busy figure.
             time.sleep(IDLE)
-            answers.append(max(pool.map(timed, range(workers))))
+            answers.append(max(pool.map(timed, range(at_once))))
     if changes is not None:
         changes.put_back()
     return statistics.median(answers)
@@ -769,8 +764,7 @@ def endpoints_of(app: Server, db: Database) -> list[Endpoint]:
     ]
 
 
-def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
-                  gunicorn_opts: list[str]) -> dict[str, dict]:
+def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str) -> dict[str, dict]:
     """Both histories of one database system served at once, each by Scorekeeper and by its
     floor, and every endpoint measured on both in turns (:func:`measure_paired`): the growth
     from the small history to the large one is then taken from figures of the same minutes.
@@ -784,18 +778,17 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
     runs: dict[str, dict] = {db.label: {"results": [], "cold": {}, "warm": {}, "changed": {}} for db in dbs}
     try:
         for db in dbs:
-            apps[db.label] = Server(f"scorekeeper-{db.label}", "scorekeeper:create_app()", db, opts.workers,
-                                    gunicorn_opts)
-            floors[db.label] = Server(f"floor-{db.label}", "bench.floor:app", db, opts.workers, gunicorn_opts)
+            apps[db.label] = Server(f"scorekeeper-{db.label}", "scorekeeper", db, opts.threads)
+            floors[db.label] = Server(f"floor-{db.label}", "bench.floor:app", db, opts.threads)
         for db in dbs:
             apps[db.label].wait("/api/openapi.json")
             floors[db.label].wait(f"/games/{db.board_game}")
         endpoints = {db.label: endpoints_of(apps[db.label], db) for db in dbs}
         for db in dbs:
-            runs[db.label]["cold"] = first_answers(apps[db.label], endpoints[db.label], opts.workers)
+            runs[db.label]["cold"] = first_answers(apps[db.label], endpoints[db.label])
         floor_urls = {db.label: f"{floors[db.label].base}/games/{db.board_game}" for db in dbs}
         for db in dbs:
-            prime(floor_urls[db.label], PHONE, opts.workers)
+            prime(floor_urls[db.label], PHONE)
         measured: dict[str, list[Figures]] = {db.label: [] for db in dbs}
         for at in range(len(endpoints[dbs[0].label])):
             pairs = [(endpoints[db.label][at], apps[db.label].base + endpoints[db.label][at].path,
@@ -809,8 +802,7 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
             # Warm answers once every endpoint has had its load, before the rounds change the history.
             for endpoint in endpoints[db.label]:
                 changes = None if endpoint.kind == "poll" else ChangesKept(db.url, [db.board_game, db.file_game])
-                run["warm"][endpoint.name] = warm_answer(app.base + endpoint.path, endpoint.headers, changes,
-                                                         opts.workers)
+                run["warm"][endpoint.name] = warm_answer(app.base + endpoint.path, endpoint.headers, changes)
             # The floor's row: the run with the median throughput of those measured.
             paired = [f.floor for f in results]
             results.insert(0, sorted(paired, key=lambda f: f.rps)[len(paired) // 2])
@@ -826,17 +818,17 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str,
     return runs
 
 
-def first_answers(app: Server, endpoints: list[Endpoint], workers: int) -> dict[str, float]:
-    """A fresh worker's first answer to each endpoint, in seconds: one request is a few
+def first_answers(app: Server, endpoints: list[Endpoint]) -> dict[str, float]:
+    """A fresh server's first answer to each endpoint, in seconds: one request is a few
     milliseconds on a machine whose speed varies from moment to moment, so the median over
-    FRESH_STARTS fresh starts of the workers."""
+    FRESH_STARTS fresh starts of the server."""
     firsts: dict[str, list[float]] = {endpoint.name: [] for endpoint in endpoints}
     for start in range(FRESH_STARTS):
         if start:
-            app.fresh_workers()
+            app.restart("/api/openapi.json")
         for endpoint in endpoints:
             check_status(app, endpoint)
-            firsts[endpoint.name].append(prime(app.base + endpoint.path, endpoint.headers, workers))
+            firsts[endpoint.name].append(prime(app.base + endpoint.path, endpoint.headers))
     return {name: statistics.median(times) for name, times in firsts.items()}
 
 
@@ -905,10 +897,10 @@ def after_a_round(app: Server, db: Database, endpoints: list[Endpoint], keeper: 
 # ============================================================ sizes
 
 
-def transfer_sizes(db: Database, opts: argparse.Namespace, gunicorn_opts: list[str]) -> dict:
+def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
     """Bytes on the wire (compressed as a phone accepts it) of the scoreboard and the round
     screen: the page itself, and the page with our CSS and scripts, with and without htmx."""
-    app = Server("scorekeeper-sizes", "scorekeeper:create_app()", db, 1, gunicorn_opts)
+    app = Server("scorekeeper-sizes", "scorekeeper", db, opts.threads)
     try:
         app.wait("/api/openapi.json")
         cookie = phone_cookie(app, db)
@@ -1003,8 +995,8 @@ def table(db: Database, run: dict) -> None:
     for f in results:
         if f.note:
             say(f"  ({f.name}: {f.note})")
-    say(f"first answer of fresh workers (nothing kept yet; median of {FRESH_STARTS} fresh starts) and of warm ones "
-        f"working the page out anew (median of 5, each after {IDLE:g} s idle), each timed as one request per worker at once, the slower; "
+    say(f"first answer of a fresh server (nothing kept yet; median of {FRESH_STARTS} fresh starts) and of warm ones "
+        f"working the page out anew (median of 5, each after {IDLE:g} s idle), each timed as {AT_ONCE} requests at once, the slower; "
         "and one answer just after a round was recorded:")
     for name, seconds in run["cold"].items():
         say(f"  {name:<38} first {seconds * 1000:8.1f} ms   warm {run['warm'][name] * 1000:6.1f} ms")
@@ -1103,7 +1095,7 @@ def _base(name: str) -> str:
 
 def parse_options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", 2)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", 8)))
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (one thread each)")
     parser.add_argument("--duration", type=float, default=10, help="seconds measured per endpoint")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up per endpoint")
@@ -1153,7 +1145,7 @@ def loudly(text: str) -> None:
 
 
 def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespace, wrk_bin: str,
-                 gunicorn_opts: list[str], made: list[Database]) -> dict:
+                 made: list[Database]) -> dict:
     """Seed the small and the large history on one database system, bench both, print their
     tables and the growth between them. Every database made is added to ``made`` (to drop)."""
     histories = {label: Database(label, system, work / system.key / label, games, opts.in_progress)
@@ -1164,7 +1156,7 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
         say(f"Seeded the {db.title} history through the store: {db.finished:,} finished games and "
             f"{db.in_progress} in progress ({db.games:,} games, {db.system.size_mb(db.url):.1f} MB) "
             f"in {db.seconds:.1f} s")
-    runs = run_histories(list(histories.values()), opts, wrk_bin, gunicorn_opts)
+    runs = run_histories(list(histories.values()), opts, wrk_bin)
     for db in histories.values():
         say("")
         say(f"== {db.title} history: {db.games:,} games; scoreboard of game {db.board_game}, "
@@ -1175,7 +1167,7 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
     if not opts.no_table_load:
         import table_load
 
-        load = table_load.model(histories["large"], opts.workers, gunicorn_opts, opts.table_settle,
+        load = table_load.model(histories["large"], opts.threads, opts.table_settle,
                                 opts.table_window, opts.max_tables)
     return {"system": system, "histories": histories, "runs": runs, "load": load}
 
@@ -1239,7 +1231,7 @@ def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], mis
         }
 
     return {
-        "workers": opts.workers, "connections": opts.connections, "duration": opts.duration,
+        "threads": opts.threads, "connections": opts.connections, "duration": opts.duration,
         "load_before": load, "databases": {done["system"].name: system(done) for done in benched},
         "not_measured": missing, "sizes": sizes, "taps": tapped,
         "targets": [{"ok": ok, "text": t} for ok, t in checks],
@@ -1249,10 +1241,9 @@ def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], mis
 def main() -> int:
     opts = parse_options()
     wrk_bin = ensure_wrk()
-    gunicorn_opts = shlex.split(os.environ.get("GUNICORN_OPTS", DEFAULT_GUNICORN_OPTS))
     began = time.monotonic()
     load = os.getloadavg()
-    say(f"Scorekeeper benchmark: gunicorn --workers {opts.workers} {' '.join(gunicorn_opts)}")
+    say(f"Scorekeeper benchmark: flask serve --threads {opts.threads} (waitress)")
     say(f"wrk {opts.connections} connections on loopback, {opts.warmup:g} s warm-up + {opts.duration:g} s "
         f"per endpoint, in {opts.pairs} turns with the floor and with the other history; {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}; "
         f"load average {load[0]:.2f} before the run")
@@ -1283,7 +1274,7 @@ def main() -> int:
             say("")
             say(f"======== {system.name}")
             try:
-                benched.append(bench_system(system, work, opts, wrk_bin, gunicorn_opts, made))
+                benched.append(bench_system(system, work, opts, wrk_bin, made))
             except Exception as error:  # noqa: BLE001 (the other system's figures still count)
                 import traceback
 
@@ -1295,7 +1286,7 @@ def main() -> int:
             return 1
         # Sizes and taps do not depend on the database: measured once, on the first one benched.
         sizes_from = benched[0]["histories"]["large"]
-        sizes = transfer_sizes(sizes_from, opts, gunicorn_opts)
+        sizes = transfer_sizes(sizes_from, opts)
         sizes_table(sizes, sizes_from)
         tapped = taps(opts)
         taps_table(tapped)

@@ -10,18 +10,19 @@ phone of the table opens the history or a player's page. Each table starts at a 
 of each of these periods, and each phone's timer drifts a little, so requests spread over time
 as real phones' do.
 
-The server is started as `make run` starts it (gunicorn, the same options and workers) on a
+The server is started as `make run` starts it (``flask serve``: waitress, the same threads) on a
 seeded history. The number of tables is raised (doubled, then bisected) to find the most that
 the server holds with the 95th percentile of every request within 100 ms and no error, each
 number held for a measured window after a short settling. The same is done for the floor app
 (bench/floor.py) answering the same paths and methods, each with one query by primary key and
 a small template. The headline is the app's tables against the floor's.
 
-The client is one asyncio loop speaking HTTP/1.1 over plain sockets (gunicorn's sync workers
-close each connection after one answer, as they do for phones). It shares the machine with the
+The client is one asyncio loop speaking HTTP/1.1 over plain sockets, a new connection for each
+request (a phone's poll two seconds after the last often finds its connection gone; a new one
+is the costlier case). It shares the machine with the
 server; its own CPU time and how late its timers fire are printed beside the figures.
 
-    .venv/bin/python bench/table_load.py [--postgres] [--workers 2] [--games 10000] [--window 15]
+    .venv/bin/python bench/table_load.py [--postgres] [--threads 8] [--games 10000] [--window 15]
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ import os
 import random
 import re
 import resource
-import shlex
 import sys
 import tempfile
 import time
@@ -180,12 +180,15 @@ class Phones:
 
     async def request(self, kind: str, method: str, path: str, headers: dict[str, str],
                       body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
-        """One request on a new connection (gunicorn's sync workers close each after one
-        answer), timed from before the connection is opened to the answer's last byte."""
+        """One request on a new connection (the costlier case: see the module's note), timed
+        from before the connection is opened to the answer's last byte."""
         started = time.perf_counter()
         token = id(asyncio.current_task())
         self.in_flight[token] = (started, kind)
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", *(f"{k}: {v}" for k, v in headers.items())]
+        # Connection: close, since this connection serves one request: an answer of unknown length
+        # then ends where the server closes, not in chunks on a connection kept alive.
+        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: close",
+                 *(f"{k}: {v}" for k, v in headers.items())]
         if method == "POST":
             lines.append(f"Content-Length: {len(body)}")
         writer = None
@@ -540,7 +543,7 @@ def describe(step: Step) -> str:
 # ============================================================ one database
 
 
-def model(db: run.Database, workers: int, gunicorn_opts: list[str], settle: float = 3.0, window: float = 15.0,
+def model(db: run.Database, threads: int, settle: float = 3.0, window: float = 15.0,
           max_tables: int = 1024) -> dict:
     """The load model on one seeded database: the app, then the floor, each served alone.
     Returns the two searches and the targets' verdicts; prints the table."""
@@ -551,9 +554,9 @@ def model(db: run.Database, workers: int, gunicorn_opts: list[str], settle: floa
             f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     tables = make_tables(db, max_tables)
     results: dict[str, Search] = {}
-    for name, target, ready in (("Scorekeeper", "scorekeeper:create_app()", "/api/openapi.json"),
+    for name, target, ready in (("Scorekeeper", "scorekeeper", "/api/openapi.json"),
                                 ("floor", "bench.floor:app", f"/games/{tables[0].game_id}")):
-        server = run.Server(f"table-load-{name.lower()}", target, db, workers, gunicorn_opts)
+        server = run.Server(f"table-load-{name.lower()}", target, db, threads)
         try:
             server.wait(ready)
             first = (results["Scorekeeper"].held or 16) if results else 16
@@ -602,14 +605,13 @@ def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("WORKERS", 2)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", 8)))
     parser.add_argument("--games", type=int, default=10_000, help="finished games in the history")
     parser.add_argument("--window", type=float, default=15.0, help="seconds measured per number of tables")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds before each window")
     parser.add_argument("--max-tables", type=int, default=1024)
     parser.add_argument("--postgres", action="store_true", help="on PostgreSQL rather than SQLite")
     opts = parser.parse_args()
-    gunicorn_opts = shlex.split(os.environ.get("GUNICORN_OPTS", run.DEFAULT_GUNICORN_OPTS))
     server, holder = None, None
     if opts.postgres:
         server = os.environ.get("TEST_DATABASE_URL")
@@ -625,7 +627,7 @@ def main() -> int:
             db = run.Database("large", system, Path(work) / "large", opts.games, 20)
             run.build(db, processes=min(2, os.cpu_count() or 1))
             run.say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s")
-            done = model(db, opts.workers, gunicorn_opts, opts.settle, opts.window, opts.max_tables)
+            done = model(db, opts.threads, opts.settle, opts.window, opts.max_tables)
             run.say("")
             for ok, text in done["verdicts"]:
                 run.say(f"{'NOTE' if ok is None else 'PASS' if ok else 'FAIL'}  {text}")

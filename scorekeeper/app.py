@@ -115,6 +115,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper import maintenance
 
     maintenance.register(app)
+    from scorekeeper import serving
+
+    serving.register(app)
     register_views(app)
     limits.register(app)
     return app

@@ -1,4 +1,5 @@
-"""Run the real app under gunicorn on a temporary database, for tests that need real workers."""
+"""Run the real app as `make run` serves it (``flask serve``: waitress) on a temporary database, for
+tests that need a real server: real sockets, real threads, a process that can crash."""
 
 from __future__ import annotations
 
@@ -22,14 +23,16 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def app_env(database_url: str, instance: Path) -> dict[str, str]:
+def app_env(database_url: str, instance: Path, limits: bool = False) -> dict[str, str]:
     env = dict(os.environ)
     env["FLASK_SQLALCHEMY_DATABASE_URI"] = database_url
-    env["FLASK_SECRET_KEY"] = "gunicorn-test"
+    env["FLASK_SECRET_KEY"] = "server-test"
     env["SCOREKEEPER_INSTANCE"] = str(instance)
-    # These servers are for the contract and reliability tests: one address sending far more than
-    # any table, past the per-address limits (tested on their own in test_limits.py).
-    env["FLASK_RATELIMIT_ENABLED"] = "false"
+    if not limits:
+        # Most of these servers are for the contract and reliability tests: one address sending
+        # far more than any table, past the per-address limits (tested in test_limits.py, and
+        # on a real server in test_slow_clients.py).
+        env["FLASK_RATELIMIT_ENABLED"] = "false"
     return env
 
 
@@ -44,14 +47,17 @@ def upgrade(database_url: str, instance: Path, revision: str = "head", python: s
                        cwd=cwd, env=app_env(database_url, instance), check=True, capture_output=True)
 
 
-class Gunicorn:
-    def __init__(self, database_url: str, instance: Path, workers: int = 4, python: str = sys.executable,
-                 cwd: Path = ROOT) -> None:
+class AppServer:
+    """``flask --app scorekeeper serve``, the command `make run` ends with, on a free port."""
+
+    def __init__(self, database_url: str, instance: Path, threads: int = 4, python: str = sys.executable,
+                 cwd: Path = ROOT, limits: bool = False) -> None:
         self.database_url = database_url
         self.instance = instance
-        self.workers = workers
+        self.threads = threads
         self.python = python
         self.cwd = cwd
+        self.limits = limits
         self.port = free_port()
         self.process: subprocess.Popen | None = None
 
@@ -59,12 +65,15 @@ class Gunicorn:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> Gunicorn:
+    def start(self) -> AppServer:
+        # Its log (errors; the access log goes to stdout, unread) to a file: a pipe nobody reads
+        # would stop the server once full.
+        self.log = open(self.instance / f"server-{self.port}.log", "ab")  # noqa: SIM115 (closed in _closed)
         self.process = subprocess.Popen(
-            [self.python, "-m", "gunicorn", "--workers", str(self.workers), "--bind", f"127.0.0.1:{self.port}",
-             "--timeout", "60", "scorekeeper:create_app()"],
-            cwd=self.cwd, env=app_env(self.database_url, self.instance),
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True,
+            [self.python, "-m", "flask", "--app", "scorekeeper", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--threads", str(self.threads)],
+            cwd=self.cwd, env=app_env(self.database_url, self.instance, self.limits),
+            stdout=subprocess.DEVNULL, stderr=self.log, start_new_session=True,
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -74,10 +83,10 @@ class Gunicorn:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 time.sleep(0.2)
         self.stop()
-        raise RuntimeError("gunicorn did not start")
+        raise RuntimeError("the server did not start")
 
     def kill(self) -> None:
-        """SIGKILL the master and every worker at once: a crash, not a shutdown."""
+        """SIGKILL the server (and its threads) at once: a crash, not a shutdown."""
         if self.process is not None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
@@ -85,8 +94,7 @@ class Gunicorn:
 
     def _closed(self) -> None:
         assert self.process is not None
-        if self.process.stderr is not None:
-            self.process.stderr.close()
+        self.log.close()
         self.process = None
 
     def stop(self) -> None:

@@ -1,5 +1,5 @@
 """The API holds to its own description: ``schemathesis run``, its command line, against
-``/api/openapi.json`` served by gunicorn, with every check and every phase (the stateful one
+``/api/openapi.json`` served as `make run` serves it, with every check and every phase (the stateful one
 follows the description's links from a created game to its rounds) finds nothing.
 
 Bounded: a few examples per operation, a fixed seed (the same requests on every run, so a
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from server import ROOT, Gunicorn
+from server import ROOT, AppServer
 
 SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 CONFIG = ROOT / "tests" / "schemathesis.toml"
@@ -24,7 +24,7 @@ CONFIG = ROOT / "tests" / "schemathesis.toml"
 
 @pytest.fixture
 def served(database, tmp_path):
-    server = Gunicorn(database, tmp_path, workers=1).start()
+    server = AppServer(database, tmp_path, threads=1).start()
     yield server
     server.stop()
 

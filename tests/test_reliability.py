@@ -1,4 +1,4 @@
-"""Nothing lost, nothing doubled: real gunicorn workers, a crash, upgrades, backups."""
+"""Nothing lost, nothing doubled: the real server (its threads), a crash, upgrades, backups."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import ON_POSTGRES
-from server import Gunicorn, upgrade
+from server import AppServer, upgrade
 
 from scorekeeper.files.gamefile import game_document, read_game
 
@@ -27,56 +27,56 @@ SQLITE_ONLY = pytest.mark.skipif(ON_POSTGRES, reason="SQLite-specific (file copy
 
 
 @pytest.fixture
-def gunicorn(database, tmp_path):
-    server = Gunicorn(database, tmp_path, workers=4).start()
+def server(database, tmp_path):
+    server = AppServer(database, tmp_path, threads=4).start()
     yield server
     server.stop()
 
 
-def new_game(server: Gunicorn) -> tuple[int, str]:
+def new_game(server: AppServer) -> tuple[int, str]:
     status, body = server.request("POST", "/api/games", GAME)
     assert status == 201, body
     return body["id"], body["edit_key"]
 
 
-def rounds_of(server: Gunicorn, game_id: int) -> list[dict]:
+def rounds_of(server: AppServer, game_id: int) -> list[dict]:
     status, body = server.request("GET", f"/api/games/{game_id}")
     assert status == 200
     return body["rounds"]
 
 
-def test_concurrent_writes_under_four_workers(gunicorn):
-    game_id, key = new_game(gunicorn)
+def test_concurrent_writes_under_four_threads(server):
+    game_id, key = new_game(server)
     with ThreadPoolExecutor(max_workers=16) as pool:
-        same = list(pool.map(lambda _: gunicorn.request("POST", f"/api/games/{game_id}/rounds", a_round(1), key),
+        same = list(pool.map(lambda _: server.request("POST", f"/api/games/{game_id}/rounds", a_round(1), key),
                              range(50)))
     statuses = [s for s, _ in same]
     assert all(200 <= s < 300 or s == 409 for s in statuses), statuses
-    assert len(rounds_of(gunicorn, game_id)) == 1
+    assert len(rounds_of(server, game_id)) == 1
     assert all(body == same[0][1] for s, body in same if s == 201)
 
     with ThreadPoolExecutor(max_workers=16) as pool:
         different = list(pool.map(
-            lambda i: gunicorn.request("POST", f"/api/games/{game_id}/rounds", a_round(2, i + 1), key), range(50)))
+            lambda i: server.request("POST", f"/api/games/{game_id}/rounds", a_round(2, i + 1), key), range(50)))
     statuses = sorted(s for s, _ in different)
     assert statuses.count(201) == 1 and statuses.count(409) == 49, (statuses[-3:], [b for s, b in different if s not in (201, 409)])
-    assert len(rounds_of(gunicorn, game_id)) == 2
+    assert len(rounds_of(server, game_id)) == 2
 
-    games = [new_game(gunicorn) for _ in range(20)]
+    games = [new_game(server) for _ in range(20)]
 
     def play(game):
         gid, gkey = game
-        return [gunicorn.request("POST", f"/api/games/{gid}/rounds", a_round(n, n), gkey)[0] for n in range(1, 4)]
+        return [server.request("POST", f"/api/games/{gid}/rounds", a_round(n, n), gkey)[0] for n in range(1, 4)]
 
     with ThreadPoolExecutor(max_workers=20) as pool:
         results = list(pool.map(play, games))
     assert all(s == 201 for statuses in results for s in statuses), results
-    assert all(len(rounds_of(gunicorn, gid)) == 3 for gid, _ in games)
+    assert all(len(rounds_of(server, gid)) == 3 for gid, _ in games)
 
 
 @SQLITE_ONLY
 def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, tmp_path):
-    server = Gunicorn(database, tmp_path, workers=2).start()
+    server = AppServer(database, tmp_path, threads=2).start()
     games = [new_game(server) for _ in range(4)]
     acknowledged: dict[int, int] = {gid: 0 for gid, _ in games}
     stop = threading.Event()
@@ -86,7 +86,7 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
         number = 1
         while not stop.is_set() and number <= 6:
             try:
-                # The server's own 30 s to answer: a writer that gave up sooner on a slow
+                # Up to 30 s to answer: a writer that gave up sooner on a slow
                 # machine would leave nothing acknowledged to check.
                 status, _ = server.request("POST", f"/api/games/{gid}/rounds", a_round(number, number), key)
             except OSError:  # the crash (or a timeout): this game's writer stops
@@ -110,7 +110,7 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
     path = database.removeprefix("sqlite:///")
     with sqlite3.connect(path) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    restarted = Gunicorn(database, tmp_path, workers=2).start()
+    restarted = AppServer(database, tmp_path, threads=2).start()
     try:
         assert sum(acknowledged.values()) > 0, "the crash came before any write: the test proves nothing"
         for gid, count in acknowledged.items():
@@ -121,18 +121,18 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
 
 
 @SQLITE_ONLY
-def test_an_online_backup_while_writing_restores_every_game(database, tmp_path, gunicorn):
+def test_an_online_backup_while_writing_restores_every_game(database, tmp_path, server):
     import subprocess
     import sys
 
     from server import ROOT, app_env
 
-    games = [new_game(gunicorn) for _ in range(5)]
+    games = [new_game(server) for _ in range(5)]
     for gid, key in games:
         for n in range(1, 3):
-            assert gunicorn.request("POST", f"/api/games/{gid}/rounds", a_round(n, n), key)[0] == 201
+            assert server.request("POST", f"/api/games/{gid}/rounds", a_round(n, n), key)[0] == 201
     target = tmp_path / "backup.sqlite"
-    busy = threading.Thread(target=lambda: [gunicorn.request("POST", "/api/games", GAME) for _ in range(15)])
+    busy = threading.Thread(target=lambda: [server.request("POST", "/api/games", GAME) for _ in range(15)])
     busy.start()
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "backup", str(target)],
                           cwd=ROOT, env=app_env(database, tmp_path), capture_output=True, text=True)
@@ -150,7 +150,7 @@ def test_an_online_backup_while_writing_restores_every_game(database, tmp_path, 
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "restore", "--yes", str(target)],
                           cwd=ROOT, env=app_env(restored_url, fresh), capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    server = Gunicorn(restored_url, fresh, workers=1).start()
+    server = AppServer(restored_url, fresh, threads=1).start()
     try:
         for gid, _ in games:
             assert len(rounds_of(server, gid)) == 2

@@ -1,6 +1,6 @@
 """The wheel runs: built as a release is built, installed as docs/running.md "From the
 wheel" says (with uv for pip, for speed) into a fresh virtual environment outside the checkout, its database made by its own
-migrations, served by gunicorn.
+migrations, served as `make run` serves it.
 
 ``uv build`` makes the sdist and then the wheel from the unpacked sdist, so a file the sdist
 leaves out is missing from the wheel too. The packaging does not depend on the database: this
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ON_POSTGRES
-from server import ROOT, Gunicorn, upgrade
+from server import ROOT, AppServer, upgrade
 
 pytestmark = pytest.mark.skipif(ON_POSTGRES, reason="packaging, not the database: run in the SQLite pass")
 
@@ -98,7 +98,7 @@ def test_the_wheel_holds_everything_and_runs_outside_the_checkout(tmp_path):
     url = f"sqlite:///{site / 'new.sqlite'}"
     instance = site / "instance"
     upgrade(url, instance, python=str(python), cwd=site)
-    server = Gunicorn(url, instance, workers=1, python=str(python), cwd=site).start()
+    server = AppServer(url, instance, threads=1, python=str(python), cwd=site).start()
     try:
         status, created = server.request("POST", "/api/games", {
             "format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],

@@ -5,10 +5,11 @@ writes. They are far above what a table does (the numbers and the reasons are in
 :data:`LIMITS`), so only a script or a runaway client ever meets one: it gets a 429 with
 ``Retry-After``.
 
-Counts are kept in memory (``RATELIMIT_STORAGE_URI = "memory://"``), per process: right for
-one server (with gunicorn's workers an address may get up to the numbers times the workers).
-Several servers behind one address share a store: set ``RATELIMIT_STORAGE_URI`` to
-``redis://HOST:6379`` or ``memcached://HOST:11211`` (docs/running.md, "Several servers").
+Counts are kept in memory (``RATELIMIT_STORAGE_URI = "memory://"``), per process: one server is
+one process (``flask serve``: waitress's threads), so each limit counts once for the server, and
+no worker is ever killed and restarted with its counts lost. Several servers behind one address
+count each on its own, or share a store: set ``RATELIMIT_STORAGE_URI`` to ``redis://HOST:6379``
+or ``memcached://HOST:11211`` (docs/running.md, "Several servers").
 ``RATELIMIT_ENABLED = False`` turns them off (the tests do, but for the tests of the limits).
 """
 

@@ -1,0 +1,188 @@
+"""Slow clients hold no worker: fifty sockets that send a request a header line a second and never
+finish it, while a table polls and records rounds over real HTTP, against the server as `make
+run` starts it (``flask serve``: waitress, which reads each request whole before a thread works
+on it), with the per-address limits on. The table's answers stay quick, and the limit on new
+games counts once for the server and keeps counting: nothing is killed, so nothing is reset.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import statistics
+import threading
+import time
+
+from server import AppServer
+
+from scorekeeper.serving import THREADS
+
+SLOW_SOCKETS = 50
+PHONES = 6
+#: How often each phone polls here: four times a real phone's 2 s, for more answers to measure.
+POLL_EVERY = 0.5
+TABLE_SECONDS = 12.0
+#: The limit on new games from one address (scorekeeper.web.limits.NEW_GAMES): 10 a minute.
+NEW_GAMES_A_MINUTE = 10
+GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
+        "first_dealer": "Ann", "rounds": []}
+
+
+def a_round(number: int) -> dict:
+    return {"number": number, "went_out": "Ann", "hands": {"Ben": "K Q", "Cat": str(2 + number)}}
+
+
+class SlowSockets:
+    """Sockets that each sent a request line and then send one header line about every second,
+    never the blank line that ends the headers."""
+
+    def __init__(self, port: int, path: str, count: int) -> None:
+        self.sockets = []
+        for _ in range(count):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode())
+            self.sockets.append(sock)
+        self.lines_sent = 0
+        self.failed: list[str] = []
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._dribble, daemon=True)
+        self.thread.start()
+
+    def _dribble(self) -> None:
+        n = 0
+        while not self.stop.is_set():
+            for sock in self.sockets:  # spread over the second, as fifty phones would be
+                try:
+                    sock.sendall(f"X-Slow-{n}: still typing\r\n".encode())
+                    self.lines_sent += 1
+                except OSError as exc:
+                    self.failed.append(str(exc))
+                if self.stop.wait(1.0 / len(self.sockets)):
+                    return
+            n += 1
+
+    def still_held(self) -> int:
+        """The sockets the server keeps open without an answer (none closed, none answered)."""
+        held = 0
+        for sock in self.sockets:
+            sock.setblocking(False)
+            try:
+                sock.recv(1)  # b"": closed by the server; bytes: an answer to a request never finished
+            except BlockingIOError:
+                held += 1
+            except OSError:
+                pass
+        return held
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        for sock in self.sockets:
+            sock.close()
+
+
+def version_of(headers) -> int:
+    """The game's version from the API's ETag (``"api-g1-v7"``)."""
+    return int(headers["ETag"].strip('"').rsplit("-v", 1)[1])
+
+
+def call(port: int, method: str, path: str, body=None, headers=None, timeout: float = 10):
+    """One request on a new connection, as a phone's poll often is: (status, headers, body, seconds)."""
+    started = time.perf_counter()
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        data = None if body is None else json.dumps(body)
+        sent = {"Content-Type": "application/json", **(headers or {})} if data is not None else dict(headers or {})
+        conn.request(method, path, body=data, headers=sent)
+        response = conn.getresponse()
+        payload = response.read()
+        return response.status, response.msg, payload, time.perf_counter() - started
+    finally:
+        conn.close()
+
+
+def test_fifty_slow_sockets_hold_no_worker_and_the_limits_keep_counting(database, tmp_path):
+    server = AppServer(database, tmp_path, threads=THREADS, limits=True).start()
+    slow = None
+    try:
+        port = server.port
+        status, _, body, _ = call(port, "POST", "/api/games", GAME)
+        assert status == 201, body
+        created = json.loads(body)
+        game_id, auth = created["id"], {"Authorization": f"Bearer {created['edit_key']}"}
+        version = {"now": version_of(call(port, "GET", f"/api/games/{game_id}")[1])}
+
+        slow = SlowSockets(port, f"/games/{game_id}", SLOW_SOCKETS)
+        time.sleep(2.0)  # every socket has sent a few lines: each would hold a sync worker by now
+
+        answers: list[tuple[str, int, float]] = []  # (what, status, seconds)
+        lock = threading.Lock()
+        stop_at = time.monotonic() + TABLE_SECONDS
+
+        def phone(seat: int) -> None:
+            seen = version["now"]
+            watch = "&watch=1" if seat else ""
+            time.sleep(seat * POLL_EVERY / PHONES)
+            while time.monotonic() < stop_at:
+                try:
+                    status, _, _, took = call(port, "GET", f"/games/{game_id}/live?v={seen}{watch}")
+                except OSError as exc:  # no answer within 10 s counts as a failure, not a time
+                    status, took = 0, float("inf")
+                    print("poll failed:", exc)
+                with lock:
+                    answers.append(("poll", status, took))
+                if status == 200:
+                    seen = version["now"]
+                time.sleep(POLL_EVERY)
+
+        def scorekeeper() -> None:
+            for number in (1, 2, 3):
+                time.sleep(TABLE_SECONDS / 4)
+                status, headers, _, took = call(port, "POST", f"/api/games/{game_id}/rounds", a_round(number),
+                                                auth)
+                with lock:
+                    answers.append(("round", status, took))
+                if status == 201:
+                    version["now"] = version_of(headers)
+
+        table = [threading.Thread(target=phone, args=(seat,)) for seat in range(PHONES)]
+        table.append(threading.Thread(target=scorekeeper))
+        for thread in table:
+            thread.start()
+
+        # Meanwhile, one address starts games as fast as it can: the table's game was the first.
+        time.sleep(1.0)
+        burst = [call(port, "POST", "/api/games", GAME)[0] for _ in range(NEW_GAMES_A_MINUTE + 4)]
+        for thread in table:
+            thread.join(timeout=TABLE_SECONDS + 30)
+        # Later, the sockets still held: still refused (no worker was killed, so no count was lost).
+        later = [call(port, "POST", "/api/games", GAME)[0] for _ in range(5)]
+        held = slow.still_held()
+
+        times = sorted(took for _, _, took in answers)
+        p95 = statistics.quantiles(times, n=20)[-1]
+        rounds = [(status, took) for what, status, took in answers if what == "round"]
+        accepted = burst.count(201)
+        print(f"\n{SLOW_SOCKETS} slow sockets ({slow.lines_sent} header lines sent, {held} still held "
+              f"unanswered); the table: {len(answers)} answers, p50 {statistics.median(times) * 1000:.0f} ms, "
+              f"p95 {p95 * 1000:.0f} ms, max {times[-1] * 1000:.0f} ms; rounds {[s for s, _ in rounds]} in "
+              f"{[round(t * 1000) for _, t in rounds]} ms")
+        print(f"new games from one address (limit {NEW_GAMES_A_MINUTE} a minute, the table's first): "
+              f"{1 + accepted} accepted, then {burst.count(429)} refused with 429; "
+              f"{later.count(429)} of {len(later)} refused {TABLE_SECONDS:.0f} s later")
+
+        assert not slow.failed, slow.failed[:3]
+        assert held == SLOW_SOCKETS, "the server closed or answered a request that never finished"
+        assert {status for _, status, _ in answers} <= {200, 204, 201}, sorted({s for _, s, _ in answers})
+        assert [status for status, _ in rounds] == [201, 201, 201]
+        assert len(answers) >= PHONES * TABLE_SECONDS / POLL_EVERY / 2, len(answers)
+        assert p95 < 0.2, f"the table's p95 is {p95 * 1000:.0f} ms"
+        # Counted once for the server: the limit's number, not that times the threads or processes.
+        assert 1 + accepted == NEW_GAMES_A_MINUTE, burst
+        assert burst == [201] * accepted + [429] * (len(burst) - accepted), burst
+        assert later == [429] * len(later), later
+    finally:
+        if slow is not None:
+            slow.close()
+        server.stop()
