@@ -49,6 +49,14 @@ from scorekeeper.rules import GameState, Progression
 #: The largest upload an import takes over the web (a backup of years of games is far larger
 #: than one game); a larger one imports with ``flask games import FILE``.
 IMPORT_MAX_BYTES = 32 * 1024 * 1024
+#: The most games, and rounds in all, that an import over the web takes: each game is checked,
+#: replayed, fingerprinted and stored, about 4 ms a game of ten rounds on a 2-core machine with
+#: nothing else running, so the largest import the server takes ends within seconds (about 9 s
+#: for 2,000 games of ten rounds of four players) rather than holding a thread, and the one
+#: process's CPU, for minutes. A larger file imports with ``flask games import FILE``, which
+#: has no such limit.
+IMPORT_MAX_GAMES = 2_000
+IMPORT_MAX_ROUNDS = 20_000
 #: How many values one ``IN (...)`` list carries.
 _CHUNK = 500
 
@@ -87,6 +95,28 @@ def read_files(doc: object) -> list[GameFile]:
         return read_document(doc)
     except OverflowError as exc:
         raise GameFileError(f"a time in the file is out of range ({exc})") from None
+
+
+def too_many(doc: object, max_games: int, max_rounds: int) -> str | None:
+    """Why a document holds more than an import over the web takes (None when it does not), in
+    words, counted before any game is read: a file of 20,000 games is refused in a moment, not
+    checked for a minute first. A document that cannot be counted (not a game file or a backup)
+    is left to :func:`read_files` to refuse."""
+    if not isinstance(doc, dict):
+        return None
+    games = doc.get("games") if "games" in doc else [doc]
+    if not isinstance(games, list):
+        return None
+    rounds = sum(len(g["rounds"]) for g in games if isinstance(g, dict) and isinstance(g.get("rounds"), list))
+    if len(games) > max_games:
+        held, most = f"{len(games):,} games", f"{max_games:,} games"
+    elif rounds > max_rounds:
+        held, most = f"{rounds:,} rounds", f"{max_rounds:,} rounds"
+    else:
+        return None
+    return (f"The file holds {held}; the server imports at most {most} at once, so that an import "
+            "ends within seconds. Import this file on the server instead: "
+            "flask --app scorekeeper games import FILE (no limit there), or split it into smaller files.")
 
 
 NEW = "new"
@@ -333,4 +363,5 @@ __all__ = [
     "ratings_csv",
     "import_files",
     "read_files",
+    "too_many",
 ]

@@ -23,6 +23,8 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge
 
+from scorekeeper.files import transfer
+
 F = TypeVar("F", bound=Callable)
 
 #: Games started from one address: a table starts a game every half hour or so, and a
@@ -97,6 +99,13 @@ def max_body(config_name: str, default: int) -> Callable[[F], F]:
         return view
 
     return mark
+
+
+def import_most() -> tuple[int, int]:
+    """The most games and rounds an import over the web takes (``IMPORT_MAX_GAMES``,
+    ``IMPORT_MAX_ROUNDS``): a larger file is refused before its games are read."""
+    return (int(current_app.config.get("IMPORT_MAX_GAMES", transfer.IMPORT_MAX_GAMES)),
+            int(current_app.config.get("IMPORT_MAX_ROUNDS", transfer.IMPORT_MAX_ROUNDS)))
 
 
 class TooLarge(RequestEntityTooLarge):

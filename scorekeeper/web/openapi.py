@@ -354,7 +354,9 @@ def openapi_document() -> dict[str, Any]:
                     "requestBody": {"required": True, "content": {"application/json": {"schema": {
                         "oneOf": [{"$ref": "#/components/schemas/Game"}, {"$ref": "#/components/schemas/Backup"}]}}}},
                     "responses": {"200": _json("Imported", "what became of each game"),
-                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit"),
+                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit: larger than IMPORT_MAX_BYTES, or more games "
+                                                                                          "or rounds than the server imports at once (the message names "
+                                                                                          "flask games import)"),
                                   "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
                 }
             },

@@ -18,7 +18,7 @@ from scorekeeper.web import links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
-from scorekeeper.web.limits import max_body
+from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
 from scorekeeper.store.models import Game
 from scorekeeper.web.openapi import openapi_document
@@ -288,6 +288,9 @@ def import_files():
     """A game file or a backup, as the upload page takes it: refused whole, or every new game
     stored (never twice); the edit keys of the games stored."""
     doc = _json_body()
+    refusal = transfer.too_many(doc, *import_most())
+    if refusal:
+        raise ApiError(413, refusal)
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:

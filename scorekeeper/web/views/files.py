@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, make_response, request
+from flask import Blueprint, abort, current_app, make_response, request
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -14,7 +14,7 @@ from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
-from scorekeeper.web.limits import max_body
+from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GameFileError
 from scorekeeper.web.views.common import download, no_huge_ids, render
 
@@ -64,10 +64,10 @@ def upload():
     """Restore a game file or a backup: refused whole, or every new game stored; never twice."""
     form = ImportForm()
     if request.method == "GET":
-        return render("import.html", form=form, refused=None, outcomes=None, game_count=_game_count())
+        return _page(form=form, refused=None, outcomes=None)
     if not form.validate_on_submit():
         status = 400 if "csrf_token" in form.errors else 422
-        return render("import.html", status, form=form, refused=None, outcomes=None, game_count=_game_count())
+        return _page(status, form=form, refused=None, outcomes=None)
     upload = form.file.data
     name = (upload.filename or "the file")[:80]
     raw = upload.read()
@@ -77,6 +77,9 @@ def upload():
         return _refused(form, f"{name}: not a JSON document (it is not UTF-8 text)")
     except (ValueError, RecursionError) as exc:
         return _refused(form, f"{name}: not a JSON document ({exc})")
+    refusal = transfer.too_many(doc, *import_most())
+    if refusal:
+        return _refused(form, f"{name}: {refusal}", 413)
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:
@@ -88,12 +91,19 @@ def upload():
     # keys of the games it keeps score for now out of its session, so only the last few.
     for outcome, key in list(zip(new, keys, strict=False))[-REMEMBER_IMPORTED:]:
         access.remember(outcome.game_id, key)
-    return render("import.html", form=ImportForm(formdata=None), refused=None, outcomes=outcomes, name=name,
-                  new=new, game_count=_game_count())
+    return _page(form=ImportForm(formdata=None), refused=None, outcomes=outcomes, name=name, new=new)
 
 
-def _refused(form: ImportForm, message: str):
-    return render("import.html", 422, form=form, refused=message, outcomes=None, game_count=_game_count())
+def _refused(form: ImportForm, message: str, status: int = 422):
+    return _page(status, form=form, refused=message, outcomes=None)
+
+
+def _page(status: int = 200, **context):
+    """The page, with the most an import here takes (said before a file is chosen)."""
+    games, rounds = import_most()
+    most_bytes = int(current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES))
+    return render("import.html", status, game_count=_game_count(), most_games=games, most_rounds=rounds,
+                  most_mb=most_bytes // (1024 * 1024), **context)
 
 
 def _game_count() -> int:

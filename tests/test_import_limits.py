@@ -1,0 +1,95 @@
+"""An import over the web ends within seconds or is refused at once, in words: a file with more
+games or rounds than the server imports at once (IMPORT_MAX_GAMES, IMPORT_MAX_ROUNDS) is counted
+before any game is read and refused with a 413 that names ``flask games import``, which has no
+such limit; nothing is stored. The largest import the server takes is timed."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime, timedelta
+
+from conftest import CLUB_KEY
+from factories import games_stored, text
+from test_limits import upload
+
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document
+
+AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
+PLAYERS = ["Ann", "Ben", "Cat", "Dev"]
+CLI = "flask --app scorekeeper games import FILE"
+
+
+def games(count: int, rounds: int) -> list[dict]:
+    """Lawful games of Balmoral, each of ``rounds`` rounds (nobody makes a contract, so none ends)."""
+    start = datetime(2024, 1, 5, 19, tzinfo=UTC)
+    return [{"format": "scorekeeper-game/1", "rules": "balmoral", "players": PLAYERS, "first_dealer": "Ann",
+             "started_at": (start + timedelta(minutes=i)).isoformat(),
+             "rounds": [{"went_out": PLAYERS[r % 4],
+                         "hands": {p: f"K Q {2 + (i + r) % 8}" for p in PLAYERS if p != PLAYERS[r % 4]}}
+                        for r in range(rounds)]}
+            for i in range(count)]
+
+
+def test_a_backup_of_20000_games_is_refused_at_once_in_words_and_nothing_is_stored(app, web):
+    doc = backup_document(games(20_000, 1))
+    body = json.dumps(doc)
+    started = time.perf_counter()
+    response = web.post("/api/import", data=body, content_type="application/json", headers=AUTH)
+    took = time.perf_counter() - started
+    print(f"\n20,000 games ({len(body) / 1e6:.1f} MB) through POST /api/import: {response.status_code} "
+          f"in {took:.2f} s: {response.get_json()['error']['message']}")
+    assert response.status_code == 413
+    message = response.get_json()["error"]["message"]
+    assert "holds 20,000 games" in message and "at most 2,000 games" in message and CLI in message
+    assert games_stored(app) == 0
+    # Counted, not read: refused in about the time the JSON takes to parse.
+    assert took < 10
+
+    page = upload(web, body.encode())  # built in memory: the test client would spool it to a file
+    assert page.status_code == 413
+    assert "backup.json: The file holds 20,000 games; the server imports at most 2,000 games at once" in text(page)
+    assert CLI in text(page) and "Nothing was stored." in text(page)
+    assert games_stored(app) == 0
+
+
+def test_too_many_rounds_in_all_are_refused_too(app, web):
+    response = web.post("/api/import", json=backup_document(games(101, 200)), headers=AUTH)
+    assert response.status_code == 413
+    message = response.get_json()["error"]["message"]
+    assert "holds 20,200 rounds" in message and CLI in message
+    assert games_stored(app) == 0
+
+
+def test_the_limits_are_configured_and_said_on_the_import_page(app, web):
+    app.config.update(IMPORT_MAX_GAMES=3, IMPORT_MAX_ROUNDS=100)
+    assert "At most 3 games (100 rounds) and 32 MB at once." in text(web.get("/import"))
+    assert web.post("/api/import", json=backup_document(games(3, 2)), headers=AUTH).status_code == 200
+    refused = web.post("/api/import", json=backup_document(games(4, 2)), headers=AUTH)
+    assert refused.status_code == 413 and "holds 4 games" in refused.get_json()["error"]["message"]
+    assert games_stored(app) == 3
+
+
+def test_the_command_line_imports_what_the_web_refuses(app, runner, tmp_path):
+    app.config.update(IMPORT_MAX_GAMES=50)
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(backup_document(games(60, 1))))
+    done = runner.invoke(args=["games", "import", str(path)])
+    assert done.exit_code == 0, done.output
+    assert games_stored(app) == 60
+
+
+def test_the_largest_import_the_server_takes_ends_within_seconds(app, web):
+    most_games, most_rounds = transfer.IMPORT_MAX_GAMES, transfer.IMPORT_MAX_ROUNDS
+    doc = backup_document(games(most_games, most_rounds // most_games))
+    started = time.perf_counter()
+    response = web.post("/api/import", json=doc, headers=AUTH)
+    took = time.perf_counter() - started
+    print(f"\n{most_games:,} games of {most_rounds // most_games} rounds through POST /api/import: "
+          f"{response.status_code} in {took:.1f} s")
+    assert response.status_code == 200
+    assert [g["status"] for g in response.get_json()["games"]] == ["new"] * most_games
+    assert games_stored(app) == most_games
+    # Seconds, not minutes: about 9 s on a quiet 2-core machine; a busy one may take twice that.
+    assert took < 60
