@@ -10,7 +10,9 @@ import pytest
 from factories import ANN_BEN_CAT_DAN, new_game, save_round
 from history_games import G1, G2, G3, G4
 from server import upgrade
+from flask import current_app, g
 from sqlalchemy import create_engine, text
+from sqlalchemy.orm import scoped_session, sessionmaker
 
 from scorekeeper import create_app
 
@@ -99,9 +101,89 @@ def close(app) -> None:
         db.engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def session_app(tmp_path_factory):
+    """The app and schema of this test session (one per xdist worker): building the app's
+    routes and the schema costs a fifth of a second, which a thousand tests would pay again."""
+    app = make_app(tmp_path_factory.mktemp("session"))
+    yield app
+    close(app)
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = make_app(tmp_path)
+def app(request, tmp_path):
+    """The app of a test: the session's, rolled back after it (:func:`rolled_back_app`), or, for
+    a test marked ``own_database``, one on a database of its own, committed for real."""
+    if request.node.get_closest_marker("own_database"):
+        app = make_app(tmp_path)
+        yield app
+        close(app)
+    else:
+        yield request.getfixturevalue("rolled_back_app")
+
+
+@pytest.fixture
+def rolled_back_app(session_app):
+    """The session's app, inside a transaction that is rolled back after the test: the store's
+    commits become savepoints of it, so every test starts from an empty club, ids from 1.
+
+    Each app context gets its own session, as Flask-SQLAlchemy gives it, all on the test's one
+    connection. A test that needs what other processes or connections see (a server, a file
+    copy, two connections racing, the statements a request really sends) is marked
+    ``own_database``."""
+    app = session_app
+    config = dict(app.config)
+    shared_session = db.session
+    with app.app_context():
+        connection = db.engine.connect()
+        outer = connection.begin()
+        if ON_POSTGRES:
+            restart_sequences(connection)
+    db.session = SessionOfTheTest(app, connection, shared_session)
+    try:
+        yield app
+    finally:
+        db.session = shared_session
+        outer.rollback()
+        connection.close()
+        app.config.clear()
+        app.config.update(config)
+
+
+class SessionOfTheTest:
+    """``db.session`` during a test: for the session's app, sessions on the test's connection (a
+    new one for each app context, as Flask-SQLAlchemy scopes them); for any other app the test
+    makes (an import into a second database), Flask-SQLAlchemy's own."""
+
+    def __init__(self, app, connection, shared_session) -> None:
+        self.app = app
+        self.shared_session = shared_session
+        self.tests_session = scoped_session(
+            sessionmaker(bind=connection, join_transaction_mode="create_savepoint"),
+            scopefunc=lambda: g.setdefault("test_session_scope", object()),
+        )
+
+    def current(self):
+        return self.tests_session if current_app.config is self.app.config else self.shared_session
+
+    def __call__(self):
+        return self.current()()
+
+    def __getattr__(self, name):
+        return getattr(self.current(), name)
+
+
+def restart_sequences(connection) -> None:
+    """PostgreSQL's sequences are not rolled back with a transaction: the ids start from 1
+    again, as they do on a fresh database (the tables are empty, so no id is taken)."""
+    for (name,) in connection.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")):
+        connection.execute(text("SELECT setval(:name, 1, false)"), {"name": name})
+
+
+@pytest.fixture
+def fresh_app(tmp_path):
+    """An app on a database of its own, committed for real, beside the test's ``app``."""
+    app = make_app(tmp_path, "fresh.sqlite")
     yield app
     close(app)
 

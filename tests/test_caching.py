@@ -44,6 +44,7 @@ def other_worker(app):
 
 # ================================================================ two servers, one database
 
+@pytest.mark.own_database
 def test_a_round_recorded_through_one_server_shows_at_once_on_the_other(web, game, other_worker):
     game_id, auth = game
     there = other_worker.test_client()
@@ -54,6 +55,7 @@ def test_a_round_recorded_through_one_server_shows_at_once_on_the_other(web, gam
     assert "Round 2" in text(board) and "Ann went out" in text(board)
 
 
+@pytest.mark.own_database
 def test_a_watchers_poll_on_one_server_sees_a_round_recorded_through_the_other(web, game, other_worker):
     game_id, auth = game
     there = other_worker.test_client()
@@ -64,6 +66,7 @@ def test_a_watchers_poll_on_one_server_sees_a_round_recorded_through_the_other(w
     assert there.get(f"/games/{game_id}/live?v=2&watch=1", headers=WATCHER).status_code == 204
 
 
+@pytest.mark.own_database
 def test_history_and_player_pages_follow_changes_made_by_another_worker(app, web, game, other_worker):
     game_id, auth = game
     with app.app_context():
@@ -122,6 +125,7 @@ def test_a_message_is_shown_once(web, game):
 
 # ================================================================ validators
 
+@pytest.mark.own_database
 def test_a_board_the_phone_holds_is_answered_304_after_one_query(app, web, game):
     game_id, auth = game
     for url in (f"/games/{game_id}", f"/games/{game_id}/watch"):
@@ -137,6 +141,7 @@ def test_a_board_the_phone_holds_is_answered_304_after_one_query(app, web, game)
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
 
+@pytest.mark.own_database
 def test_a_phone_revalidating_a_compressed_board_gets_304_after_one_query(app, web, game):
     """A phone accepts brotli: the board it got was compressed, with an ETag of its own
     ("...:br", Flask-Compress's), and that is the one it sends back. It gets its 304 from the

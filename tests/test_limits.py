@@ -140,6 +140,7 @@ def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
                                   environ_overrides=forty).status_code == 403
 
 
+@pytest.mark.own_database
 def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app, monkeypatch):
     """The costly part of an import (comparing every game with the stored ones) runs before
     the write; the write itself is one transaction (bench/import_lock.py measures it)."""

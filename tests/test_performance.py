@@ -57,6 +57,7 @@ def test_the_state_answered_after_a_round_is_what_a_replay_of_the_stored_rows_gi
         assert len(stored.state.rounds) == len(fresh.state.rounds) + 1
 
 
+@pytest.mark.own_database
 @SQLITE_ONLY
 def test_reading_does_not_wait_for_a_writer(app, web, game):
     path = app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")

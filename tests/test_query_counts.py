@@ -28,6 +28,10 @@ from scorekeeper.rules import BALMORAL, Progression, document_text, name_key
 # =============================================================== a fixed number of queries
 
 
+#: The statements a request really sends: no test transaction around them.
+pytestmark = pytest.mark.own_database
+
+
 def queries(app, client, url) -> int:
     client.get(url)  # warm up: the first request may reflect, connect, set pragmas
     with counted(app) as statements:
