@@ -19,6 +19,7 @@ from scorekeeper.web.views.api import _json_body, _require_key, bp
 from scorekeeper.web.views.api_errors import ApiError
 from scorekeeper.web.views.common import held
 from scorekeeper.rules import CardError, Problem, RoundError, RoundRecord, parse_hand
+from scorekeeper.rules.cards import MAX_HAND_TEXT
 
 
 def _game(game_id: int) -> store.LoadedGame:
@@ -104,7 +105,14 @@ def _refused(name: str, message: str, field: str, card: str | None = None) -> Ap
     return ApiError(422, message, problem=Problem(message, player=name, field=field, card=card))
 
 
+#: What a hand sent through the API may say (HandSent in the OpenAPI document).
+FIELDS = {"number", "went_out", "cards", "points", "achieved", "bonuses"}
+
+
 def _record(doc: dict, name: str, rules) -> tuple[int, RoundRecord]:
+    unknown = sorted(set(doc) - FIELDS)
+    if unknown:
+        raise ApiError(422, f'"{unknown[0][:40]}" is not part of a hand: send {", ".join(sorted(FIELDS))}', unknown[0][:40])
     number = doc.get("number")
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 10_000:
         raise ApiError(422, '"number" must be the round being played, a whole number from 1', "number")
@@ -116,19 +124,21 @@ def _record(doc: dict, name: str, rules) -> tuple[int, RoundRecord]:
         raise ApiError(422, '"went_out" and "achieved" are true or false', "went_out")
     if not isinstance(bonuses, list) or len(bonuses) > 10 or not all(isinstance(b, str) for b in bonuses):
         raise ApiError(422, '"bonuses" is a list of the rule set\'s bonus keys', "bonuses")
+    if cards is not None and not isinstance(cards, str) or points is not None and not isinstance(points, int):
+        raise _refused(name, '"cards" is text like "K 7 7"; "points" a whole number', "cards")
     hands, totals = {}, {}
     if not went_out:
         if (cards is None) == (points is None):
             raise _refused(name, f"{name}: send either \"cards\" or \"points\" (or \"went_out\": true)", "cards")
         if cards is not None:
-            if not isinstance(cards, str) or len(cards) > 400:
+            if not isinstance(cards, str) or len(cards) > MAX_HAND_TEXT:
                 raise _refused(name, '"cards" is the hand as text, like "K 7 7"', "cards")
             try:
                 hands[name] = parse_hand(cards, rules.deck)
             except CardError as exc:
                 raise _refused(name, f"{name}: {exc}", "cards", exc.token) from None
-        elif not isinstance(points, int) or isinstance(points, bool):
-            raise _refused(name, f"{name}: \"points\" must be a whole number", "points")
+        elif not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= 10_000:
+            raise _refused(name, f"{name}: \"points\" must be a whole number from 0", "points")
         else:
             totals[name] = points
     made = frozenset([name]) if went_out or achieved else frozenset()
