@@ -84,6 +84,8 @@
     fetch(form.getAttribute("data-sent"), { headers: headers, credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
         asking = false;
+        // A game no longer there: nothing more will arrive on this screen.
+        if (response.status === 404) { stop(); }
         if (response.status !== 200) { return undefined; }
         var etag = response.headers.get("ETag");
         return response.json().then(function (data) {

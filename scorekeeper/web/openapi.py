@@ -507,10 +507,8 @@ def openapi_document() -> dict[str, Any]:
                 "get": {
                     "operationId": "sentHands",
                     "summary": "The hands the players have sent for the round being played",
-                    "security": [{"editKey": []}, {"seatKey": []}],
                     "parameters": [GAME_ID],
                     "responses": {"200": _json("SentHands", "the hands sent"), "304": {"description": "not modified"},
-                                  "401": NO_SEAT_KEY, "403": _error("neither the edit key nor a seat key of the game"),
                                   "404": BAD["404"]},
                 }
             },
