@@ -5,7 +5,7 @@
 // the pages that take or show keys are left out by their address too.
 // (The "3": caches made before are dropped, with any page they kept without a time or as a fragment.)
 const CACHE = "scorekeeper-3-{{ shell|join('|')|hash }}";
-const KEYED = /^\/(club(\/|$)|games\/[0-9]+\/(share|join)$)/;
+const KEYED = /^\/(club(\/|$)|games\/[0-9]+\/(share|join|seat)$)/;
 
 function mayKeep(url, response) {
   const control = (response.headers.get("Cache-Control") || "").toLowerCase();

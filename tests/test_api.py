@@ -163,7 +163,8 @@ def test_openapi_document_lists_every_operation(client):
     doc = client.get("/api/openapi.json").get_json()
     operations = {op["operationId"] for path in doc["paths"].values() for op in path.values()}
     assert operations == {"createGame", "getGame", "recordRound", "replaceRound", "deleteRound", "importFiles",
-                          "backup", "ratings", "rulesets", "saveRuleset"}
+                          "backup", "ratings", "rulesets", "saveRuleset", "makeSeatLinks", "sentHands", "sendHand",
+                          "flagRound"}
 
 
 def test_a_created_game_links_to_itself_and_its_rounds(client, created):

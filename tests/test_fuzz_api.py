@@ -227,6 +227,38 @@ def test_rounds_from_the_table(api, method, path):
     fuzz(api, strategy, fill_game=True, fill_key=True)
 
 
+# ------------------------------------------- seat links, hands sent, "that's not my hand"
+
+SEATS = [
+    ("POST", "/api/games/{game_id}/seat-links"),
+    ("GET", "/api/games/{game_id}/hands"),
+    ("PUT", "/api/games/{game_id}/hands/{seat}"),
+    ("POST", "/api/games/{game_id}/rounds/{number}/flags/{seat}"),
+]
+
+
+def _seat_path(op, number, seat) -> dict:
+    return {"game_id": 1, **({"number": number} if "{number}" in op.path else {}),
+            **({"seat": seat} if "{seat}" in op.path else {})}
+
+
+@pytest.mark.parametrize("method, path", SEATS)
+def test_seat_operations_with_the_edit_key(api, method, path):
+    """The real game and its edit key (which may send any seat's hand): the rest made up."""
+    op = operation(api, method, path)
+    strategy = st.tuples(MODES, NUMBERS, st.integers(0, 5)).flatmap(
+        lambda mns: op.as_strategy(mns[0], path_parameters=_seat_path(op, mns[1], mns[2]), headers=dict(PLACEHOLDER)))
+    fuzz(api, strategy, fill_game=True, fill_key=True)
+
+
+@pytest.mark.parametrize("method, path", SEATS)
+def test_seat_operations_by_strangers(api, method, path):
+    op = operation(api, method, path)
+    strategy = st.tuples(MODES, NUMBERS, st.booleans()).flatmap(
+        lambda mnr: op.as_strategy(mnr[0], path_parameters=_seat_path(op, mnr[1], 0) if mnr[2] else None))
+    fuzz(api, strategy, fill_game=False, fill_key=False, fill_some_game=True)
+
+
 # ------------------------------------------------------------------ importFiles, backup (the club's)
 
 
@@ -280,7 +312,7 @@ def test_save_ruleset(api, club):
 
 def test_every_operation_is_fuzzed(api):
     """A new operation in the document must be added to the tests above."""
-    fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, ("POST", "/api/import"),
+    fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, *SEATS, ("POST", "/api/import"),
               ("GET", "/api/backup"), ("GET", "/api/ratings"), ("GET", "/api/rulesets"), ("POST", "/api/rulesets")}
     listed = {(r.ok().method.upper(), r.ok().path) for r in api.schema.get_all_operations()}
     assert listed == fuzzed

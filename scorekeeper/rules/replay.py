@@ -664,6 +664,22 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
     return tuple(problems)
 
 
+def check_own_hand(state: GameState | Position, name: str, record: RoundRecord) -> tuple[Problem, ...]:
+    """What the rules refuse in one player's own hand for the next round, seen alone: a card the
+    game does not play, more cards than were dealt, more of a rank than the decks hold, points no
+    hand scores, a bonus the rules do not have. ``record`` holds that player's entry only (went
+    out, or their cards or points, their contract and bonuses); what needs every hand (who went
+    out, the cards of the whole round counted together) is checked when the round is saved.
+
+    >>> from scorekeeper.rules.presets import BALMORAL
+    >>> state = start(GameSetup.create(BALMORAL, ["Ann", "Ben"]))
+    >>> [p.message for p in check_own_hand(state, "Ben", RoundRecord.create("", {"Ben": "K K K K K K K K K"}))]
+    ['that makes 9 × K in this round, but 2 decks hold only 8 of K']
+    """
+    return tuple(p for p in check_round(state, record)
+                 if p.player is not None and p.code != MISSING and state.setup.find(p.player) == name)
+
+
 def _check_bonuses(setup: GameSetup, record: RoundRecord, refuse: Callable[..., None]) -> None:
     rules = setup.rules
     earned: set[str] = set()

@@ -11,6 +11,9 @@ its own. Where each lives:
 - :mod:`~scorekeeper.store.rounds`: a round recorded, corrected or deleted;
 - :mod:`~scorekeeper.store.rulesets`: the table's house rule sets beside the presets;
 - :mod:`~scorekeeper.store.imports`: games read from files, stored;
+- :mod:`~scorekeeper.store.seat_keys`: seat links, a player's own key for their place at a game;
+- :mod:`~scorekeeper.store.sent_hands`: the hands players send from their own phones, until
+  the round is saved; :mod:`~scorekeeper.store.flags`: "that's not my hand" after it is;
 - :mod:`~scorekeeper.store.errors`: what they raise when a change cannot be made.
 
 Below them: :mod:`~scorekeeper.store.models` (the tables), :mod:`~scorekeeper.store.database`
@@ -37,6 +40,7 @@ from scorekeeper.store.games import (
     purge_game,
     restore_game,
 )
+from scorekeeper.store.flags import Flag, dismiss_flag, flag_round, flags_of
 from scorekeeper.store.imports import IMPORTED_KEY, GameFile, import_games
 from scorekeeper.store.players import (
     GamesPlayed,
@@ -52,6 +56,7 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.store.replays import LoadedGame
 from scorekeeper.store.rounds import RecordedRound, delete_round, record_round, replace_round
+from scorekeeper.store.sent_hands import Sent, next_round_number, send_hand, sent_hands, sent_tag
 from scorekeeper.store.rulesets import (
     HOUSE,
     RuleSetEntry,
@@ -71,6 +76,7 @@ __all__ = [
     "AlreadyRecorded",
     "BrokenGame",
     "Conflict",
+    "Flag",
     "GameFile",
     "GamesPlayed",
     "LoadedGame",
@@ -80,13 +86,17 @@ __all__ = [
     "PlayerNameError",
     "RecordedRound",
     "RuleSetEntry",
+    "Sent",
     "add_player",
     "all_game_ids",
     "create_game",
     "delete_game",
     "delete_round",
     "delete_ruleset",
+    "dismiss_flag",
     "find_player",
+    "flag_round",
+    "flags_of",
     "freeze",
     "game_version",
     "games_played",
@@ -100,6 +110,7 @@ __all__ = [
     "import_games",
     "list_rulesets",
     "load",
+    "next_round_number",
     "peek",
     "peek_with_rules",
     "purge_game",
@@ -111,4 +122,7 @@ __all__ = [
     "restore_game",
     "roster",
     "save_ruleset",
+    "send_hand",
+    "sent_hands",
+    "sent_tag",
 ]

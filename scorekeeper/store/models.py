@@ -129,6 +129,9 @@ class Seat(db.Model):
     game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
     position: Mapped[int] = mapped_column(Integer)
     player_id: Mapped[int] = mapped_column(ForeignKey("player.id"))
+    #: SHA-256 of the seat's key: whoever holds it may send this player's own hand for the round
+    #: being played, and nothing else. None until the scorekeeper makes seat links.
+    key_hash: Mapped[str | None] = mapped_column(String(64))
 
     game: Mapped[Game] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship(back_populates="seats", lazy="joined")
@@ -181,6 +184,52 @@ class HandEntry(db.Model):
     __table_args__ = (
         UniqueConstraint("round_id", "player_id", name="uq_hand_round_player"),
         CheckConstraint("cards IS NULL OR points IS NULL", name="cards_or_points"),
+    )
+
+
+class SentHand(db.Model):
+    """A hand a player sent from their own phone for the round being played, waiting for the
+    scorekeeper to save the round: not a fact of the game (the saved round is), kept only
+    until that round is saved or the game moves to another round. One per game, round and seat:
+    the last one sent wins."""
+
+    __tablename__ = "sent_hand"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    went_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Canonical ranks ("K 7 7"); None when a points total was sent instead.
+    cards: Mapped[str | None] = mapped_column(String(400))
+    points: Mapped[int | None] = mapped_column(Integer)
+    achieved: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The keys of the bonuses the player ticked, space-separated; "" for none.
+    bonuses: Mapped[str] = mapped_column(String(400), default="", server_default="")
+    #: One more each time what was sent changes (the same hand sent again changes nothing):
+    #: the scorekeeper's poll and the player's phones tell a new hand by it.
+    revision: Mapped[int] = mapped_column(Integer, default=1)
+    sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", "position", name="uq_sent_hand_game_number_position"),
+    )
+
+
+class RoundFlag(db.Model):
+    """"That's not my hand": a player says a saved round is wrong for them. It changes no figure;
+    the scorekeeper corrects the round (which clears it) or dismisses it."""
+
+    __tablename__ = "round_flag"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    position: Mapped[int] = mapped_column(Integer)
+    flagged_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+    __table_args__ = (
+        UniqueConstraint("game_id", "number", "position", name="uq_round_flag_game_number_position"),
     )
 
 

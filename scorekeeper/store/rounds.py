@@ -9,6 +9,7 @@ from datetime import datetime
 from sqlalchemy import inspect, insert, update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.store import flags, sent_hands
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import AlreadyRecorded, Conflict, NotFound
@@ -154,6 +155,7 @@ def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameStat
     db.session.add(added)
     db.session.flush()
     _add_hands(added.id, rows)
+    sent_hands.forget_other_rounds(game_id, number + 1)
     summaries.write(game_id, [s.player_id for s in seats], after)
     if after.finished:  # the game joins the ratings (at the end of the order: quick)
         db.session.execute(update(Game).where(Game.id == game_id).values(finished_at=utcnow())
@@ -200,6 +202,7 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     db.session.flush()
     _add_hands(old.id, rows)
     old.recorded_at = utcnow()
+    flags.round_corrected(game_id, number)
     game.version += 1
     _mark_finished(game, new_state)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
@@ -224,6 +227,8 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
     for rnd in later:
         rnd.number -= 1
         db.session.flush()
+    flags.round_deleted(game_id, number)
+    sent_hands.forget_other_rounds(game_id, len(records) + 1)
     game.version += 1
     _mark_finished(game, new_state)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)

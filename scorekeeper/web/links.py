@@ -29,6 +29,11 @@ def edit_link(game_id: int, key: str) -> str:
     return external("games.join", game_id=game_id) + "#key=" + key
 
 
+def seat_link(game_id: int, key: str) -> str:
+    """A player's own link: this phone may send that player's hand, and nothing else."""
+    return external("seats.join", game_id=game_id) + "#key=" + key
+
+
 def club_link(key: str) -> str:
     return external("club.join") + "#key=" + key
 

@@ -94,6 +94,7 @@ ERROR = {
             },
         },
         "game": {"$ref": "#/components/schemas/GameWithResult"},
+        "saved": {"type": "string", "description": "a hand sent for a round saved already: the player's hand as saved"},
         "problems": {"type": "array", "description": "a refused rule set: every problem, each with its field "
                      "(and stage or rank)", "items": {"type": "object", "required": ["field", "message"],
                      "properties": {"field": {"type": "string"}, "message": {"type": "string"},
@@ -298,6 +299,38 @@ LINKS_FROM_ROUND = {
 }
 
 
+SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
+        "description": "the player's place at the table, from 0 (the first player of the game file)"}
+NO_SEAT_KEY = {**_error("no key sent"), "headers": {"WWW-Authenticate": {
+    "description": 'Bearer realm="scorekeeper": the edit key, or a player\'s seat key', "schema": {"type": "string"}}}}
+SENT_HAND = {
+    "type": "object",
+    "required": ["seat", "player", "went_out", "cards", "points", "achieved", "bonuses", "revision", "words"],
+    "properties": {
+        "seat": {"type": "integer"}, "player": {"type": "string"}, "went_out": {"type": "boolean"},
+        "cards": {"type": "string", "nullable": True, "description": "the cards as sent, canonical; null for points"},
+        "points": {"type": "integer", "nullable": True}, "achieved": {"type": "boolean"},
+        "bonuses": {"type": "array", "items": {"type": "string"}},
+        "revision": {"type": "integer", "description": "one more each time this seat's hand changes"},
+        "words": {"type": "string", "description": "the hand in a line with its penalty: K 7 7 (24)"},
+    },
+}
+HAND_SENT = {
+    "type": "object",
+    "required": ["number"],
+    "additionalProperties": False,
+    "description": "one player's own hand for the round being played: went_out, or cards, or points",
+    "properties": {
+        "number": {"type": "integer", "minimum": 1, "maximum": 10000, "description": "the round being played"},
+        "went_out": {"type": "boolean"},
+        "cards": HAND,
+        "points": {"type": "integer", "minimum": 0, "maximum": 10000},
+        "achieved": {"type": "boolean", "description": "made their contract (ladder rule sets)"},
+        "bonuses": {"type": "array", "items": {"type": "string"}, "maxItems": 10},
+    },
+}
+
+
 def _linked(response: dict, links: dict) -> dict:
     return {**response, "links": links}
 
@@ -309,11 +342,13 @@ def openapi_document() -> dict[str, Any]:
             "title": "Scorekeeper API",
             "version": "1.0.0",
             "description": "Create games, record and correct rounds. Changes need the game's edit key "
-            "as a bearer token; imports and the backup of every game need the club key. Game files "
+            "as a bearer token; a player's seat key sends that player's own hand and nothing else; imports and the backup of every game need the club key. Game files "
             "follow GAME-FORMAT.md. Writes are limited per address (429 with Retry-After).",
         },
         "components": {
             "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"},
+                                "seatKey": {"type": "http", "scheme": "bearer",
+                                            "description": "a player's seat key: their own seat's hand, nothing else"},
                                 "clubKey": {"type": "http", "scheme": "bearer",
                                             "description": "the club key (flask club-key prints it)"}},
             "schemas": {
@@ -328,6 +363,20 @@ def openapi_document() -> dict[str, Any]:
                 "DealInfo": DEAL_INFO,
                 "RoundAnswer": ROUND_ANSWER,
                 "Error": ERROR,
+                "SentHand": SENT_HAND,
+                "HandSent": HAND_SENT,
+                "SentHands": {"type": "object", "required": ["number", "hands"], "properties": {
+                    "number": {"type": "integer", "nullable": True, "description": "the round being played "
+                               "(null once the game is over)"},
+                    "hands": {"type": "array", "items": {"$ref": "#/components/schemas/SentHand"}}}},
+                "SeatLinks": {"type": "object", "required": ["seats"], "properties": {"seats": {"type": "array", "items": {
+                    "type": "object", "required": ["seat", "player", "seat_key", "seat_url"],
+                    "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
+                                   "seat_key": {"type": "string", "description": "the player's bearer key"},
+                                   "seat_url": {"type": "string", "description": "the link their phone opens"}}}}}},
+                "Flagged": {"type": "object", "required": ["round", "seat", "player", "words"], "properties": {
+                    "round": {"type": "integer"}, "seat": {"type": "integer"}, "player": {"type": "string"},
+                    "words": {"type": "string"}}},
                 "RatedPlayer": RATED_PLAYER,
                 "Ratings": RATINGS,
                 "Backup": BACKUP,
@@ -443,6 +492,57 @@ def openapi_document() -> dict[str, Any]:
                     "responses": {"201": _linked(_json("RoundAnswer", "recorded (or the same round sent again)"), LINKS_FROM_ROUND),
                                   "409": _error("another round has this number: the current game is in the answer"),
                                   **BAD, "429": TOO_MANY},
+                }
+            },
+            "/api/games/{game_id}/seat-links": {
+                "post": {
+                    "operationId": "makeSeatLinks",
+                    "summary": "A seat key and link for every player (every earlier seat key stops working)",
+                    "security": [{"editKey": []}],
+                    "parameters": [GAME_ID],
+                    "responses": {"201": _json("SeatLinks", "each seat's key and link"), "401": NO_KEY,
+                                  "403": _error("not the game's edit key (a seat key says whose it is)"),
+                                  "404": BAD["404"], "429": TOO_MANY},
+                }
+            },
+            "/api/games/{game_id}/hands": {
+                "get": {
+                    "operationId": "sentHands",
+                    "summary": "The hands the players have sent for the round being played",
+                    "parameters": [GAME_ID],
+                    "responses": {"200": _json("SentHands", "the hands sent"), "304": {"description": "not modified"},
+                                  "404": BAD["404"]},
+                }
+            },
+            "/api/games/{game_id}/hands/{seat}": {
+                "put": {
+                    "operationId": "sendHand",
+                    "summary": "A player's own hand for the round being played, kept until the round is saved: "
+                               "the same hand sent twice is kept once, a new one replaces it",
+                    "security": [{"seatKey": []}, {"editKey": []}],
+                    "parameters": [GAME_ID, SEAT],
+                    "requestBody": {"required": True, "content": {"application/json": {
+                        "schema": {"$ref": "#/components/schemas/HandSent"},
+                        "example": {"number": 1, "cards": "K 7 7", "achieved": True}}}},
+                    "responses": {"200": _json("SentHand", "kept"), "400": BAD["400"], "401": NO_SEAT_KEY,
+                                  "403": _error("another seat's key, or none of this game's: the message says whose"),
+                                  "404": _error("no such game or seat"),
+                                  "409": _error("the round is saved already: saved is the player's hand as saved"),
+                                  "413": BAD["413"], "415": BAD["415"],
+                                  "422": _error("refused: a round not being played, or a hand the rules refuse "
+                                                "(the message names the player and card)"),
+                                  "429": TOO_MANY},
+                }
+            },
+            "/api/games/{game_id}/rounds/{number}/flags/{seat}": {
+                "post": {
+                    "operationId": "flagRound",
+                    "summary": "That's not my hand: the player says a saved round is wrong for them (no figure changes)",
+                    "security": [{"seatKey": []}, {"editKey": []}],
+                    "parameters": [GAME_ID, NUMBER, SEAT],
+                    "responses": {"201": _json("Flagged", "flagged for the scorekeeper"), "401": NO_SEAT_KEY,
+                                  "403": _error("another seat's key, or none of this game's"),
+                                  "404": _error("no such game, seat or saved round"), "429": TOO_MANY},
                 }
             },
             "/api/games/{game_id}/rounds/{number}": {

@@ -13,6 +13,7 @@ from scorekeeper.rules import (
     RoundResult,
     RuleSet,
     hand_penalty,
+    parse_hand,
     parse_rank,
 )
 
@@ -207,3 +208,45 @@ def next_round_data(nxt: NextRound) -> dict:
         "stages": [s.number for s in nxt.stages], "cards_dealt": nxt.cards_dealt,
         "is_last": nxt.is_last, "finishers": list(nxt.finishers),
     }
+
+
+def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | None, made: bool,
+               bonuses, penalty: int | None) -> str:
+    """One player's hand of one round in a line: "K 7 7 (24)", "went out (0)", "35 points",
+    "no cards (0)", then the contract made (ladder rule sets) and the bonuses."""
+    if went_out:
+        said = "went out"
+    elif points is not None:
+        said = "no cards" if points == 0 else f"{points} points"
+    else:
+        said = " ".join(card_label(token, rules.deck) for token in (cards or "").split()) or "no cards"
+    if penalty is not None:
+        said += f" ({penalty})"
+    if rules.progression is Progression.LADDER and made and not went_out:
+        said += f", made the {rules.stage_word.lower()}"
+    for words in bonus_words(rules, tuple(bonuses)):
+        said += f", {words}"
+    return said
+
+
+def sent_words(rules: RuleSet, sent) -> str:
+    """A hand a player sent, in a line with its penalty: "K 7 7 (24)"."""
+    penalty = 0 if sent.went_out else sent.points
+    if penalty is None:
+        try:
+            penalty = hand_penalty(parse_hand(sent.cards or "", rules.deck), rules.values)
+        except (CardError, KeyError):
+            penalty = None
+    if penalty is not None:
+        penalty += sum(b.points for b in rules.bonuses if b.key in sent.bonuses)
+    return hand_words(rules, sent.went_out, sent.cards, sent.points, sent.achieved, sent.bonuses, penalty)
+
+
+def saved_words(state: GameState, result: RoundResult, name: str) -> str:
+    """A player's line of a saved round, as the scorekeeper saved it: "K 7 7 (24)"."""
+    seat = state.setup.seat_of(name)
+    rec = result.record
+    hand = rec.hands.get(name)
+    return hand_words(state.rules, rec.went_out == name, hand.canonical if hand is not None else None,
+                      rec.points.get(name), name in result.achieved, rec.bonuses.get(name, ()),
+                      result.penalties[seat])

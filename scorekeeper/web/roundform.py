@@ -27,6 +27,7 @@ from scorekeeper.rules import (
     replay,
 )
 from scorekeeper.rules.cards import MAX_HAND_TEXT
+from scorekeeper.store.sent_hands import Sent
 from scorekeeper.rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
 
 MAX_POINTS_TEXT = 6
@@ -266,6 +267,46 @@ class RoundDraft:
                 return f'{name}: "{exc.token}" is not a card (cards are {cards}).'
             return f"{name}: {exc}."
         return ""
+
+    def take_sent(self, sent: Mapping[int, Sent]) -> None:
+        """The hands players sent from their own phones, each into its row while the row is
+        empty (what the scorekeeper entered stays: theirs wins)."""
+        for position, hand in sorted(sent.items()):
+            if position >= len(self.seats):
+                continue
+            seat = self.seats[position]
+            if seat.hand.strip() or seat.points.strip() or self.went_out == position:
+                continue
+            if hand.went_out:
+                if self.went_out is None:
+                    self.went_out = position
+                    seat.achieved = True
+                seat.bonuses = list(hand.bonuses)
+                continue
+            seat.hand = hand.cards or ""
+            seat.points = "" if hand.points is None else str(hand.points)
+            seat.achieved = hand.achieved
+            seat.bonuses = list(hand.bonuses)
+
+    def own_hand(self, position: int, setup: GameSetup) -> RoundRecord | None:
+        """One player's part of the round alone, as their own phone sends it (went out, or their
+        cards or points; their contract and bonuses); None, with the reason beside them, when it
+        cannot be read or holds nothing yet."""
+        name = setup.players[position]
+        seat = self.seats[position]
+        out = self.went_out == position
+        hands: dict[str, Hand] = {}
+        points: dict[str, int] = {}
+        if not out:
+            message = self._read_seat(name, seat, hands, points, setup.rules)
+            if not message and not hands and not points:
+                message = f"{name}: tap the cards left in your hand, No cards, or Out if you went out."
+            if message:
+                seat.errors.append(message)
+                return None
+        made = frozenset([name]) if out or seat.achieved else frozenset()
+        bonuses = {name: tuple(seat.bonuses)} if seat.bonuses else {}
+        return RoundRecord(name if out else "", hands, points, made, bonuses)  # type: ignore[arg-type]
 
     def ending(self, before: GameState) -> list[str]:
         """Why saving this draft ends the game (for "Saving ends the game: ..."), else []."""

@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args  # noqa: F401
 from conftest import close, join, make_app, make_keeper
 
-from .site import AXE_JS, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed
+from .site import AXE_JS, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
 
 HERE = Path(__file__).resolve().parent
 
@@ -87,6 +87,7 @@ def editor_cookie(quality_app, seeded) -> str:
     client = make_keeper(quality_app.test_client())  # and the club's keeper
     for game_id, key in seeded.keys.items():
         assert join(client, game_id, key).status_code == 303
+    take_a_seat(client, seeded)
     client.get("/")  # shows (and so drops) the flash messages the joins left
     cookie = client.get_cookie("session")
     assert cookie is not None

@@ -45,6 +45,7 @@ class Seeded:
     game_file: bytes = b""  # the game file of balmoral_over: importing it again stores nothing
     house: str = ""  # a house rule set (Liverpool changed)
     own_rules: int = 0  # a game whose rules no rule set has (its house rule set changed since)
+    seat_keys: list[str] = field(default_factory=list)  # the seat links of balmoral: Ann's phone opens the first
 
 
 NAMES = ["Ann", "Benedict", "Cat", "Dev", "Eve", "Fin"]
@@ -94,6 +95,14 @@ def seed(app: Flask) -> Seeded:
         ]
         for number, record in enumerate(rounds, start=1):
             store.record_round(game.id, number, record)
+
+        # Every player enters their own hand: seat links, Ann's hand for round 4 sent, and
+        # Benedict's word that round 3 is wrong.
+        from scorekeeper.store import seat_keys
+
+        s.seat_keys = seat_keys.make_seat_keys(game.id)
+        store.send_hand(game.id, 4, "Ann", RoundRecord.create("", {"Ann": "K 7"}))
+        store.flag_round(game.id, 3, 1)
 
         # Classic in progress, three seats, jokers.
         game, key = store.create_game(GameSetup.create(CLASSIC, NAMES[:3]))
@@ -272,7 +281,24 @@ def catalogue(s: Seeded) -> list[Page]:
         Page("offline", "/offline", fragment=False),
         Page("error-404", "/games/999999", 404),
         Page("error-403-round", f"/games/{b}/rounds/new", 403, editor=False),
+        Page("seat-join", f"/games/{b}/seat", editor=False),
+        Page("seat-join-refused", f"/games/{b}/seat", 403, form={"key": "not-the-key"}, token_from=f"/games/{b}/seat",
+             editor=False, browser="seat_join_refused"),
+        Page("hand", f"/games/{b}/hand"),
+        Page("hand-refused", f"/games/{b}/hand", 422, form={"number": "4", "hand-0": "A X", "send": "1"},
+             token_from=f"/games/{b}/hand", browser="hand_refused"),
+        Page("error-403-hand", f"/games/{b}/hand", 403, editor=False),
     ]
+
+
+def take_a_seat(client, s: Seeded) -> None:
+    """The editor's phone opens Ann's seat link of the Balmoral game in progress (her own page),
+    and holds every seat link of it, as the phone that made them does (the share page)."""
+    token = csrf_token(client.get(f"/games/{s.balmoral}/seat").get_data(as_text=True))
+    opened = client.post(f"/games/{s.balmoral}/seat", data={"csrf_token": token, "key": s.seat_keys[0]})
+    assert opened.status_code == 303, opened.status_code
+    with client.session_transaction() as session:
+        session["seat_links"] = {str(s.balmoral): s.seat_keys}
 
 
 def _rules_refused() -> dict:

@@ -129,12 +129,25 @@ def import_again(page: PwPage, base: str, s: Seeded) -> None:
 def share_edit_link(page: PwPage, base: str, s: Seeded) -> None:
     page.goto(f"{base}/games/{s.balmoral}/share")
     page.get_by_text("Show the edit link").tap()
-    expect(page.locator("details .qr svg")).to_be_visible()
+    expect(page.locator("details:not(.seat-link) .qr svg")).to_be_visible()
 
 
 def join_refused(page: PwPage, base: str, s: Seeded) -> None:
     page.goto(f"{base}/games/{s.balmoral}/join#key=not-the-key")  # the page posts the key itself
     expect(page.get_by_role("alert")).to_contain_text("no longer works")
+
+
+def seat_join_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/{s.balmoral}/seat#key=not-the-key")
+    expect(page.get_by_role("alert")).to_contain_text("no longer works")
+
+
+def hand_refused(page: PwPage, base: str, s: Seeded) -> None:
+    page.goto(f"{base}/games/{s.balmoral}/hand")
+    page.locator("button[data-edit=type]").tap()
+    page.locator("#hand-0").fill("A X")
+    page.get_by_role("button", name="Send to the scorekeeper").tap()
+    expect(page.locator("#err-0")).to_be_visible()
 
 
 def club_refused(page: PwPage, base: str, s: Seeded) -> None:
@@ -152,7 +165,7 @@ def rules_refused(page: PwPage, base: str, s: Seeded) -> None:
 
 FLOWS = {f.__name__: f for f in (new_game_classic, new_game_phase10, new_game_refused, players_refused, rename_refused,
                                  round_refused, import_refused, import_again, share_edit_link, join_refused,
-                                 club_refused, rules_refused)}
+                                 club_refused, rules_refused, seat_join_refused, hand_refused)}
 
 
 def open_page(page: PwPage, base: str, seeded: Seeded, spec: Page) -> None:

@@ -18,7 +18,7 @@ import pytest
 from conftest import close, join, make_app, make_keeper
 
 from . import vnu
-from .site import Page, csrf_token
+from .site import Page, csrf_token, take_a_seat
 
 HX = {"HX-Request": "true"}
 
@@ -55,6 +55,7 @@ def test_every_page_and_fragment_is_valid_html(quality_app, pages, seeded, empty
     editor = make_keeper(quality_app.test_client())
     for game_id, key in seeded.keys.items():
         join(editor, game_id, key)
+    take_a_seat(editor, seeded)
     files = []
 
     def write(name: str, text: str):

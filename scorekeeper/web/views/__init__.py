@@ -9,15 +9,17 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from scorekeeper.web.views import api, errors, files, games, pwa, rounds
+    from scorekeeper.web.views import api, api_seats, errors, files, games, hands, pwa, rounds, seats
     from scorekeeper.web.views.club import history, house_rules, keeper, players, ratings, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
-    app.register_blueprint(api.bp)
+    app.register_blueprint(api.bp)  # with the routes api_seats adds to it (imported above)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)
+    app.register_blueprint(seats.bp)
+    app.register_blueprint(hands.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(stats.bp)

@@ -13,7 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.store import access
+from scorekeeper.store import access, seat_keys
 from scorekeeper.web import links
 from scorekeeper import store
 from scorekeeper.files import transfer
@@ -82,6 +82,11 @@ def _require_key(game: Game) -> None:
         raise ApiError(401, "changing a game needs its edit key: Authorization: Bearer <key>",
                        headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'})
     if not access.key_matches(game, key):
+        seat = seat_keys.seat_of(game.id, key)
+        if seat is not None:
+            raise ApiError(403, f"this is {seat.name}'s seat key: it sends {seat.name}'s own hand "
+                                f"(PUT /api/games/{game.id}/hands/{seat.position}) and nothing else; this change "
+                                "needs the game's edit key (the scorekeeper's); nothing was changed")
         raise ApiError(403, "this is not the game's edit key (or a new edit link has replaced it); "
                             "nothing was changed")
 

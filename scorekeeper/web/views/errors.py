@@ -7,10 +7,12 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.store import seat_keys
 from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.limits import TooLarge
 from scorekeeper.web.views.common import render
+from scorekeeper.web.views.hands import NotYourSeat
 
 PAGES = {
     400: ("That request could not be read", "Nothing was saved. Go back, reload the page and try again."),
@@ -31,11 +33,26 @@ PAGES = {
 
 
 def answer(status: int, title: str | None = None, message: str | None = None):
-    default_title, default_message = PAGES.get(status, ("Something is wrong", "Nothing was saved."))
+    default_title, default_message = _seat_holders_words(status) or PAGES.get(status, ("Something is wrong",
+                                                                                       "Nothing was saved."))
     if request.path.startswith("/api/"):
         return jsonify({"error": {"message": message or default_title}}), status
     return render("error.html", status, title=title or default_title, message=message or default_message,
                   back=_back_to_the_game(status)), status
+
+
+def _seat_holders_words(status: int) -> tuple[str, str] | None:
+    """A refusal to a phone that holds a player's seat link for this game says who may do it."""
+    game_id = (request.view_args or {}).get("game_id")
+    if status != 403 or not isinstance(game_id, int):
+        return None
+    seat = seat_keys.held_seat(game_id)
+    if seat is None:
+        return None
+    return ("Only the scorekeeper can do that",
+            f"This phone holds {seat.name}\u2019s seat link: it sends {seat.name}\u2019s own hand, and nothing else. "
+            "Saving, undoing and correcting rounds, and starting a game, are the scorekeeper\u2019s: the phone "
+            "with the game\u2019s edit link. Nothing was changed.")
 
 
 def _back_to_the_game(status: int) -> str | None:
@@ -70,7 +87,7 @@ def register(app: Flask) -> None:
             # A host not in TRUSTED_HOSTS: no address can be made for it, so no page either.
             return Response(f"{error.code} {error.name}: this server does not answer to that host name.\n",
                             error.code, mimetype="text/plain")
-        if isinstance(error, NotKeeper | NoClubKey | TooLarge):  # they say what to do: who may, how large
+        if isinstance(error, NotKeeper | NoClubKey | TooLarge | NotYourSeat):  # they say what to do: who may, how large
             return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
         if isinstance(error, RateLimitExceeded):
             return answer(429, message=f"At most {error.description} from one address: wait a minute and "

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
 from wtforms import SelectChoice
 
-from scorekeeper.store import access
+from scorekeeper.store import access, seat_keys
 from scorekeeper.web import assets, clubkey as club, links
 from scorekeeper.club import history
 from scorekeeper import store
@@ -220,11 +220,14 @@ def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
     form it can no longer post); and whether it offers to restore a round just undone
     (``offer``: a board that does differs from the same version without). Every server works
     out the same one from the database."""
-    app = current_app
-    token = session.get(app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
-    token_digest = hashlib.sha256(token.encode()).hexdigest()[:8] if isinstance(token, str) and token else "none"
     return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
-            f".{assets.release(app)}.{token_digest}{'.undone' if offer else ''}")
+            f".{assets.release(current_app)}.{form_token_digest()}{'.undone' if offer else ''}")
+
+
+def form_token_digest() -> str:
+    """This browser's form token, in a few characters, for the ETag of a page that carries it."""
+    token = session.get(current_app.config.get("WTF_CSRF_FIELD_NAME", "csrf_token"), "")
+    return hashlib.sha256(token.encode()).hexdigest()[:8] if isinstance(token, str) and token else "none"
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200,
@@ -307,9 +310,21 @@ def share(game_id: int):
     local = links.host_of(watch_url) in {"localhost", "127.0.0.1", "::1"}
     response = render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
                       watch_url=watch_url, edit_url=edit_url, local=local,
-                      watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None)
+                      watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None,
+                      seat_links=_seat_links(loaded) if editable else [],
+                      has_seat_links=editable and seat_keys.has_seat_links(game_id))
     # It shows the edit key (its link and QR code): kept by no cache.
     return no_store(response) if editable else response
+
+
+def _seat_links(loaded: store.LoadedGame) -> list[tuple[str, str, str]]:
+    """Each player's name, seat link and its QR code, as this phone made them (none when it made
+    none, or another phone has made new ones since)."""
+    keys = seat_keys.made_here(loaded.id)
+    if not keys or len(keys) != len(loaded.seats) or seat_keys.seat_of(loaded.id, keys[0]) is None:
+        return []
+    return [(seat.name, url, qr_svg(url))
+            for seat, url in ((seat, links.seat_link(loaded.id, key)) for seat, key in zip(loaded.seats, keys, strict=True))]
 
 
 def qr_svg(url: str) -> str:

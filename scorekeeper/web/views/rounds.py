@@ -6,11 +6,11 @@ import json
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
 
-from scorekeeper.store import access
+from scorekeeper.store import access, seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
-from scorekeeper.web.presenters import bonus_words, card_label
+from scorekeeper.web.presenters import bonus_words, card_label, sent_words
 from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
 from scorekeeper.rules import GameState, RoundError
 from scorekeeper.web.views.common import go, is_htmx, render, whole_number
@@ -56,7 +56,18 @@ def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: in
     finishers = {} if editing or nxt is None else {name: finishes(before, name) for name in nxt.finishers}
     return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
                   draft=draft, editing=editing, before=before, last=last, finishers=finishers,
-                  ending=[] if editing else draft.ending(before))
+                  ending=[] if editing else draft.ending(before), arrivals=_arrivals(loaded, editing, nxt))
+
+
+def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[str, int]] | None:
+    """What each player has sent from their own phone for the round being entered, in words, and
+    which of their sendings it is, by seat (None where the table plays without seat links, and
+    for a correction)."""
+    if editing or nxt is None or not seat_keys.has_seat_links(loaded.id):
+        return None
+    rules = loaded.state.rules
+    return {position: (sent_words(rules, hand), hand.revision)
+            for position, hand in store.sent_hands(loaded.id, nxt.number).items()}
 
 
 def _scoreboard(loaded: store.LoadedGame, status: int = 200):
@@ -176,6 +187,9 @@ def new_round(game_id: int):
         flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
         return go(url_for("games.scoreboard", game_id=game_id))
     draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players), loaded.state.rules.deck)
+    # The hands the players sent from their own phones are in already: with every one in, the
+    # scorekeeper only saves.
+    draft.take_sent(store.sent_hands(game_id, draft.number))
     return _form(loaded, draft, False)
 
 

@@ -1,0 +1,74 @@
+""""That's not my hand": a player's word that a saved round is wrong for them.
+
+A flag changes no figure. It stands on the scorekeeper's board ("Cat says round 4 is wrong")
+until the round is corrected (the correction's transaction clears it) or the scorekeeper
+dismisses it. Flagging the same round twice keeps one flag.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.store.database import writing
+from scorekeeper.store.models import Game, Player, RoundFlag, Seat, db
+
+
+class Flag(NamedTuple):
+    number: int
+    position: int
+    #: The player who flagged the round.
+    name: str
+
+
+def _seen(game_id: int) -> None:
+    """A flag is shown on the scorekeeper's board: the game's version moves on, as for every
+    change its pages show (their ETags, the watchers' poll). No figure changes."""
+    db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1)
+                       .execution_options(synchronize_session=False))
+
+
+@writing()
+def flag_round(game_id: int, number: int, position: int) -> None:
+    exists = db.session.scalar(select(RoundFlag.id).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
+                                                         RoundFlag.position == position))
+    if exists is None:
+        db.session.add(RoundFlag(game_id=game_id, number=number, position=position))
+        _seen(game_id)
+    try:
+        db.session.commit()
+    except IntegrityError:  # flagged at the same moment from the seat's other phone: one flag
+        db.session.rollback()
+
+
+@writing()
+def dismiss_flag(game_id: int, number: int, position: int) -> None:
+    gone = db.session.execute(delete(RoundFlag).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
+                                                      RoundFlag.position == position))
+    if gone.rowcount:
+        _seen(game_id)
+    db.session.commit()
+
+
+def flags_of(game_id: int) -> list[Flag]:
+    rows = db.session.execute(
+        select(RoundFlag.number, RoundFlag.position, Player.name)
+        .join(Seat, (Seat.game_id == RoundFlag.game_id) & (Seat.position == RoundFlag.position))
+        .join(Player, Player.id == Seat.player_id)
+        .where(RoundFlag.game_id == game_id).order_by(RoundFlag.number, RoundFlag.position)).all()
+    return [Flag(*row) for row in rows]
+
+
+def round_corrected(game_id: int, number: int) -> None:
+    """In a correction's transaction: the round's flags are answered."""
+    db.session.execute(delete(RoundFlag).where(RoundFlag.game_id == game_id, RoundFlag.number == number)
+                       .execution_options(synchronize_session=False))
+
+
+def round_deleted(game_id: int, number: int) -> None:
+    """In a delete's transaction: the round's flags go, and the later rounds' move up with them."""
+    round_corrected(game_id, number)
+    db.session.execute(update(RoundFlag).where(RoundFlag.game_id == game_id, RoundFlag.number > number)
+                       .values(number=RoundFlag.number - 1).execution_options(synchronize_session=False))

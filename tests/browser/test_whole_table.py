@@ -1,0 +1,140 @@
+"""The whole table keeps score: the scorekeeper's phone and each player's own, by their seat
+links, at 390x844 with touch. Every tap is counted per phone, and printed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from scorekeeper import store
+from scorekeeper.files.gamefile import round_document
+
+from .test_table import row, start_game
+from .test_taps import Taps
+
+PLAYERS = ["Ann", "Ben", "Cat"]
+
+
+def seat_links(page: Page, server: str) -> dict[str, str]:
+    """Make the seat links on the share page, as the scorekeeper does; each player's address."""
+    page.get_by_role("link", name="Share").tap()
+    page.get_by_role("button", name="Make seat links").tap()
+    expect(page.get_by_text("Seat links made for")).to_be_visible()
+    found = {}
+    for name in PLAYERS:
+        link = page.locator(f"details.seat-link:has(summary:text-is(\"Enter {name}'s hand\")) a")
+        found[name] = link.get_attribute("href")
+    page.get_by_role("link", name="Back to the scoreboard").tap()
+    return found
+
+
+def open_seat(another_phone, url: str, name: str) -> Page:
+    player = another_phone().new_page()
+    player.goto(url)
+    expect(player.get_by_role("heading", name=f"{name}: round 1")).to_be_visible()
+    return player
+
+
+def tap_hand(player: Page, taps: Taps, name: str, cards: str = "", out: bool = False, made: bool = False) -> None:
+    if out:
+        taps.tap("out", row(player, name).locator(".out-toggle"))
+    for rank in cards.split():
+        taps.tap("cards", player.get_by_role("button", name=f"Add {rank} to {name}", exact=True))
+    if made:
+        taps.tap("made", row(player, name).locator(".made-toggle"))
+    taps.tap("send", player.get_by_role("button", name="Send to the scorekeeper"))
+
+
+def arrival(page: Page, name: str):
+    return row(page, name).locator("[data-arrival]")
+
+
+def test_four_phones_a_round_takes_each_player_their_own_hand_and_the_scorekeeper_two_taps(
+        page: Page, server, another_phone, live_app, artifacts):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    phones = {name: open_seat(another_phone, links[name], name) for name in PLAYERS}
+    taps = {name: Taps() for name in ["scorekeeper", *PLAYERS]}
+
+    taps["scorekeeper"].tap("open the round screen", page.get_by_role("link", name="Record round 1"))
+    for name in PLAYERS:
+        expect(arrival(page, name)).to_have_text(f"waiting for {name}")
+
+    hands = {"Ann": {"out": True}, "Ben": {"cards": "K 7 7", "made": True}, "Cat": {"cards": "Q 5 5 3"}}
+    shown = {"Ann": "went out (0)", "Ben": "K 7 7 (24), made the level", "Cat": "Q 5 5 3 (23)"}
+    for name in PLAYERS:
+        player = phones[name]
+        # The penalty shows as the player taps, before anything is sent.
+        tap_hand(player, taps[name], name, **hands[name])
+        expect(player.locator("[data-sent-line]")).to_contain_text(f"Sent: {shown[name]}")
+        # On the scorekeeper's screen within 2 s of the player's sending.
+        expect(arrival(page, name)).to_have_text(f"sent by {name}: {shown[name]}", timeout=2000)
+    expect(page.locator("#pen-1")).to_have_text("24")
+    expect(page.locator("#pen-2")).to_have_text("23")
+    expect(row(page, "Ann").locator("input[name=went_out]")).to_be_checked()
+
+    taps["scorekeeper"].tap("save", page.get_by_role("button", name="Save round 1"))
+    expect(page.locator(".flash")).to_contain_text("Round 1 saved")
+
+    with live_app.app_context():
+        state = store.load(1).state
+        stored = round_document(state.setup, state.rounds[0].record)
+    assert stored["went_out"] == "Ann"
+    assert stored["hands"] == {"Ben": "K 7 7", "Cat": "Q 5 5 3"}
+    assert stored["achieved"] == ["Ann", "Ben"]
+
+    # Every player's phone shows their own line of the saved round, and opens the next one.
+    for name in PLAYERS:
+        expect(phones[name].locator(".own-line")).to_contain_text(f"Round 1 saved: your hand {shown[name]}")
+        expect(phones[name].get_by_role("heading", name=f"{name}: round 2")).to_be_visible()
+
+    counts = {name: t.total for name, t in taps.items()}
+    print("\nTaps per phone for the round:", json.dumps(counts))
+    (artifacts / "table-taps.json").write_text(json.dumps(
+        {"taps": counts, "breakdown": {name: dict(t.counts) for name, t in taps.items()}}, indent=2) + "\n")
+    assert counts["scorekeeper"] == 2
+    assert counts == {"scorekeeper": 2, "Ann": 2, "Ben": 5, "Cat": 5}
+
+
+def test_the_scorekeepers_typing_in_a_row_survives_an_arrival(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    ben, cat = (open_seat(another_phone, links[name], name) for name in ("Ben", "Cat"))
+    page.get_by_role("link", name="Record round 1").tap()
+    row(page, "Cat").locator(".pick").tap()
+    page.get_by_role("button", name="Add 5 to Cat", exact=True).tap()
+    page.get_by_role("button", name="Add 6 to Cat", exact=True).tap()
+    # An arrival for another row fills that row; the row being typed keeps what was typed.
+    tap_hand(ben, Taps(), "Ben", "K")
+    expect(arrival(page, "Ben")).to_have_text("sent by Ben: K (10)")
+    expect(page.locator("#pen-1")).to_have_text("10")
+    expect(row(page, "Cat").locator("[data-chips]")).to_have_text("56")
+    expect(page.locator("[data-who]")).to_have_text("Cat")
+    # Cat's own hand arriving does not overwrite the scorekeeper's: it is named beside it.
+    tap_hand(cat, Taps(), "Cat", "Q")
+    expect(arrival(page, "Cat")).to_have_text("Cat sent: Q (10) (yours is kept)")
+    expect(page.locator("#pen-2")).to_have_text("11")
+    row(page, "Ann").locator(".out-toggle").tap()
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_contain_text("Round 1 saved")
+    # The scorekeeper's entry won, and Cat's phone shows it.
+    expect(cat.locator(".own-line")).to_contain_text("Round 1 saved: your hand 6 5 (11)")
+
+
+@pytest.mark.offline
+def test_an_offline_players_hand_arrives_when_the_signal_returns(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    cat = open_seat(another_phone, links["Cat"], "Cat")
+    page.get_by_role("link", name="Record round 1").tap()
+    cat.context.set_offline(True)
+    tap_hand(cat, Taps(), "Cat", "J 4")
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Not sent yet: no signal")
+    expect(arrival(page, "Cat")).to_have_text("waiting for Cat")
+    cat.context.set_offline(False)
+    expect(arrival(page, "Cat")).to_have_text("sent by Cat: J 4 (14)")
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: J 4 (14)")
+    assert cat.evaluate("localStorage.getItem('scorekeeper-seat-outbox')") == "[]"
+    expect(row(page, "Cat").locator("[data-chips]")).to_have_text("J4")
