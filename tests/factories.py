@@ -278,3 +278,15 @@ def family_liverpool() -> dict:
     doc["stages"].append({"contract": "3 runs of 4 and 1 set of 2", "cards": 14})
     doc["bonuses"].append({"key": "in-one-go", "label": "Went out in one go", "points": -20})
     return doc
+
+
+def upload_bytes(client, body: bytes, **data):
+    """Post ``body`` as the import form's file. The multipart body is built here, in memory:
+    the test client's own encoder spools a large one to a temporary file it never closes."""
+    boundary = "scorekeeper-test-boundary"
+    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
+             for name, value in data.items()]
+    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="backup.json"\r\n'
+                 "Content-Type: application/json\r\n\r\n".encode() + body + b"\r\n")
+    payload = b"".join(parts) + f"--{boundary}--\r\n".encode()
+    return client.post("/import", data=payload, content_type=f"multipart/form-data; boundary={boundary}")

@@ -31,7 +31,7 @@ def app_env(database_url: str, instance: Path, limits: bool = False) -> dict[str
     if not limits:
         # Most of these servers are for the contract and reliability tests: one address sending
         # far more than any table, past the per-address limits (tested in test_limits.py, and
-        # on a real server in test_slow_clients.py).
+        # on a real server in test_serving.py).
         env["FLASK_RATELIMIT_ENABLED"] = "false"
     return env
 

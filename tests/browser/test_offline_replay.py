@@ -31,7 +31,7 @@ NAMES = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay", "Gus", "Hal"]
 
 
 def random_game(rng: random.Random, max_rounds: int = 14, choices=(BALMORAL, CLASSIC)):
-    """Like tests/test_rules.py's games() strategy, drawn from a seeded generator; a rule set
+    """Like tests/rules/test_rules.py's games() strategy, drawn from a seeded generator; a rule set
     with bonuses gives some now and then."""
     rules = rng.choice(list(choices))
     players = NAMES[: rng.randint(rules.min_players, rules.max_players)]

@@ -5,7 +5,7 @@ follows the description's links from a created game to its rounds) finds nothing
 Bounded: a few examples per operation, a fixed seed (the same requests on every run, so a
 failure in CI happens here too), a time limit. tests/schemathesis.toml says the one thing the
 description cannot: a schema-valid game or round that breaks the rules is refused with its
-declared 422. tests/test_fuzz_api.py fuzzes the same operations in-process with real games.
+declared 422. tests/web/test_fuzz_api.py fuzzes the same operations in-process with real games.
 """
 
 from __future__ import annotations

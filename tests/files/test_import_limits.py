@@ -10,8 +10,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from conftest import CLUB_KEY
-from factories import games_stored, text
-from test_limits import upload
+from factories import games_stored, text, upload_bytes
 
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import backup_document
@@ -47,7 +46,7 @@ def test_a_backup_of_20000_games_is_refused_at_once_in_words_and_nothing_is_stor
     # Counted, not read: refused in about the time the JSON takes to parse.
     assert took < 10
 
-    page = upload(web, body.encode())  # built in memory: the test client would spool it to a file
+    page = upload_bytes(web, body.encode())  # built in memory: the test client would spool it to a file
     assert page.status_code == 413
     assert "backup.json: The file holds 20,000 games; the server imports at most 2,000 games at once" in text(page)
     assert CLI in text(page) and "Nothing was stored." in text(page)

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
-from factories import counted
+from factories import counted, upload_bytes
 from history_games import random_docs
 
 from scorekeeper.web import limits
@@ -25,24 +25,12 @@ def limited(tmp_path):
     close(app)
 
 
-def upload(client, body: bytes, **data):
-    """Post ``body`` as the import form's file. The multipart body is built here, in memory:
-    the test client's own encoder spools a large one to a temporary file it never closes."""
-    boundary = "scorekeeper-test-boundary"
-    parts = [f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{value}\r\n'.encode()
-             for name, value in data.items()]
-    parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="backup.json"\r\n'
-                 "Content-Type: application/json\r\n\r\n".encode() + body + b"\r\n")
-    payload = b"".join(parts) + f"--{boundary}--\r\n".encode()
-    return client.post("/import", data=payload, content_type=f"multipart/form-data; boundary={boundary}")
-
-
 def test_the_third_import_in_a_minute_is_a_429_with_retry_after(limited):
     keeper = make_keeper(limited.test_client())
     body = json.dumps(random_docs(1, seed=5)[0]).encode()
-    assert upload(keeper, body).status_code == 200
-    assert upload(keeper, body).status_code == 200
-    third = upload(keeper, body)
+    assert upload_bytes(keeper, body).status_code == 200
+    assert upload_bytes(keeper, body).status_code == 200
+    third = upload_bytes(keeper, body)
     assert third.status_code == 429
     assert int(third.headers["Retry-After"]) > 0
     assert "Too many requests" in third.text and "2 per 1 minute" in third.text
@@ -114,7 +102,7 @@ def test_a_7_mb_import_by_the_keeper_is_accepted_with_the_form_token_checked(app
     token = form_token(keeper, "/import")
     body = seven_megabyte_backup()
     assert len(body) > 7 * 1024 * 1024
-    response = upload(keeper, body, csrf_token=token)
+    response = upload_bytes(keeper, body, csrf_token=token)
     assert response.status_code == 200, response.text[:500]
     assert "3 games imported" in " ".join(response.text.split())
 
@@ -123,7 +111,7 @@ def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
     keeper = make_keeper(app.test_client())
     token = form_token(keeper, "/import")
     app.config["IMPORT_MAX_BYTES"] = 5 * 1024 * 1024
-    response = upload(keeper, seven_megabyte_backup(), csrf_token=token)
+    response = upload_bytes(keeper, seven_megabyte_backup(), csrf_token=token)
     assert response.status_code == 413
     assert "the most this page takes is 5 MB" in response.text and "flask --app scorekeeper games import" in response.text
 

@@ -20,6 +20,11 @@ from factories import (
     text,
     totals,
 )
+from conftest import join
+from sqlalchemy import func, select
+
+from scorekeeper.files.transfer import export_game
+from scorekeeper.store.models import Round, db
 
 # =============================================================== corrections
 
@@ -160,3 +165,45 @@ def test_a_correction_sent_again_after_its_answer_was_lost_is_corrected_not_a_co
     assert other.status_code == 409
     assert "changed on another phone" in text(other)
     assert rounds_stored(app, played) == 2
+
+
+# =============================================================== two phones, one game
+
+#: A game with one round, as the API creates it.
+ONE_ROUND = {
+    "format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"], "first_dealer": "Ben",
+    "started_at": "2026-11-01T18:00:00Z",
+    "rounds": [{"went_out": "Ann", "hands": {"Ben": "A K", "Cat": "2 3"}, "achieved": ["Cat"]}],
+}
+
+
+def token(client, url):
+    return re.search(r'name="csrf_token" value="([^"]+)"', client.get(url).text).group(1)
+
+
+def test_a_change_made_on_an_old_version_is_refused_and_the_other_round_kept(app):
+    phone_a = app.test_client()
+    created = phone_a.post("/api/games", json=ONE_ROUND).get_json()
+    key = created["edit_key"]
+    join(phone_a, 1, key)
+    phone_b = app.test_client()
+    join(phone_b, 1, key)
+    form_url = "/games/1/rounds/1/edit"
+    old_form = phone_a.get(form_url).text
+    version = re.search(r'name="version" value="(\d+)"', old_form).group(1)
+    # Phone B records round 2 meanwhile.
+    b_token = token(phone_b, "/games/1/rounds/new")
+    saved = phone_b.post("/games/1/rounds/new", data={"csrf_token": b_token, "number": "2", "went_out": "1",
+                                                      "hand-0": "K", "hand-2": "2", "save": "1"})
+    assert saved.status_code == 303
+    # Phone A saves its correction made on the old version: refused, and B's round is kept.
+    a_token = re.search(r'name="csrf_token" value="([^"]+)"', old_form).group(1)
+    late = phone_a.post(form_url, data={"csrf_token": a_token, "version": version, "number": "1", "went_out": "2",
+                                         "hand-0": "Q", "hand-1": "Q", "save": "1"})
+    assert late.status_code == 409
+    assert "changed on another phone" in late.text and "nothing was saved" in late.text
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Round)) == 2
+        assert export_game(1)["rounds"][0]["went_out"] == "Ann"
+    delete = phone_a.post("/games/1/rounds/1/delete", data={"csrf_token": a_token, "version": version})
+    assert delete.status_code == 409

@@ -1,7 +1,7 @@
 """What keeps the plain path cheap: a round's answer is what a replay gives, a backup is
 stored in a few statements, a deep page of history skips along an index, static files are
 compressed once at the best quality, reads do not wait for writers. (HTTP's caching, 304s and
-the watcher's poll: tests/test_caching.py.)
+the watcher's poll: tests/web/test_caching.py.)
 """
 
 from __future__ import annotations
