@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-postgres quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
+.PHONY: run test test-js test-postgres quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -76,9 +76,18 @@ $(NODE_STAMP): package.json package-lock.json
 
 node_modules: $(NODE_STAMP)
 
-# Every test, the quality gates (tests/quality: axe-core, vnu, Lighthouse) included.
+# The phone's outbox and drafts (static/js/), on Node's own test runner: no browser, no package.
+NODE_TEST = node --test tests/js/
+
+# Every test: the phone's script on Node first (seconds), then pytest, the quality gates
+# (tests/quality: axe-core, vnu, Lighthouse) included.
 test: $(STAMP) browser $(NODE_STAMP)
+	$(NODE_TEST)
 	$(BIN)/python -m pytest -n auto --durations=15
+
+# Only the phone's script's tests on Node.
+test-js:
+	$(NODE_TEST)
 
 # Only the quality gates.
 quality: $(STAMP) browser $(NODE_STAMP)

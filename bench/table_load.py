@@ -440,7 +440,7 @@ def read_form(page: str) -> tuple[str, int, str]:
 
 
 def round_form(token: str, version: str, number: int) -> bytes:
-    """The fields the round screen's script sends (static/app.js, ``enqueue``): the form's
+    """The fields the round screen's script sends (static/js/outbox.js, ``enqueue``): the form's
     fields as FormData lists them, less the selected seat, and ``save``. The player who went
     out sends the hidden "made contract" (their box is locked); the others' hands were typed."""
     out, hands = hand_round(number)

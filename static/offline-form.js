@@ -3,7 +3,7 @@
 // (its number, dealer, cards dealt and each player's contract come from the phone's replay,
 // static/offline-replay.js), blank, so a table can go on playing. The words are those of
 // templates/round_form.html; tests/browser/test_signal.py plays a whole game this way and
-// compares the server's totals with the phone's. app.js redraws the rows and the dock after.
+// compares the server's totals with the phone's. js/offline.js redraws the rows and the dock after.
 (function () {
   "use strict";
 

@@ -1,5 +1,5 @@
 // The outbox as the service worker can read it (background sync). A service worker
-// has no localStorage, so app.js mirrors its outbox here, in IndexedDB: "list" is the outbox,
+// has no localStorage, so js/outbox.js mirrors its outbox here, in IndexedDB: "list" is the outbox,
 // "sent" the ids of rounds the worker sent while no page of the app was open (a page drops
 // those from its own outbox when it next opens). Loaded by the pages and by the worker.
 (function (scope) {

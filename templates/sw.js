@@ -66,8 +66,8 @@ function keep(request, response) {
 }
 
 // A kept page served without signal says so: its body carries the time it was kept
-// (data-kept-at), and app.js shows "Offline: the scoreboard as of 21:04" and disables what
-// cannot work without the server.
+// (data-kept-at), and the page's script (js/offline.js) shows "Offline: the scoreboard as of
+// 21:04" and disables what cannot work without the server.
 function marked(hit) {
   const at = hit.headers.get("X-Kept-At") || "0";
   return hit.text().then((text) => new Response(

@@ -1,13 +1,17 @@
 """Static files with versioned names and long cache lifetimes; compressed responses (Flask-Compress).
 
 ``url_for('static', filename=...)`` adds ``?v=<content hash>``, so a phone may keep
-a file for a year and still gets the new one the moment it changes.
+a file for a year and still gets the new one the moment it changes. The phone's script is ES
+modules (static/js/) that import each other by plain relative addresses; the page's import map
+turns each into its versioned one.
 """
 
 from __future__ import annotations
 
+import base64
 import gzip
 import hashlib
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,6 +20,7 @@ import rcssmin
 import rjsmin
 from flask import Flask, Response, current_app, request
 from flask_compress import Compress
+from markupsafe import Markup
 
 
 YEAR = 365 * 24 * 3600
@@ -50,6 +55,53 @@ def _look(app: Flask, filename: str) -> str | None:
     return _digest(str(path), stat.st_mtime_ns)
 
 
+#: The phone's script: the modules in this folder of static/, started by the entry.
+MODULE_FOLDER = "js"
+ENTRY_MODULE = "js/main.js"
+
+
+def script_modules() -> list[str]:
+    """The versioned addresses of the phone's script's modules, the entry first: the page
+    preloads them all at once (their imports would otherwise be found one level at a time) and
+    the service worker keeps them all."""
+    app = current_app
+    names = app.extensions.get("scorekeeper.modules")
+    if names is None or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+        folder = Path(app.static_folder or "", MODULE_FOLDER)
+        found = sorted(f"{MODULE_FOLDER}/{path.name}" for path in folder.glob("*.js"))
+        names = app.extensions["scorekeeper.modules"] = [ENTRY_MODULE, *(n for n in found if n != ENTRY_MODULE)]
+    # The addresses url_for("static") gives, made without its URL adapter: every answer's policy
+    # names the import map, and a request refused for its Host header has no adapter.
+    base = f"{request.script_root}{app.static_url_path}/"
+    return [f"{base}{name}?v={static_version(app, name)}" for name in names]
+
+
+def import_map() -> Markup:
+    """The page's import map: each module's plain address mapped to its versioned one, so that
+    ``import ... from "./outbox.js"`` fetches this release's file (one a phone may keep a year,
+    and the one the service worker keeps). Inline, it is allowed by its hash
+    (security.page_policy), worked out once per process and script root like the versions."""
+    app = current_app
+    if app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+        return _import_map()
+    known = app.extensions.setdefault("scorekeeper.import_maps", {})
+    text = known.get(request.script_root)
+    if text is None:
+        text = known[request.script_root] = _import_map()
+    return text
+
+
+def _import_map() -> Markup:
+    imports = {url.split("?")[0]: url for url in script_modules()}
+    # Addresses hold no "<", so nothing in the map can end its <script> element early.
+    return Markup(json.dumps({"imports": imports}, separators=(",", ":")))
+
+
+def inline_hash(text: str) -> str:
+    """An inline script's CSP source: "'sha256-...'" of its exact text."""
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
 def release(app: Flask) -> str:
     """A short digest of the templates and static files this server renders pages with: part
     of a page's ETag, so that a browser never keeps a page across an upgrade that changed how
@@ -78,6 +130,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
     Compress(app)
     release(app)
+    app.jinja_env.globals.update(import_map=import_map, script_modules=script_modules)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:

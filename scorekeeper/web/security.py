@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import Flask, Response, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 
+from scorekeeper.web import assets
 
-def content_security_policy(app: Flask) -> str:
+
+def content_security_policy(app: Flask, inline_scripts: Iterable[str] = ()) -> str:
     # The one pinned file of the CDN (its address exactly, with its SRI hash in the page),
-    # not every file of the host.
+    # not every file of the host; an inline script only by the hash of its exact text.
     cdn = app.config["HTMX_CDN"] if app.config.get("USE_CDN") else ""
-    scripts = "'self'" + (f" {cdn}" if cdn else "")
+    scripts = " ".join(["'self'", *([cdn] if cdn else []), *(assets.inline_hash(s) for s in inline_scripts)])
     return "; ".join(
         [
             "default-src 'self'",
@@ -29,10 +33,19 @@ def content_security_policy(app: Flask) -> str:
     )
 
 
+def page_policy() -> str:
+    """The policy of this app's pages: the one inline script they carry is the import map."""
+    script = assets.import_map()
+    policies = current_app.extensions.setdefault("scorekeeper.csp", {})
+    policy = policies.get(script)
+    if policy is None:
+        policy = policies[script] = content_security_policy(current_app, [script])
+    return policy
+
+
 def security_headers(app: Flask) -> tuple[tuple[str, str], ...]:
-    """The headers every response carries (unless a view set its own)."""
+    """The headers every response carries (unless a view set its own), besides the policy."""
     return (
-        ("Content-Security-Policy", content_security_policy(app)),
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
@@ -59,6 +72,8 @@ def add_security_headers(response: Response) -> Response:
     for name, value in wanted:
         if name.lower() not in present:
             headers.add(name, value)
+    if "content-security-policy" not in present:
+        headers.add("Content-Security-Policy", page_policy())
     return response
 
 
@@ -70,7 +85,6 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["scorekeeper.csp"] = content_security_policy(app)
     app.extensions["scorekeeper.headers"] = security_headers(app)
     app.session_interface = SessionInterface()
     app.after_request(add_security_headers)

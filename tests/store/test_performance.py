@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -160,6 +161,29 @@ def test_static_files_are_compressed_once_at_the_best_quality(app):
     # The client's q-values count: br refused, gzip it is.
     refused = client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"})
     assert refused.headers["Content-Encoding"] == "gzip" and gzip.decompress(refused.data) == minified
+
+
+def test_every_module_of_the_script_is_preloaded_versioned_compressed_and_kept_offline(app):
+    import brotli
+    import rjsmin
+
+    client = app.test_client()
+    page = client.get("/").text
+    imports = json.loads(re.search(r'<script type="importmap">(.*?)</script>', page, re.S).group(1))["imports"]
+    modules = sorted(p.name for p in (Path(app.static_folder) / "js").glob("*.js"))
+    assert sorted(plain.removeprefix("/static/js/") for plain in imports) == modules
+    entry = imports.pop("/static/js/main.js")
+    assert f'<script type="module" src="{entry}"></script>' in page
+    # Every other module is fetched with the page, not one import after another.
+    assert sorted(re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)) == sorted(imports.values())
+    worker = client.get("/sw.js").text
+    shell = json.loads(re.search(r"const SHELL = (\[.*?\]);", worker).group(1))
+    assert {entry, *imports.values()} <= set(shell)
+    for plain, url in imports.items():
+        sent = client.get(url, headers={"Accept-Encoding": "br"})
+        source = (Path(app.static_folder) / plain.removeprefix("/static/")).read_bytes()
+        assert sent.headers["Content-Encoding"] == "br" and "immutable" in sent.headers["Cache-Control"]
+        assert sent.mimetype == "text/javascript" and brotli.decompress(sent.data) == rjsmin.jsmin(source)
 
 
 @pytest.mark.parametrize("accepted, sent", [("gzip, deflate, br", "br"), ("br;q=0, gzip", "gzip"), ("identity", None)])

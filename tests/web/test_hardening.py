@@ -3,7 +3,9 @@ the CSP, files only their owner reads, and the host in links."""
 
 from __future__ import annotations
 
+import base64
 import csv
+import hashlib
 import io
 import os
 import json
@@ -34,12 +36,16 @@ def test_a_name_never_becomes_a_formula_whatever_the_spreadsheet_splits_on(clien
     assert "x;'=1+1;" in text  # the name is still there to read
 
 
-def test_the_csp_names_the_htmx_file_not_its_host(tmp_path):
+def test_the_csp_names_the_htmx_file_not_its_host_and_the_import_map_by_its_hash(tmp_path):
     app = make_app(tmp_path, USE_CDN=True)
     try:
-        csp = app.test_client().get("/").headers["Content-Security-Policy"]
-        script_src = next(d for d in csp.split("; ") if d.startswith("script-src")).split()
-        assert script_src == ["script-src", "'self'", app.config["HTMX_CDN"]]
+        page = app.test_client().get("/")
+        script_src = next(d for d in page.headers["Content-Security-Policy"].split("; ") if d.startswith("script-src"))
+        # The one inline script is the import map, allowed by the hash of its exact text.
+        (import_map,) = re.findall(r"<script type=\"importmap\">(.*?)</script>", page.text, re.S)
+        digest = base64.b64encode(hashlib.sha256(import_map.encode()).digest()).decode()
+        assert script_src.split() == ["script-src", "'self'", app.config["HTMX_CDN"], f"'sha256-{digest}'"]
+        assert len(re.findall(r"<script(?![^>]*\bsrc=)", page.text)) == 1
         assert app.config["HTMX_CDN"].endswith("/dist/htmx.min.js")
     finally:
         close(app)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, make_response, redirect, render_template, url_for
 
+from scorekeeper.web.assets import script_modules
+
 bp = Blueprint("pwa", __name__)
 
 
@@ -13,7 +15,7 @@ def shell_urls() -> list[str]:
     return [
         url_for("pwa.offline"),
         url_for("static", filename="app.css"),
-        url_for("static", filename="app.js"),
+        *script_modules(),
         url_for("static", filename="offline-replay.js"),
         url_for("static", filename="offline-form.js"),
         url_for("static", filename="outbox-db.js"),

@@ -1,0 +1,71 @@
+// Lost signal: say so, in words that fit who is looking, and say when it is back. A page the
+// service worker kept and shows without signal says how old it is (kept: when it was kept).
+// Nothing happens at import: main.js installs the listeners.
+import { el } from "./keypad.js";
+
+var banner = null, lost = false, kept = null;
+
+export function keptAt() { return kept; }
+export function setKept(at) { kept = at; }
+
+export function say(text) {
+  banner = banner || document.querySelector(".offline-note");
+  if (!banner) {
+    // In the page's flow under the menu, never over it nor over what the page shows.
+    banner = el("p", "offline-note");
+    banner.setAttribute("role", "status");
+    var top = document.querySelector("header.top");
+    if (top) { top.insertAdjacentElement("afterend", banner); } else { document.body.insertBefore(banner, document.body.firstChild); }
+  }
+  clearTimeout(banner._hide);
+  banner.textContent = text || "";
+  banner.hidden = !text;
+}
+function clock(ms) {
+  var d = new Date(ms);
+  return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
+}
+export function keptWords() {
+  return "Offline: " + (document.querySelector("#board") ? "the scoreboard" : "this page") + " as of " + clock(kept);
+}
+// The server could not be reached: the words are the caller's (the outbox names the round it keeps).
+export function lose(text) {
+  lost = true;
+  say(text);
+}
+export function offline(formSave) {
+  lost = true;
+  if (kept) { say(keptWords()); return; }
+  say(formSave ? "Offline, retrying\u2026 nothing you entered is lost." : "Offline: reconnecting");
+}
+export function backOnline() {
+  if (!lost && !kept) { return; }
+  lost = false;
+  if (kept) {
+    kept = null;
+    document.body.removeAttribute("data-kept-at");
+    if (document.querySelector("form.round-form")) {
+      // A round being entered stays on screen; the outbox sends what waits by itself.
+    } else if (!document.querySelector("#board") || !window.htmx) {
+      location.reload();
+      return;
+    } else {
+      // The kept page is old: the live one takes its place, and its buttons work again.
+      window.htmx.ajax("GET", location.pathname + location.search, { target: "#main", swap: "innerHTML" });
+    }
+  }
+  say("Live again");
+  banner._hide = setTimeout(function () { say(""); }, 4000);
+}
+
+export function install() {
+  // What a kept page disabled (offline.js, keptPage) does nothing when tapped.
+  document.addEventListener("click", function (event) {
+    var off = event.target.closest ? event.target.closest("[aria-disabled=true]") : null;
+    if (off) { event.preventDefault(); event.stopPropagation(); }
+  }, true);
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (event.detail.xhr && event.detail.xhr.status) { backOnline(); }
+  });
+  window.addEventListener("online", function () { if (kept) { backOnline(); } });
+}

@@ -1,0 +1,101 @@
+// The phone's side of the app, the module a page starts: it installs each part's listeners (in
+// this order: where two parts listen for the same event, the earlier one acts first), draws a
+// page or an htmx fragment as it arrives, and holds the small pieces that belong to no part.
+// Without this script every form posts to the server, which does the same.
+import * as banner from "./banner.js";
+import { install as installDrafts, restoreDraft, saveDraft, sayKept } from "./drafts.js";
+import { install as installKeypad, redraw } from "./keypad.js";
+import { install as installLive, wake } from "./live.js";
+import { install as installOffline, keepBlankForm, keepBoard, keptPage, offlineLanding, phoneFigures,
+         showKeptBoard } from "./offline.js";
+import { enqueue, flush, install as installOutbox, outbox, showOutbox, takeSent, waiting,
+         waitingList } from "./outbox.js";
+import { install as installSeats } from "./seats.js";
+
+// Reading localStorage itself throws where the browser forbids storage: each part then keeps
+// nothing, as it does when a write is refused.
+function storage(name) {
+  try { return window[name]; } catch (e) { return null; }
+}
+
+// This version of the phone's script: every module's address carries its content's hash, and
+// the page's import map names them all (the server writes it: web/assets.py).
+function build() {
+  var map = document.querySelector("script[type=importmap]");
+  var versions = map ? map.textContent.match(/[?&]v=[0-9a-f]+/g) : null;
+  return versions ? versions.join("") : import.meta.url;
+}
+
+// A page, or the part htmx or the outbox just put in: the round forms drawn (with their drafts
+// put back), the screen kept awake, the outbox shown, the scoreboard and blank round screen kept.
+function init(root) {
+  (root || document).querySelectorAll("form.round-form").forEach(function (form) {
+    if (restoreDraft(form) && !waiting(form)) { sayKept(form); }
+    redraw(form);
+  });
+  wake();
+  showOutbox();
+  keepBlankForm();
+  keepBoard();
+}
+
+// Every change to a round form is kept as its draft; where the round's save waits to be sent,
+// what is sent follows the draft.
+installKeypad(saveDraft);
+installDrafts(storage("localStorage"), waiting, function (form) { if (waiting(form)) { enqueue(form); } });
+installOffline(build(), init);
+installOutbox(storage("localStorage"), storage("sessionStorage"),
+              { redraw: init, showKeptBoard: showKeptBoard, shown: phoneFigures });
+installSeats();
+installLive();
+banner.install();
+
+// ---- History and ratings: a filter applies as soon as it is changed (htmx, on "change"),
+// so its Show button, there for a phone without scripts, is hidden where htmx runs.
+function applyOnChange(root) {
+  if (!window.htmx) { return; }
+  (root || document).querySelectorAll("form.filters[hx-get] [data-show]").forEach(function (b) { b.hidden = true; });
+}
+document.addEventListener("DOMContentLoaded", function () { applyOnChange(document); });
+document.addEventListener("htmx:afterSettle", function (event) { applyOnChange(event.target); });
+
+document.addEventListener("DOMContentLoaded", function () {
+  banner.setKept(Number(document.body.getAttribute("data-kept-at")) || null);
+  init(document);
+  if (banner.keptAt() || document.querySelector("[data-offline-page]")) { offlineLanding(); }
+  keptPage();
+  waitingList();
+  var sw = document.body.getAttribute("data-sw");
+  if (sw && "serviceWorker" in navigator) { navigator.serviceWorker.register(sw, { scope: "/" }).catch(function () {}); }
+  takeSent().then(flush);
+  // The offline page tries again every few seconds (once nothing waits to be sent: a round
+  // waiting is sent first, and its answer takes this page's place).
+  if (document.querySelector("[data-offline-page]")) {
+    setInterval(function () {
+      if (document.querySelector("[data-offline-page]") && !outbox().length) { location.reload(); }
+    }, 5000);
+  }
+});
+document.addEventListener("htmx:afterSettle", function (event) { init(event.target); });
+
+// ---- The undo bar's answer ("Round 4 restored.") is shown at the top of the page; the person
+// who tapped Restore is looking at the foot. While the message is out of sight a copy of it
+// stands where the bar was, for a few seconds (the page itself does not move under the thumb).
+var fromBar = false;
+document.addEventListener("htmx:beforeRequest", function (event) {
+  if (event.detail.elt.closest && event.detail.elt.closest("[data-undo]")) { fromBar = true; }
+});
+document.addEventListener("htmx:afterSettle", function (event) {
+  if (!fromBar || event.target.id !== "main") { return; }
+  fromBar = false;
+  var flashes = event.target.querySelector(".flashes");
+  if (!flashes) { return; }
+  var box = flashes.getBoundingClientRect();
+  if (box.top >= 0 && box.bottom <= window.innerHeight) { return; }
+  var copy = flashes.cloneNode(true);
+  copy.classList.add("flash-float");
+  copy.removeAttribute("role");
+  copy.setAttribute("aria-hidden", "true");  // the message itself is announced, once
+  document.body.appendChild(copy);
+  setTimeout(function () { copy.remove(); }, 5000);
+});

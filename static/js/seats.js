@@ -1,0 +1,60 @@
+// New game: a seat appears as the last one gets a name (up to the table's limit), each with
+// its own "deals first", so the first dealer is chosen on the seats as they are typed. A named
+// seat gets its buttons to move up a seat and to leave the table (they post, and the server
+// rearranges the seats with the first dealer kept on the same person).
+// Nothing happens at import: main.js installs the listener.
+import { el } from "./keypad.js";
+
+function seatButtons(seat, index, name) {
+  var up = seat.querySelector("button[name=up]"), drop = seat.querySelector("button[name=drop]");
+  if (!name) {
+    if (up) { up.remove(); }
+    if (drop) { drop.remove(); }
+    return;
+  }
+  if (!up && index > 0) {
+    up = el("button", "icon", "\u2191");
+    up.type = "submit"; up.name = "up"; up.value = String(index);
+    seat.appendChild(up);
+  }
+  if (!drop) {
+    drop = el("button", "icon", "\u2715");
+    drop.type = "submit"; drop.name = "drop"; drop.value = String(index);
+    seat.appendChild(drop);
+  }
+  if (up) { up.setAttribute("aria-label", "Move " + name + " up a seat"); }
+  drop.setAttribute("aria-label", "Take " + name + " off the table");
+}
+
+export function install() {
+  document.addEventListener("input", function (event) {
+    var list = event.target.closest ? event.target.closest("[data-seats]") : null;
+    if (!list || !event.target.matches("input[name^=seat-]")) { return; }
+    var all = Array.prototype.slice.call(list.querySelectorAll("li.seat"));
+    var here = event.target.closest("li.seat");
+    seatButtons(here, all.indexOf(here), event.target.value.trim());
+    if (!event.target.value.trim()) { return; }
+    var seats = list.querySelectorAll("li.seat");
+    var last = seats[seats.length - 1];
+    if (!last.contains(event.target) || seats.length >= Number(list.getAttribute("data-max"))) { return; }
+    var n = seats.length;
+    var seat = document.createElement("li");
+    seat.className = "seat";
+    var dot = last.querySelector(".dot").cloneNode(true);
+    dot.className = "dot seat-" + (n % 8);
+    var label = el("label", "visually-hidden", "Seat " + (n + 1));
+    label.htmlFor = "seat-" + n;
+    var input = last.querySelector("input[name^=seat-]").cloneNode(false);
+    input.id = input.name = "seat-" + n;
+    input.value = "";
+    input.placeholder = "Seat " + (n + 1) + ": name";
+    var pick = last.querySelector(".dealer-pick").cloneNode(true);
+    var radio = pick.querySelector("input");
+    radio.value = String(n);
+    radio.checked = false;
+    seat.append(dot, label, input, pick);
+    list.appendChild(seat);
+    var more = document.querySelector("[data-more-seats]");
+    if (more && n + 1 >= Number(list.getAttribute("data-max"))) { more.hidden = true; }
+  });
+}

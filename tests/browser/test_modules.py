@@ -1,0 +1,54 @@
+"""The phone's script is ES modules (static/js/) that import each other by plain addresses: the
+page's import map (inline, allowed by its hash in the CSP) gives each its versioned address,
+and the service worker keeps every one, so the script runs without signal and with the
+browser's own cache empty."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .test_signal import controlled_by_the_service_worker
+from .test_table import pick, row, start_game
+
+MODULES = "() => JSON.parse(document.querySelector('script[type=importmap]').textContent).imports"
+FETCHED = """() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
+                   .filter((u) => u.pathname.startsWith('/static/js/')).map((u) => u.pathname + u.search)"""
+
+
+def test_every_module_is_fetched_once_at_its_versioned_address(page: Page, server):
+    page.goto(server + "/games/new")
+    page.wait_for_load_state("load")
+    imports = page.evaluate(MODULES)
+    assert "/static/js/main.js" in imports and "/static/js/outbox.js" in imports
+    assert all(re.fullmatch(re.escape(plain) + r"\?v=[0-9a-f]{10}", url) for plain, url in imports.items())
+    # Preloaded at once, and imported from there: no module fetched at its plain address, none twice.
+    assert sorted(page.evaluate(FETCHED)) == sorted(imports.values())
+    # And they run: a seat appears as the last one gets a name (seats.js).
+    page.locator("#seat-0").fill("Ann")
+    page.locator("#seat-1").fill("Ben")
+    expect(page.locator("#seat-2")).to_be_visible()
+
+
+@pytest.mark.offline
+def test_the_service_worker_keeps_every_module_and_the_keypad_works_from_it(page: Page, server, context):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    board = page.url
+    controlled_by_the_service_worker(page)
+    page.wait_for_function("() => !!localStorage.getItem('scorekeeper-form')")
+    imports = list(page.evaluate(MODULES).values())
+    kept = page.evaluate("async (urls) => Promise.all(urls.map(async (u) => !!(await caches.match(u))))", imports)
+    assert kept == [True] * len(imports)
+    # Without signal and with the browser's HTTP cache emptied, only the worker's copies remain.
+    context.new_cdp_session(page).send("Network.clearBrowserCache")
+    context.set_offline(True)
+    page.goto(board)
+    expect(page.locator(".offline-note")).to_contain_text("Offline: the scoreboard as of")
+    page.get_by_role("link", name="Record round 1").tap()
+    expect(page.get_by_role("heading", name="Record round 1")).to_be_visible()
+    row(page, "Ann").locator(".out-toggle").tap()
+    pick(page, "Ben")
+    page.get_by_role("button", name="Add K to Ben", exact=True).tap()
+    page.get_by_role("button", name="Add 7 to Ben", exact=True).tap()
+    expect(row(page, "Ben").locator(".penalty")).to_have_text("17")
+    context.set_offline(False)
