@@ -18,6 +18,7 @@ from .test_table import (
     row,
     start_game,
     tap_cards,
+    time_passes,
     totals,
 )
 
@@ -41,6 +42,7 @@ def in_view(page: Page, locator) -> bool:
 def test_undo_by_mistake_is_put_back_from_the_foot_of_the_screen_even_after_a_reload(page: Page, server, live_app,
                                                                                    artifacts):
     game_id, key = seeded(live_app, "balmoral", SIX, rounds_of(SIX, 6))
+    page.clock.install()  # the page's timers run on a clock the test can move on
     keep_score(page, server, game_id, key)
     page.goto(f"{server}/games/{game_id}")
     before = totals(page)
@@ -60,7 +62,7 @@ def test_undo_by_mistake_is_put_back_from_the_foot_of_the_screen_even_after_a_re
         assert box["height"] >= 44 and box["width"] >= 44
     page.screenshot(path=str(artifacts / "undo-bar.png"))
     # It does not fade, and it outlives a reload and another page.
-    page.wait_for_timeout(11_000)
+    time_passes(page, 11_000)
     expect(bar).to_be_visible()
     page.goto(f"{server}/games/{game_id}/story")
     page.goto(f"{server}/games/{game_id}")

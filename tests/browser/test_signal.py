@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 
 from scorekeeper.store.models import Round, db
 
-from .test_table import mark_out, pick, record, row, start_game, tap_cards, totals
+from .test_table import mark_out, pick, record, row, start_game, tap_cards, time_passes, totals
 
 
 def rounds_stored(live_app) -> int:
@@ -156,6 +156,7 @@ def test_keypad_cards_survive_a_reload_and_a_new_tab(page: Page, server, context
 
 
 def test_four_taps_during_a_wait_send_once(page: Page, server, live_app):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     held = []
     page.route("**/rounds/new", lambda route: held.append(route) if route.request.method == "POST" else route.continue_())
@@ -174,13 +175,13 @@ def test_four_taps_during_a_wait_send_once(page: Page, server, live_app):
         if held:
             break
         page.wait_for_timeout(100)
-    page.wait_for_timeout(500)  # and the taps on the waiting button sent nothing more
+    time_passes(page, 500)  # and the taps on the waiting button sent nothing more
     assert len(held) == 1
     held[0].continue_()
     expect(page.locator("h1")).to_have_text("Round 2")
     expect(page.locator("p.flash")).to_contain_text("Round 1 saved")
     expect(page.locator(".outbox-note")).to_have_count(0)
-    page.wait_for_timeout(6000)  # longer than the outbox's retry: nothing more is sent
+    time_passes(page, 6000)  # longer than the outbox's retry: nothing more is sent
     assert len(held) == 1
     assert rounds_stored(live_app) == 1
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
@@ -188,6 +189,7 @@ def test_four_taps_during_a_wait_send_once(page: Page, server, live_app):
 
 @pytest.mark.offline
 def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, server, context, live_app):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     controlled_by_the_service_worker(page)
     posts = []
@@ -213,7 +215,7 @@ def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, serv
     # message is asserted: where the service worker sent the round first, no page asked.)
     expect(page.locator("h1")).to_have_text("Round 2", timeout=15_000)
     assert totals(page) == {"Ann": 19, "Ben": 0}
-    page.wait_for_timeout(6000)
+    time_passes(page, 6000)  # longer than the outbox's retry: nothing more is sent
     assert rounds_stored(live_app) == 1
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
 
@@ -257,17 +259,19 @@ def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, 
         blank.wait_for_timeout(100)
     assert rounds_stored(live_app) == 1
     # The app opened again: the round is on the scoreboard and nothing waits, nor is sent twice.
+    blank.clock.install()
     blank.goto(board)
     expect(blank.locator("h1")).to_have_text("Round 2")
     assert totals(blank) == {"Ann": 19, "Ben": 0}
     expect(blank.locator(".outbox-note")).to_have_count(0)
     assert blank.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
-    blank.wait_for_timeout(6000)
+    time_passes(blank, 6000)  # longer than the outbox's retry: nothing more is sent
     assert rounds_stored(live_app) == 1
 
 
 @pytest.mark.offline
 def test_a_correction_saved_without_signal_waits_and_is_sent_once(page: Page, server, context, live_app):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     record(page, "Ann", {"Ben": "7"})
     page.get_by_role("link", name="Correct round 1").tap()
@@ -284,7 +288,7 @@ def test_a_correction_saved_without_signal_waits_and_is_sent_once(page: Page, se
     context.set_offline(False)
     expect(page.locator("p.flash")).to_contain_text("Round 1 corrected", timeout=15_000)
     assert totals(page) == {"Ann": 0, "Ben": 17}
-    page.wait_for_timeout(6000)
+    time_passes(page, 6000)  # longer than the outbox's retry: nothing more is sent
     assert len(posts) == 1
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
 
@@ -451,6 +455,7 @@ def phone_totals(page: Page) -> dict[str, int]:
 
 @pytest.mark.offline
 def test_a_whole_game_recorded_offline_is_sent_in_order(page: Page, server, context, live_app):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
     controlled_by_the_service_worker(page)
     # The scoreboard keeps the blank round screen on the phone, for a table without signal.
@@ -477,7 +482,7 @@ def test_a_whole_game_recorded_offline_is_sent_in_order(page: Page, server, cont
     # Every deal is sent, in order, once; the server's scoreboard takes the phone's place.
     expect(page.locator("h1")).to_have_text("Game over", timeout=60_000)
     assert totals(page) == phone == expected_totals(SEVEN_DEALS)
-    page.wait_for_timeout(6000)
+    time_passes(page, 6000)  # longer than the outbox's retry: nothing more is sent
     assert rounds_stored(live_app) == 7
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"
 
@@ -485,6 +490,7 @@ def test_a_whole_game_recorded_offline_is_sent_in_order(page: Page, server, cont
 @pytest.mark.offline
 def test_the_kept_scoreboard_shows_the_phones_figures_and_records_the_next_round(page: Page, server, context,
                                                                                  live_app):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
     board = page.url
     controlled_by_the_service_worker(page)  # the scoreboard, kept whole by the service worker
@@ -516,6 +522,6 @@ def test_the_kept_scoreboard_shows_the_phones_figures_and_records_the_next_round
     context.set_offline(False)
     expect(page.locator("h1")).to_have_text("Round 3", timeout=30_000)
     assert totals(page) == {"Ann": 19, "Ben": 10, "Cat": 27}
-    page.wait_for_timeout(6000)
+    time_passes(page, 6000)  # longer than the outbox's retry: nothing more is sent
     assert rounds_stored(live_app) == 2
     assert page.evaluate("() => localStorage.getItem('scorekeeper-outbox')") == "[]"

@@ -34,6 +34,14 @@ def row(page: Page, name: str):
     return page.locator(f".player:has(.pname:text-is('{name}'))")
 
 
+def time_passes(page: Page, ms: int) -> None:
+    """The phone's clock moves on by ``ms`` at once (Playwright's clock, which the test installed
+    before opening the app): every timer due meanwhile fires now, and a request one of them
+    makes has been sent when this returns. Nothing is slept on."""
+    page.clock.run_for(ms)
+    page.evaluate("() => 0")  # after the timers' requests: their events are in when this answers
+
+
 def pick(page: Page, name: str) -> None:
     """Tap a player's row: the keypad then types into that hand."""
     row(page, name).locator(".pick").tap()
