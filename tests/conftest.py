@@ -60,9 +60,17 @@ def instance_of_the_tests(tmp_path_factory):
         os.environ["SCOREKEEPER_INSTANCE"] = before
 
 
+#: Whether something other than the rolled-back tests has used this worker's PostgreSQL database
+#: since its schema was last made afresh: an app or a server on it commits for real.
+shared_database = {"touched": True}
+
+
 def database_url(tmp_path, name="test.sqlite") -> str:
     """The database a test should use: the shared PostgreSQL one, or a fresh SQLite file."""
-    return TEST_DATABASE_URL or f"sqlite:///{tmp_path / name}"
+    if TEST_DATABASE_URL:
+        shared_database["touched"] = True
+        return TEST_DATABASE_URL
+    return f"sqlite:///{tmp_path / name}"
 
 
 def empty_database(app) -> None:
@@ -134,6 +142,11 @@ def rolled_back_app(session_app):
     app = session_app
     config = dict(app.config)
     shared_session = db.session
+    if ON_POSTGRES and shared_database["touched"]:
+        # On PostgreSQL every app of a worker shares its one database: what another app or a
+        # server committed (or an older schema a migration test left) goes first.
+        empty_database(app)
+        shared_database["touched"] = False
     with app.app_context():
         connection = db.engine.connect()
         outer = connection.begin()
@@ -244,6 +257,7 @@ def database(tmp_path) -> str:
     """A database made by the migrations, for a server in another process: a fresh SQLite file,
     or the PostgreSQL one emptied first."""
     if ON_POSTGRES:
+        shared_database["touched"] = True
         engine = create_engine(TEST_DATABASE_URL)
         with engine.begin() as conn:
             conn.execute(text("DROP SCHEMA public CASCADE"))
