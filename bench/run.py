@@ -53,6 +53,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
+import page_weight  # noqa: E402 (bench/page_weight.py)
+
 #: Requests sent at once when a first or a warm answer is timed: as many as the cores, as two
 #: phones' polls may arrive together.
 AT_ONCE = 2
@@ -899,7 +901,8 @@ def after_a_round(app: Server, db: Database, endpoints: list[Endpoint], keeper: 
 
 def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
     """Bytes on the wire (compressed as a phone accepts it) of the scoreboard and the round
-    screen: the page itself, and the page with our CSS and scripts, with and without htmx."""
+    screen: the page itself, and the page with our CSS and scripts (bench/page_weight.py: what
+    the page fetches as it loads), with and without htmx."""
     app = Server("scorekeeper-sizes", "scorekeeper", db, opts.threads)
     try:
         app.wait("/api/openapi.json")
@@ -914,16 +917,16 @@ def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
             sizes["encoding"] = headers.get("Content-Encoding", "identity")
             html = decoded(body, headers)
             _, fheaders, fragment = fetch(app.base + path, {**PHONE, "Cookie": cookie, "HX-Request": "true"})
-            own, vendor = 0, 0
-            for url in re.findall(r'<(?:script|link)[^>]+(?:src|href)="(/static/[^"]+)"', html):
-                if not url.split("?")[0].endswith((".css", ".js")):
-                    continue
-                _, aheaders, asset = fetch(app.base + url.replace("&amp;", "&"), PHONE)
-                asset_sizes[url.split("?")[0]] = len(asset)
-                if "/vendor/" in url:
-                    vendor += len(asset)
-                else:
-                    own += len(asset)
+
+            def asset(url: str) -> tuple[bytes, str]:
+                _, aheaders, body = fetch(app.base + url, PHONE)
+                return body, decoded(body, aheaders)
+
+            # Every file the page fetches as it loads: its tags, and the modules these import.
+            page_assets = page_weight.own_assets(html, asset)
+            asset_sizes.update(page_assets)
+            own = page_weight.ours(page_assets)
+            vendor = sum(page_assets.values()) - own
             if vendor == 0:  # htmx from the CDN: count the same file, as served locally
                 from scorekeeper.app import HTMX_VERSION
 

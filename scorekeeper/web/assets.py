@@ -3,7 +3,8 @@
 ``url_for('static', filename=...)`` adds ``?v=<content hash>``, so a phone may keep
 a file for a year and still gets the new one the moment it changes. The phone's script is ES
 modules (static/js/) that import each other by plain relative addresses; the page's import map
-turns each into its versioned one.
+turns each into its versioned one. A page preloads the modules it runs from the start: those the
+entry imports, and the parts its markup asks for (its template's ``modules``).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import base64
 import gzip
 import hashlib
 import json
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -60,20 +62,60 @@ MODULE_FOLDER = "js"
 ENTRY_MODULE = "js/main.js"
 
 
-def script_modules() -> list[str]:
-    """The versioned addresses of the phone's script's modules, the entry first: the page
-    preloads them all at once (their imports would otherwise be found one level at a time) and
-    the service worker keeps them all."""
-    app = current_app
-    names = app.extensions.get("scorekeeper.modules")
-    if names is None or app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
-        folder = Path(app.static_folder or "", MODULE_FOLDER)
-        found = sorted(f"{MODULE_FOLDER}/{path.name}" for path in folder.glob("*.js"))
-        names = app.extensions["scorekeeper.modules"] = [ENTRY_MODULE, *(n for n in found if n != ENTRY_MODULE)]
+def _reloading(app: Flask) -> bool:
+    return bool(app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"))
+
+
+def _versioned(app: Flask, names: list[str]) -> list[str]:
     # The addresses url_for("static") gives, made without its URL adapter: every answer's policy
     # names the import map, and a request refused for its Host header has no adapter.
     base = f"{request.script_root}{app.static_url_path}/"
     return [f"{base}{name}?v={static_version(app, name)}" for name in names]
+
+
+def script_modules() -> list[str]:
+    """The versioned addresses of the phone's script's modules, the entry first: the import
+    map names them all, and the service worker keeps them all (a page may import any of them,
+    with or without signal)."""
+    app = current_app
+    names = app.extensions.get("scorekeeper.modules")
+    if names is None or _reloading(app):
+        folder = Path(app.static_folder or "", MODULE_FOLDER)
+        found = sorted(f"{MODULE_FOLDER}/{path.name}" for path in folder.glob("*.js"))
+        names = app.extensions["scorekeeper.modules"] = [ENTRY_MODULE, *(n for n in found if n != ENTRY_MODULE)]
+    return _versioned(app, names)
+
+
+#: A module's static import (``import ... from "./keypad.js";``, at the start of a line); not
+#: ``import("./keypad.js")``, which main.js makes only where the page's markup asks for it.
+_STATIC_IMPORT = re.compile(r"""^\s*(?:import|export)\b[^"'();]*?["'](\./[^"']+)["']""", re.M)
+
+
+def _static_imports(app: Flask, name: str) -> list[str]:
+    source = Path(app.static_folder or "", name).read_text(encoding="utf-8")
+    folder = name.rsplit("/", 1)[0]
+    return [f"{folder}/{found.removeprefix('./')}" for found in _STATIC_IMPORT.findall(source)]
+
+
+def module_preloads(parts: list[str] | tuple[str, ...] = ()) -> list[str]:
+    """The versioned addresses of the modules a page runs from the start, but the entry (its
+    script tag): what the entry imports, and the parts of static/js/ the page's markup makes it
+    import (``parts``: file names, e.g. ``keypad.js``), each with what it imports in turn. The
+    page preloads them at once: the browser would otherwise find them one import at a time.
+    Nothing else is fetched until the page asks for it (tests/browser/test_modules.py)."""
+    app = current_app
+    key = tuple(parts)
+    known = app.extensions.setdefault("scorekeeper.preloads", {})
+    names = known.get(key)
+    if names is None or _reloading(app):
+        names, waiting = [], [ENTRY_MODULE, *(f"{MODULE_FOLDER}/{part}" for part in parts)]
+        while waiting:
+            name = waiting.pop(0)
+            if name not in names:
+                names.append(name)
+                waiting += _static_imports(app, name)
+        names = known[key] = [name for name in names if name != ENTRY_MODULE]
+    return _versioned(app, names)
 
 
 def import_map() -> Markup:
@@ -82,7 +124,7 @@ def import_map() -> Markup:
     and the one the service worker keeps). Inline, it is allowed by its hash
     (security.page_policy), worked out once per process and script root like the versions."""
     app = current_app
-    if app.debug or app.config.get("TEMPLATES_AUTO_RELOAD"):
+    if _reloading(app):
         return _import_map()
     known = app.extensions.setdefault("scorekeeper.import_maps", {})
     text = known.get(request.script_root)
@@ -130,7 +172,8 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("COMPRESS_BR_LEVEL", 1)
     Compress(app)
     release(app)
-    app.jinja_env.globals.update(import_map=import_map, script_modules=script_modules)
+    app.jinja_env.globals.update(import_map=import_map, script_modules=script_modules,
+                                  module_preloads=module_preloads)
 
     @app.url_defaults
     def version_static(endpoint: str, values: dict) -> None:

@@ -178,7 +178,7 @@ def round_points(seat, rules: RuleSet, out: bool) -> str:
 
 def game_data(state: GameState) -> dict:
     """What the phone needs to work out rounds the server has not answered yet
-    (static/offline-replay.js): the set-up, the rule set's data and the state now."""
+    (static/js/offline-replay.js): the set-up, the rule set's data and the state now."""
     setup, rules = state.setup, state.rules
     nxt = state.next
     return {

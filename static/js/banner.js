@@ -1,7 +1,14 @@
 // Lost signal: say so, in words that fit who is looking, and say when it is back. A page the
 // service worker kept and shows without signal says how old it is (kept: when it was kept).
 // Nothing happens at import: main.js installs the listeners.
-import { el } from "./keypad.js";
+
+// An element with its class and text: every part draws with it (this module is on every page).
+export function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) { e.className = cls; }
+  if (text !== undefined) { e.textContent = text; }
+  return e;
+}
 
 var banner = null, lost = false, kept = null;
 

@@ -1,15 +1,15 @@
 // Nothing typed is lost: the round form is kept on this phone (every tab, after a reload or a
 // browser restart) until it is saved or discarded (Cancel). While its save waits to be sent,
 // what is sent follows the form (a card changed meanwhile goes with it).
+// Save puts the round in the outbox (outbox.js), which sends it.
 // The first half works on any storage and on plain fields, so that it runs in Node as well
-// (tests/js/drafts.test.mjs); the second half is the page's. Nothing happens at import.
-import { dock, ending, formOf, recheck, refresh, rows, selected } from "./keypad.js";
+// (tests/js/drafts.test.mjs); the second half is the page's. Nothing happens at import: main.js
+// installs the listeners where a round screen is on the page.
+import { cardsOf, dock, ending, field, formOf, isOut, nameOf, recheck, refresh, rows, selected, table } from "./keypad.js";
+import { DRAFT, draftId, flush, formDraftId, gameOf, keep, waiting } from "./outbox.js";
 
-export var DRAFT = "scorekeeper-draft:";
-
-// A draft is the round's action and number: the same round in another tab is the same draft,
-// and a round number that comes again after an undo is another round once the first was saved.
-export function draftId(action, number) { return action + "#" + number; }
+// A draft's id: the round's action and number (outbox.js: its entry there has the same id).
+export { DRAFT, draftId, formDraftId };
 
 // The drafts in a storage (localStorage on the phone). Where the storage refuses (private
 // mode, full, switched off) nothing is kept, and nothing fails.
@@ -56,18 +56,12 @@ var TYPED = "input[name^=hand-], input[name^=points-]";
 var TICKED = "input[name=went_out]:checked, input[name^=achieved-]:checked, input[name^=bonus-]:checked";
 
 var store = draftStore(null);
-var hooks = { waiting: function () { return null; }, saved: function () {} };
 
-export function formDraftId(form) {
-  var number = form.querySelector("input[name=number]");
-  return draftId(form.getAttribute("action"), number ? number.value : "");
-}
-
-export function forgetDraft(id) { store.forget(id); }
-
+// Each change is kept as the draft; where the round's save waits to be sent, what is sent
+// follows the draft.
 export function saveDraft(form) {
   store.save(formDraftId(form), draftOf(form.querySelectorAll(TYPED), form.querySelectorAll(TICKED)));
-  hooks.saved(form);
+  if (waiting(form)) { enqueue(form); }
 }
 
 // Only into a form nothing was typed in yet: what the server sent back (its words on a round
@@ -89,12 +83,52 @@ export function sayKept(form) {
   if (note) { note.hidden = false; }
 }
 
-// storage: the phone's localStorage (null where it cannot be had). waiting(form): the
-// outbox's entry for the form's round, if its save waits to be sent. saved(form): what follows
-// each save of the draft (a waiting round's entry follows the form).
-export function install(storage, waiting, saved) {
+// ---- Save: the round into the outbox.
+
+// What the round holds, in a line: "Ann went out · Ben: Q 7 (17) · Cat: no cards".
+function holds(form) {
+  return rows(form).map(function (row) {
+    var points = field(row, "points").value.trim(), cards = cardsOf(form, row);
+    var bonuses = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (tick) {
+      return ", " + tick.nextElementSibling.textContent;
+    }).join("");
+    if (isOut(row)) { return nameOf(row) + " went out" + bonuses; }
+    if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points") + bonuses; }
+    return nameOf(row) + ": " + (cards.length ? cards.map(function (c) { return c.text; }).join(" ") +
+      " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet") + bonuses;
+  }).join(" \u00b7 ");
+}
+// The round as offline-replay.js reads it, for the phone's own figures while it waits.
+function roundOf(form) {
+  var cards = table(form), round = { went_out: null, hands: {}, points: {}, achieved: [], bonuses: {} };
+  rows(form).forEach(function (row) {
+    var name = nameOf(row).trim(), points = field(row, "points").value.trim();
+    var made = row.querySelector("input[name^=achieved-]");
+    var earned = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (tick) { return tick.value; });
+    if (earned.length) { round.bonuses[name] = earned; }
+    if (isOut(row)) { round.went_out = name; } else if (points) { round.points[name] = Number(points); } else {
+      round.hands[name] = field(row, "hand").value.split(/[\s,;]+/).filter(Boolean)
+        .map(function (t) { return cards.aliases[t.toLowerCase()] || t; });
+    }
+    if (made && made.checked) { round.achieved.push(name); }
+  });
+  return round;
+}
+function enqueue(form) {
+  var fields = [];
+  new FormData(form).forEach(function (value, name) { if (name !== "seat") { fields.push([name, String(value)]); } });
+  fields.push(["save", "1"]);
+  // A correction is sent like a new round (in order, once), but only new rounds are worked out
+  // on the phone: a correction changes the rounds after it, which the server works out again.
+  var correction = form.hasAttribute("data-correction");
+  keep({ id: formDraftId(form), action: form.getAttribute("action"), game: gameOf(form.getAttribute("action")),
+        number: form.querySelector("input[name=number]").value, word: form.getAttribute("data-word"),
+        fields: fields, correction: correction, round: correction ? null : roundOf(form), holds: holds(form) });
+}
+
+// storage: the phone's localStorage (null where it cannot be had).
+export function install(storage) {
   store = draftStore(storage);
-  hooks = { waiting: waiting, saved: saved };
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest ? event.target.closest("[data-start-over]") : null;
@@ -126,6 +160,20 @@ export function install(storage, waiting, saved) {
   document.addEventListener("click", function (event) {
     var cancel = event.target.closest ? event.target.closest("a[data-discard]") : null;
     var form = formOf(cancel);
-    if (form && !hooks.waiting(form)) { store.forget(formDraftId(form)); }
+    if (form && !waiting(form)) { store.forget(formDraftId(form)); }
   });
+
+  // Save puts the round in the outbox and sends it from there (htmx does not send it too);
+  // while it waits, Save cannot start another send.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form.round-form[data-outbox]")) { return; }
+    if (!event.submitter || event.submitter.name !== "save") { return; }
+    event.preventDefault();
+    event.stopPropagation();
+    if (waiting(form)) { return; }
+    enqueue(form);
+    saveDraft(form);
+    flush();
+  }, true);
 }

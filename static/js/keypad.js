@@ -1,7 +1,9 @@
 // The round screen's docked keypad: each tap adds a card to the selected player's row, chips
 // remove one, the penalty updates as you go, and what the phone can count wrong is said on the
 // row at once. Without this script the same buttons post to the server, which does the same.
-// Nothing happens at import: main.js installs the listeners (and says what follows a change).
+// Nothing happens at import: main.js installs the listeners (and says what follows a change)
+// where a round screen is on the page.
+import { el } from "./banner.js";
 
 export function formOf(el) { return el && el.closest ? el.closest("form.round-form") : null; }
 
@@ -52,12 +54,6 @@ export function selected(form) {
 }
 function needsHand(row) { return !isOut(row) && !field(row, "hand").value.trim() && !field(row, "points").value.trim(); }
 
-export function el(tag, cls, text) {
-  var e = document.createElement(tag);
-  if (cls) { e.className = cls; }
-  if (text !== undefined) { e.textContent = text; }
-  return e;
-}
 
 // The points of the bonuses ticked for a row (each box carries its own, from the rule set).
 function bonusPoints(row) {

@@ -2,15 +2,14 @@
 // this order: where two parts listen for the same event, the earlier one acts first), draws a
 // page or an htmx fragment as it arrives, and holds the small pieces that belong to no part.
 // Without this script every form posts to the server, which does the same.
+// The parts every page needs are imported here; the others only where the page's markup asks
+// for them (roundScreen, seats below), and the page preloads those it has from the start
+// (its template's `modules`: web/assets.py).
 import * as banner from "./banner.js";
-import { install as installDrafts, restoreDraft, saveDraft, sayKept } from "./drafts.js";
-import { install as installKeypad, redraw } from "./keypad.js";
 import { install as installLive, wake } from "./live.js";
 import { install as installOffline, keepBlankForm, keepBoard, keptPage, offlineLanding, phoneFigures,
          showKeptBoard } from "./offline.js";
-import { enqueue, flush, install as installOutbox, outbox, showOutbox, takeSent, waiting,
-         waitingList } from "./outbox.js";
-import { install as installSeats } from "./seats.js";
+import { flush, install as installOutbox, outbox, showOutbox, takeSent, waiting, waitingList } from "./outbox.js";
 
 // Reading localStorage itself throws where the browser forbids storage: each part then keeps
 // nothing, as it does when a write is refused.
@@ -26,27 +25,58 @@ function build() {
   return versions ? versions.join("") : import.meta.url;
 }
 
+// The round screen's parts, once one is on the page: players' own hands arriving (where seat
+// links are in use: its form has data-sent; first, so that it sees the scorekeeper's tap before
+// the keypad moves on), the keypad, and the drafts (every change to a round form is kept as
+// its draft, and Save puts the round in the outbox).
+var round = null, arrivals = null;
+function roundScreen(root) {
+  if (root.querySelector("form.round-form[data-sent]") && !arrivals) {
+    arrivals = import("./arrivals.js").then(function (part) { part.install(); });
+  }
+  if (!round) {
+    round = Promise.all([arrivals, import("./keypad.js"), import("./drafts.js")]).then(function (parts) {
+      var keypad = parts[1], drafts = parts[2];
+      keypad.install(drafts.saveDraft);
+      drafts.install(storage("localStorage"));
+      return { keypad: keypad, drafts: drafts };
+    });
+  }
+  return round;
+}
+// New game: a seat appears as the last one gets a name.
+var seats = null;
+function seatList() {
+  seats = seats || import("./seats.js").then(function (part) { part.install(); }, function () { seats = null; });
+}
+// A part not reached (no signal, and no service worker yet): the page works as without this
+// script, and the next page or fragment tries again.
+function notLoaded() { round = arrivals = null; }
+
 // A page, or the part htmx or the outbox just put in: the round forms drawn (with their drafts
 // put back), the screen kept awake, the outbox shown, the scoreboard and blank round screen kept.
 function init(root) {
-  (root || document).querySelectorAll("form.round-form").forEach(function (form) {
-    if (restoreDraft(form) && !waiting(form)) { sayKept(form); }
-    redraw(form);
-  });
+  root = root || document;
+  var forms = root.querySelectorAll("form.round-form");
+  if (forms.length) {
+    roundScreen(root).then(function (parts) {
+      forms.forEach(function (form) {
+        if (!document.body.contains(form)) { return; }
+        if (parts.drafts.restoreDraft(form) && !waiting(form)) { parts.drafts.sayKept(form); }
+        parts.keypad.redraw(form);
+      });
+    }, notLoaded);
+  }
+  if (root.querySelector("[data-seats]")) { seatList(); }
   wake();
   showOutbox();
   keepBlankForm();
   keepBoard();
 }
 
-// Every change to a round form is kept as its draft; where the round's save waits to be sent,
-// what is sent follows the draft.
-installKeypad(saveDraft);
-installDrafts(storage("localStorage"), waiting, function (form) { if (waiting(form)) { enqueue(form); } });
 installOffline(build(), init);
 installOutbox(storage("localStorage"), storage("sessionStorage"),
               { redraw: init, showKeptBoard: showKeptBoard, shown: phoneFigures });
-installSeats();
 installLive();
 banner.install();
 

@@ -3,26 +3,39 @@
 // dropped can go on: the kept scoreboard is shown where the server's would be, the form is
 // turned into the round the phone's replay says comes next, and what is saved goes into the
 // outbox like any round. Nothing happens at import: main.js installs the listeners.
-import { keptAt, keptWords, offline, say, setKept } from "./banner.js";
-import { el } from "./keypad.js";
+import { el, keptAt, keptWords, offline, say, setKept } from "./banner.js";
 import { drop, gameInAddress, gameOf, isSending, outbox, waiting } from "./outbox.js";
 
 // A page part drawn anew (main.js's init, set by install).
 var redraw = function () {};
+
+// The phone's replay and the form it turns into the next round's: imported once a round waits
+// to be sent or the signal is gone (the service worker keeps them, as every module).
+var Replay = null, Form = null, helpers = null;
+export function offlineHelpers() {
+  if (!helpers) {
+    helpers = Promise.all([import("./offline-replay.js"), import("./offline-form.js")]).then(function (parts) {
+      Replay = parts[0];
+      Form = parts[1];
+    });
+    helpers.catch(function () { helpers = null; });  // not reached: tried again when next needed
+  }
+  return helpers;
+}
 
 // The scoreboard and the round screen, while this game's rounds wait: the phone works them
 // out by the rule set's data the page holds (offline-replay.js), marked "not yet sent"; the
 // server's answers replace these figures as each round is sent. Without the server the
 // scorekeeper records the next round here too (offline-form.js).
 function phoneState(holder, id) {
-  if (!holder || !window.OfflineReplay) { return null; }
+  if (!holder || !Replay) { return null; }
   var game = JSON.parse(holder.getAttribute("data-replay"));
   if (!game.state.next) { return null; }
   var mine = outbox().filter(function (e) { return e.game === id && e.round && Number(e.number) >= game.state.next.number; })
     .sort(function (a, b) { return Number(a.number) - Number(b.number); });
   if (mine.length && Number(mine[0].number) !== game.state.next.number) { return null; }
   var state = null;
-  try { state = window.OfflineReplay.replay(game, mine.map(function (e) { return e.round; })); } catch (e) { /* shown below */ }
+  try { state = Replay.replay(game, mine.map(function (e) { return e.round; })); } catch (e) { /* shown below */ }
   return { game: game, mine: mine, state: state };
 }
 export function phoneFigures() {
@@ -32,6 +45,10 @@ export function phoneFigures() {
   var holder = board || (form && waiting(form) ? form : null);
   if (!holder) { return; }
   var id = board ? board.getAttribute("data-game") : gameOf(form.getAttribute("action"));
+  if (!Replay) {
+    if (outbox().some(function (e) { return e.game === id && e.round; })) { offlineHelpers().then(phoneFigures, function () {}); }
+    return;
+  }
   var phone = phoneState(holder, id);
   if (!phone || !phone.mine.length) { return; }
   var box = el("section", "phone-figures"), state = phone.state, game = phone.game;
@@ -168,6 +185,7 @@ export function offlineLanding() {
 
 // The next round on this phone: in the round screen on show, or in the kept blank one.
 export function recordNext(id) {
+  if (!Form) { return false; }
   var main = document.querySelector("#main");
   var form = document.querySelector("form.round-form[data-replay]");
   var board = document.querySelector("#board[data-replay]");
@@ -182,7 +200,7 @@ export function recordNext(id) {
   }
   var phone = phoneState(form, id);
   if (!phone || !phone.state || !phone.state.next) { return false; }
-  window.OfflineForm.advance(form, phone.game, phone.state.next);
+  Form.advance(form, phone.game, phone.state.next);
   redraw(form.parentNode);
   window.scrollTo(0, 0);
   return true;
@@ -192,6 +210,7 @@ export function recordNext(id) {
 export function keptPage() {
   var main = document.querySelector("#main");
   if (!keptAt() || !main || main.querySelector(".needs-signal")) { return; }
+  offlineHelpers().catch(function () {});
   var board = main.querySelector("#board[data-replay]");
   var canRecord = board && stashed(board.getAttribute("data-game"));
   var off = Array.prototype.filter.call(
@@ -249,7 +268,12 @@ export function install(build, redrawWith) {
     // (A round or a correction being saved is not sent by htmx but from the outbox, which
     // says so itself when it cannot reach the server.)
     var record = elt.closest ? elt.closest("#board[data-replay] a[href$='/rounds/new']") : null;
-    if (record && recordNext(record.closest("#board").getAttribute("data-game"))) { offline(); return; }
+    if (record) {
+      var id = record.closest("#board").getAttribute("data-game");
+      offlineHelpers().then(function () { if (recordNext(id)) { offline(); } }, function () {});
+    }
     offline(form && form.classList.contains("round-form"));
   });
+  window.addEventListener("offline", function () { offlineHelpers().catch(function () {}); });
+  if (navigator.onLine === false) { offlineHelpers().catch(function () {}); }
 }

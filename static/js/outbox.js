@@ -3,13 +3,20 @@
 // any page of the app, as soon as the server can be reached; one send at a time for each round,
 // and a resend is safe (the server recognises the phone's own round).
 // createOutbox is the whole of that, on the storage, fetch and clock it is handed, so that it
-// runs in Node as well (tests/js/outbox.test.mjs); below it, the page's side: the form that
-// fills it, the notes that show it. Nothing happens at import.
-import { backOnline, lose, say } from "./banner.js";
-import { forgetDraft, formDraftId, saveDraft } from "./drafts.js";
-import { cardsOf, el, field, isOut, nameOf, rows, table } from "./keypad.js";
+// runs in Node as well (tests/js/outbox.test.mjs); below it, the page's side: the notes that
+// show it, on every page (the round screen's Save fills it: drafts.js). Nothing happens at import.
+import { backOnline, el, lose, say } from "./banner.js";
 
 export var OUTBOX = "scorekeeper-outbox";
+// A round's draft (drafts.js) is kept under its round's action and number: the same round in
+// another tab is the same draft, and a round number that comes again after an undo is another
+// round once the first was saved. Its entry here has the same id, and its answer forgets it.
+export var DRAFT = "scorekeeper-draft:";
+export function draftId(action, number) { return action + "#" + number; }
+export function formDraftId(form) {
+  var number = form.querySelector("input[name=number]");
+  return draftId(form.getAttribute("action"), number ? number.value : "");
+}
 // One tab sends a round at a time: the others leave it while its send is this fresh.
 export var CLAIM_MS = 20000;
 // A send that failed is tried again this much later.
@@ -153,6 +160,7 @@ export function flush() { box.flush(); }
 export function drop(id) { box.drop(id); }
 export function isSending(id) { return box.isSending(id); }
 export function takeSent() { return box.takeSent(); }
+export function keep(round) { box.keep(round); }
 
 export function waiting(form) {
   if (!form.hasAttribute("data-outbox")) { return null; }
@@ -167,47 +175,6 @@ export function describe(entry, full) {
   var here = !full && entry.game === gameInAddress();
   return (entry.correction ? "Correction of " + entry.word.toLowerCase() : entry.word) + " " + entry.number +
     (here ? "" : " of game " + entry.game) + ": waiting to send";
-}
-
-// What the round holds, in a line: "Ann went out · Ben: Q 7 (17) · Cat: no cards".
-function holds(form) {
-  return rows(form).map(function (row) {
-    var points = field(row, "points").value.trim(), cards = cardsOf(form, row);
-    var bonuses = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (tick) {
-      return ", " + tick.nextElementSibling.textContent;
-    }).join("");
-    if (isOut(row)) { return nameOf(row) + " went out" + bonuses; }
-    if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points") + bonuses; }
-    return nameOf(row) + ": " + (cards.length ? cards.map(function (c) { return c.text; }).join(" ") +
-      " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet") + bonuses;
-  }).join(" \u00b7 ");
-}
-// The round as offline-replay.js reads it, for the phone's own figures while it waits.
-function roundOf(form) {
-  var cards = table(form), round = { went_out: null, hands: {}, points: {}, achieved: [], bonuses: {} };
-  rows(form).forEach(function (row) {
-    var name = nameOf(row).trim(), points = field(row, "points").value.trim();
-    var made = row.querySelector("input[name^=achieved-]");
-    var earned = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (tick) { return tick.value; });
-    if (earned.length) { round.bonuses[name] = earned; }
-    if (isOut(row)) { round.went_out = name; } else if (points) { round.points[name] = Number(points); } else {
-      round.hands[name] = field(row, "hand").value.split(/[\s,;]+/).filter(Boolean)
-        .map(function (t) { return cards.aliases[t.toLowerCase()] || t; });
-    }
-    if (made && made.checked) { round.achieved.push(name); }
-  });
-  return round;
-}
-export function enqueue(form) {
-  var fields = [];
-  new FormData(form).forEach(function (value, name) { if (name !== "seat") { fields.push([name, String(value)]); } });
-  fields.push(["save", "1"]);
-  // A correction is sent like a new round (in order, once), but only new rounds are worked out
-  // on the phone: a correction changes the rounds after it, which the server works out again.
-  var correction = form.hasAttribute("data-correction");
-  box.keep({ id: formDraftId(form), action: form.getAttribute("action"), game: gameOf(form.getAttribute("action")),
-             number: form.querySelector("input[name=number]").value, word: form.getAttribute("data-word"),
-             fields: fields, correction: correction, round: correction ? null : roundOf(form), holds: holds(form) });
 }
 
 // The service worker cannot read localStorage: for its background sync (sw.js) the outbox is
@@ -328,24 +295,13 @@ export function install(storage, session, pageHooks) {
     clearTimeout: function (id) { window.clearTimeout(id); },
     db: function () { return window.OutboxDB; },
     changed: function (list) { mirror(list); showOutbox(); },
-    forgetDraft: forgetDraft,
+    forgetDraft: function (id) {
+      try { storage.removeItem(DRAFT + id); } catch (e) { /* no storage, or private mode */ }
+    },
     notSent: notSent,
     answered: answered
   });
 
-  // Save puts the round in the outbox and sends it from there (htmx does not send it too);
-  // while it waits, Save cannot start another send.
-  document.addEventListener("submit", function (event) {
-    var form = event.target;
-    if (!form.matches || !form.matches("form.round-form[data-outbox]")) { return; }
-    if (!event.submitter || event.submitter.name !== "save") { return; }
-    event.preventDefault();
-    event.stopPropagation();
-    if (waiting(form)) { return; }
-    enqueue(form);
-    saveDraft(form);
-    flush();
-  }, true);
   window.addEventListener("online", flush);
   if (navigator.serviceWorker) {
     navigator.serviceWorker.addEventListener("message", function (event) { if (event.data === "send-outbox") { flush(); } });

@@ -2,8 +2,8 @@
 // its own "deals first", so the first dealer is chosen on the seats as they are typed. A named
 // seat gets its buttons to move up a seat and to leave the table (they post, and the server
 // rearranges the seats with the first dealer kept on the same person).
-// Nothing happens at import: main.js installs the listener.
-import { el } from "./keypad.js";
+// Nothing happens at import: main.js installs the listener where the seats are on the page.
+import { el } from "./banner.js";
 
 function seatButtons(seat, index, name) {
   var up = seat.querySelector("button[name=up]"), drop = seat.querySelector("button[name=drop]");

@@ -1,7 +1,8 @@
 """The phone's script is ES modules (static/js/) that import each other by plain addresses: the
 page's import map (inline, allowed by its hash in the CSP) gives each its versioned address,
 and the service worker keeps every one, so the script runs without signal and with the
-browser's own cache empty."""
+browser's own cache empty. A page fetches the modules it preloads and no other: the parts its
+markup does not use are never fetched (the benchmark's page weight counts what is preloaded)."""
 
 import re
 
@@ -14,20 +15,46 @@ from .test_table import pick, row, start_game
 MODULES = "() => JSON.parse(document.querySelector('script[type=importmap]').textContent).imports"
 FETCHED = """() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
                    .filter((u) => u.pathname.startsWith('/static/js/')).map((u) => u.pathname + u.search)"""
+PRELOADED = "() => [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => new URL(l.href)).map((u) => u.pathname + u.search)"
+CORE = ["main", "banner", "live", "offline", "outbox"]
+
+
+def fetched_are_preloaded(page: Page, *parts: str) -> None:
+    """The page fetched the entry, the modules every page runs and its own parts (all preloaded)
+    once each at their versioned addresses, and no other module."""
+    page.wait_for_load_state("load")
+    page.wait_for_timeout(300)  # an import() the page would make after its load
+    imports = page.evaluate(MODULES)
+    wanted = sorted(imports[f"/static/js/{name}.js"] for name in (*CORE, *parts))
+    assert sorted(page.evaluate(PRELOADED) + [imports["/static/js/main.js"]]) == wanted
+    assert sorted(page.evaluate(FETCHED)) == wanted
 
 
 def test_every_module_is_fetched_once_at_its_versioned_address(page: Page, server):
     page.goto(server + "/games/new")
-    page.wait_for_load_state("load")
     imports = page.evaluate(MODULES)
     assert "/static/js/main.js" in imports and "/static/js/outbox.js" in imports
     assert all(re.fullmatch(re.escape(plain) + r"\?v=[0-9a-f]{10}", url) for plain, url in imports.items())
     # Preloaded at once, and imported from there: no module fetched at its plain address, none twice.
-    assert sorted(page.evaluate(FETCHED)) == sorted(imports.values())
+    fetched_are_preloaded(page, "seats")
     # And they run: a seat appears as the last one gets a name (seats.js).
     page.locator("#seat-0").fill("Ann")
     page.locator("#seat-1").fill("Ben")
     expect(page.locator("#seat-2")).to_be_visible()
+
+
+def test_the_scoreboard_and_the_round_screen_fetch_only_the_parts_they_use(page: Page, server):
+    start_game(page, server, "balmoral", ["Ann", "Ben"])
+    board = page.url
+    page.goto(board)  # a page of its own: the new game's were fetched in this one's place
+    fetched_are_preloaded(page)
+    page.goto(board + "/rounds/new")
+    fetched_are_preloaded(page, "keypad", "drafts")
+    # The keypad runs, imported where the round form is.
+    row(page, "Ann").locator(".out-toggle").tap()
+    pick(page, "Ben")
+    page.get_by_role("button", name="Add K to Ben", exact=True).tap()
+    expect(row(page, "Ben").locator(".penalty")).to_have_text("10")
 
 
 @pytest.mark.offline

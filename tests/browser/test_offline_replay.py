@@ -1,4 +1,4 @@
-"""The phone's replay (static/offline-replay.js) agrees with the server's engine.
+"""The phone's replay (static/js/offline-replay.js) agrees with the server's engine.
 
 Random games of both rule sets, every dealer rule and a mix of cards and points, are worked out
 by scorekeeper.rules.replay and by the JavaScript in the page, from the start and from a state
@@ -79,10 +79,11 @@ def server_view(state) -> dict:
     }
 
 
-PHONE = """([game, rounds]) => {
-  let state = OfflineReplay.start(game);
+PHONE = """async ([game, rounds]) => {
+  const replay = await import("/static/js/offline-replay.js");
+  let state = replay.start(game);
   return rounds.map((r) => {
-    state = OfflineReplay.advance(game, state, r);
+    state = replay.advance(game, state, r);
     return {totals: state.totals, completed: state.completed, next: state.next};
   });
 }"""
@@ -104,7 +105,7 @@ def phone_agrees(page: Page, rng: random.Random, setup, records):
 @pytest.mark.parametrize("seed", range(4))
 def test_the_phone_works_out_rounds_as_the_server_does(server, page: Page, seed):
     page.goto(server + "/")
-    page.wait_for_function("() => !!window.OfflineReplay")
+    page.wait_for_load_state("load")
     rng = random.Random(seed)
     checked = {"balmoral": 0, "classic": 0, "ended": 0}
     for _ in range(40):
@@ -118,7 +119,7 @@ def test_the_phone_works_out_rounds_as_the_server_does(server, page: Page, seed)
 @pytest.mark.parametrize("seed", range(2))
 def test_the_phone_works_out_bonuses_and_the_phase10_deck_as_the_server_does(server, page: Page, seed):
     page.goto(server + "/")
-    page.wait_for_function("() => !!window.OfflineReplay")
+    page.wait_for_load_state("load")
     rng = random.Random(seed)
     checked = {"liverpool": 0, "phase10": 0, "bonuses": 0}
     for _ in range(30):

@@ -1,0 +1,112 @@
+// The scorekeeper's round screen, where players send their own hands (seat links): each row says
+// "waiting for Ann" until Ann's hand arrives, then fills with it. The screen asks every second,
+// conditionally (304 while nothing arrived). What the scorekeeper has typed or tapped into a row
+// is theirs and wins: an arrival for that row is named beside it, never put over it, and once
+// the scorekeeper has said who went out, an arrival does not move it.
+// Nothing happens at import: main.js installs the listeners.
+var watched = null, tag = null, timer = null, asking = false;
+
+function formOf(el) { return el && el.closest ? el.closest("form.round-form[data-sent]") : null; }
+function rowOf(form, seat) { return form.querySelector(".player[data-seat='" + seat + "']"); }
+function selectedRow(form) {
+  var radio = form.querySelector("input[name=seat]:checked");
+  return radio ? radio.closest(".player") : null;
+}
+
+// The scorekeeper's own typing (events the page itself makes as a hand arrives are not trusted).
+function mine(form, row) { if (row) { row.setAttribute("data-typed", ""); } }
+
+function fire(el, type) { el.dispatchEvent(new Event(type, { bubbles: true })); }
+
+function fill(form, row, hand) {
+  var seat = hand.seat;
+  var cards = form.querySelector("input[name=hand-" + seat + "]");
+  var points = form.querySelector("input[name=points-" + seat + "]");
+  var out = row.querySelector("input[name=went_out]");
+  if (!form.hasAttribute("data-out-chosen") && out && out.checked !== hand.went_out) {
+    out.checked = hand.went_out;
+    if (hand.went_out) { fire(out, "change"); } else { row.classList.remove("is-out"); }
+  }
+  var made = row.querySelector("input[type=checkbox][name^=achieved-]");
+  if (made && !made.disabled && made.checked !== hand.achieved) { made.checked = hand.achieved; fire(made, "change"); }
+  row.querySelectorAll("input[name^=bonus-]").forEach(function (box) {
+    var earned = hand.bonuses.indexOf(box.value) >= 0;
+    if (box.checked !== earned) { box.checked = earned; fire(box, "change"); }
+  });
+  if (!hand.went_out) {
+    cards.value = hand.cards || "";
+    points.value = hand.points === null ? "" : String(hand.points);
+  }
+  // keypad.js redraws the row (chips, penalty, the errors it can count) as after a tap.
+  fire(hand.points !== null && !hand.went_out ? points : cards, "input");
+}
+
+function arrived(form, data) {
+  if (String(data.number) !== form.querySelector("input[name=number]").value) { return; }
+  data.hands.forEach(function (hand) {
+    var row = rowOf(form, hand.seat);
+    if (!row) { return; }
+    var line = row.querySelector("[data-arrival]");
+    var known = line && line.getAttribute("data-revision") === String(hand.revision);
+    if (row.hasAttribute("data-typed")) {
+      if (line) { line.textContent = hand.player + " sent: " + hand.words + " (yours is kept)"; }
+    } else if (!known) {
+      fill(form, row, hand);
+      if (line) { line.textContent = "sent by " + hand.player + ": " + hand.words; }
+    }
+    if (line) { line.setAttribute("data-revision", String(hand.revision)); }
+  });
+}
+
+function ask() {
+  if (!watched || !document.body.contains(watched)) { stop(); return; }
+  if (asking || document.hidden) { return; }
+  var form = watched, headers = { "Accept": "application/json" };
+  if (tag) { headers["If-None-Match"] = tag; }
+  asking = true;
+  fetch(form.getAttribute("data-sent"), { headers: headers, credentials: "same-origin", cache: "no-store" })
+    .then(function (response) {
+      asking = false;
+      // A game no longer there: nothing more will arrive on this screen.
+      if (response.status === 404) { stop(); }
+      if (response.status !== 200) { return undefined; }
+      var etag = response.headers.get("ETag");
+      return response.json().then(function (data) {
+        if (form === watched) { arrived(form, data); tag = etag || tag; }
+      });
+    })
+    .catch(function () { asking = false; /* no signal: asked again in a second */ });
+}
+function stop() { clearInterval(timer); timer = null; watched = null; tag = null; }
+
+function start() {
+  var form = document.querySelector("form.round-form[data-sent]");
+  if (form === watched) { return; }
+  stop();
+  if (!form) { return; }
+  watched = form;
+  timer = setInterval(ask, 1000);
+  ask();
+}
+// main.js installs this where a round screen takes players' own hands, and again finds the
+// screen on each htmx swap (start).
+export function install() {
+  document.addEventListener("input", function (event) {
+    var form = formOf(event.target);
+    if (form && event.isTrusted) { mine(form, event.target.closest(".player")); }
+  });
+  document.addEventListener("change", function (event) {
+    var form = formOf(event.target);
+    if (!form || !event.isTrusted || event.target.name === "seat") { return; }
+    if (event.target.name === "went_out") { form.setAttribute("data-out-chosen", ""); }
+    mine(form, event.target.closest(".player"));
+  });
+  document.addEventListener("click", function (event) {
+    var form = formOf(event.target);
+    if (!form || !event.isTrusted) { return; }
+    var key = event.target.closest("[data-rank], [data-remove], [data-edit]");
+    if (key && key.getAttribute("data-edit") !== "type") { mine(form, selectedRow(form)); }
+  }, true);
+  document.addEventListener("htmx:afterSettle", start);
+  start();
+}

@@ -1,0 +1,82 @@
+// The round screen for a round the server has not seen yet: without signal,
+// once a round waits in the phone's outbox, the same form is turned into the next round's
+// (its number, dealer, cards dealt and each player's contract come from the phone's replay,
+// js/offline-replay.js), blank, so a table can go on playing. The words are those of
+// templates/round_form.html; tests/browser/test_signal.py plays a whole game this way and
+// compares the server's totals with the phone's. js/offline.js redraws the rows and the dock after, and
+// imports this module once a round waits to be sent or the signal is gone.
+
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function strong(text) {
+  var b = document.createElement("strong");
+  b.textContent = text;
+  return b;
+}
+
+function span(parts) {
+  var s = document.createElement("span");
+  parts.forEach(function (p) { s.appendChild(typeof p === "string" ? document.createTextNode(p) : p); });
+  return s;
+}
+
+function describe(game, stageNumber) {
+  return game.stage_word + " " + stageNumber + ": " + game.stages[stageNumber - 1].contract;
+}
+
+// "Ann dealt · 11 cards each · Deal 2: two sets of three, one run of four" (the contract
+// only when everyone plays the same one).
+function dealLine(form, game, next) {
+  var line = form.querySelector(".deal-line");
+  line.textContent = "";
+  line.appendChild(span([strong(next.dealer), " dealt"]));
+  line.appendChild(document.createTextNode(" "));
+  line.appendChild(span([strong(String(next.cards_dealt)), " cards each"]));
+  if (game.progression !== "ladder") {
+    line.appendChild(document.createTextNode(" "));
+    line.appendChild(span([describe(game, next.stages[0])]));
+  }
+}
+
+// A blank row for one player, with this round's contract.
+function resetRow(row, game, next) {
+  var seat = Number(row.getAttribute("data-seat")), name = game.players[seat];
+  var stage = next.stages[seat], word = game.stage_word.toLowerCase();
+  row.classList.remove("is-out", "has-error", "typing", "is-selected");
+  row.querySelectorAll("input[name=went_out], input[name^=achieved-], input[name^=bonus-]").forEach(function (i) { i.checked = false; });
+  row.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
+    i.value = "";
+    i.removeAttribute("aria-invalid");
+    i.removeAttribute("aria-describedby");
+  });
+  row.querySelectorAll(".seat-errors").forEach(function (e) { e.remove(); });
+  row.querySelector(".typed").hidden = true;
+  var contract = row.querySelector(".contract");
+  if (contract) { contract.textContent = describe(game, stage); }
+  var made = row.querySelector("input[name^=achieved-]");
+  if (made) { made.setAttribute("aria-label", name + " made the " + word + " (" + word + " " + stage + ")"); }
+  if (next.finishers.indexOf(name) >= 0) {
+    row.setAttribute("data-finishes", name + " completes " + word + " " + game.last_stage);
+  } else {
+    row.removeAttribute("data-finishes");
+  }
+}
+
+// The form, made into the form of the round `next` (an object of OfflineReplay.nextRound).
+export function advance(form, game, next) {
+  var word = game.round_word.toLowerCase(), title = "Record " + word + " " + next.number;
+  form.querySelector("input[name=number]").value = String(next.number);
+  form.querySelector(".round-head h1").textContent = capital(title);
+  document.title = document.title.replace(/^Record (round|deal) [0-9]+/i, capital(title));
+  var save = form.querySelector("button[name=save]");
+  save.textContent = "Save " + word + " " + next.number;
+  save._words = save.textContent;
+  dealLine(form, game, next);
+  form.setAttribute("data-last", next.is_last ? word + " " + next.number + " is the last" : "");
+  form.querySelectorAll(".errors").forEach(function (e) { e.remove(); });
+  var ending = form.querySelector(".ending");
+  if (ending) { ending.hidden = true; ending.textContent = ""; }
+  form.querySelectorAll(".player[data-seat]").forEach(function (row) { resetRow(row, game, next); });
+  var first = form.querySelector("input[name=seat]");
+  if (first) { first.checked = true; }
+}

@@ -1,0 +1,47 @@
+"""The benchmark's page-weight budget (bench/run.py, docs/performance.md), checked as `make bench`
+measures it (bench/page_weight.py): the scoreboard of the phone keeping score fetches under
+15 KB of our own CSS and JavaScript, compressed as a phone takes it. Sizes do not depend on the
+machine, so the budget is a test."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import brotli
+
+from conftest import close, join, make_app
+from scorekeeper import store
+from scorekeeper.rules import BALMORAL, GameSetup
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+
+import page_weight  # noqa: E402 (bench/page_weight.py)
+from run import OWN_ASSETS_KB  # noqa: E402 (bench/run.py)
+
+
+def test_the_scoreboard_keeps_to_the_budget_for_our_own_css_and_javascript(tmp_path):
+    # As served in production: htmx from the CDN, with our small fallback beside it.
+    app = make_app(tmp_path, USE_CDN=True)
+    try:
+        with app.app_context():
+            game, key = store.create_game(GameSetup.create(BALMORAL, ["Ann", "Ben", "Cat", "Dan"], first_dealer="Ann"))
+            game_id = game.id
+        phone = app.test_client()
+        assert join(phone, game_id, key).status_code in (302, 303)
+
+        def fetch(url: str) -> tuple[bytes, str]:
+            answer = phone.get(url, headers={"Accept-Encoding": "br"})
+            assert answer.status_code == 200 and answer.headers["Content-Encoding"] == "br", url
+            return answer.data, brotli.decompress(answer.data).decode()
+
+        weights = {}
+        for page, path in (("scoreboard", f"/games/{game_id}"), ("round screen", f"/games/{game_id}/rounds/new")):
+            sizes = page_weight.own_assets(phone.get(path).text, fetch)
+            assert "/static/app.css" in sizes and "/static/js/main.js" in sizes and "/static/js/outbox.js" in sizes
+            weights[page] = page_weight.ours(sizes)
+        assert weights["scoreboard"] < OWN_ASSETS_KB * 1024, weights
+        # The round screen loads the keypad and the drafts besides (and so weighs more).
+        assert weights["round screen"] > weights["scoreboard"]
+    finally:
+        close(app)
