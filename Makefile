@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
+.PHONY: run test test-js test-postgres coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -88,6 +88,14 @@ test: $(STAMP) browser $(NODE_STAMP)
 # Only the phone's script's tests on Node.
 test-js:
 	$(NODE_TEST)
+
+# Branch coverage of scorekeeper/ over every test but the quality gates (they check pages, not
+# code paths): the least covered modules, then the total.
+coverage: $(STAMP) browser
+	$(BIN)/coverage erase
+	$(BIN)/coverage run -m pytest -q -n auto -m "not quality" -p no:cacheprovider
+	$(BIN)/coverage combine --quiet
+	$(BIN)/coverage report | tail -n 25
 
 # Only the quality gates.
 quality: $(STAMP) browser $(NODE_STAMP)
