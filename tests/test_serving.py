@@ -177,7 +177,10 @@ def test_fifty_slow_sockets_hold_no_worker_and_the_limits_keep_counting(database
         assert {status for _, status, _ in answers} <= {200, 204, 201}, sorted({s for _, s, _ in answers})
         assert [status for status, _ in rounds] == [201, 201, 201]
         assert len(answers) >= PHONES * TABLE_SECONDS / POLL_EVERY / 2, len(answers)
-        assert p95 < 0.2, f"the table's p95 is {p95 * 1000:.0f} ms"
+        # Not a speed target (make bench measures speed): a thread held by a slow socket keeps a
+        # phone waiting as long as the socket dribbles, one header line a second, seconds on end.
+        # Well under that on a busy machine (coverage's tracing, other work), a thread was free.
+        assert p95 < 2.0, f"the table's p95 is {p95 * 1000:.0f} ms: a slow socket held a thread"
         # Counted once for the server: the limit's number, not that times the threads or processes.
         assert 1 + accepted == NEW_GAMES_A_MINUTE, burst
         assert burst == [201] * accepted + [429] * (len(burst) - accepted), burst
