@@ -340,6 +340,11 @@ def player_rating(player_id: int) -> ratings.PlayerRating:
     return rating_summaries.history_of(player_id)
 
 
+def rating_path(player_id: int) -> ratings.RatingPath:
+    """A player's rating over every rated game, as their page shows and draws it."""
+    return rating_summaries.path_of(player_id)
+
+
 def game_ratings(game_id: int) -> dict[int, ratings.Step]:
     """Each player's rating before and after one game (empty if the game is not rated)."""
     return rating_summaries.game_steps(game_id)
@@ -368,5 +373,6 @@ __all__ = [
     "player_names",
     "player_rating",
     "player_stats",
+    "rating_path",
     "recent_games",
 ]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, func, insert, or_, select
+from sqlalchemy import and_, delete, func, insert, literal, or_, select, union_all
 from sqlalchemy.orm import Session
 
 from scorekeeper.store.figures import ratings
@@ -269,6 +269,25 @@ def history_of(player_id: int, scope: str = "all", session: Session | None = Non
     return ratings.PlayerRating(player_id, tuple(_step(r) for r in rows))
 
 
+def path_of(player_id: int, scope: str = "all", session: Session | None = None) -> ratings.RatingPath:
+    """A player's rating in a scope before their first game and after each game, oldest first:
+    three columns a game (no step is made of a row), for a page that draws them all."""
+    session = session or db.session()
+    mine = (RatingSummary.scope == scope, RatingSummary.player_id == player_id)
+    # One statement: the rating before the first game (at games 0), then after each game.
+    start = select(literal(0).label("games"), RatingSummary.game_id, RatingSummary.mu_before.label("mu"),
+                   RatingSummary.sigma_before.label("sigma")).where(*mine, RatingSummary.games == 1)
+    after = select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_after, RatingSummary.sigma_after) \
+        .where(*mine)
+    rows = session.execute(union_all(start, after).order_by("games")).all()
+    if not rows:
+        return ratings.RatingPath(player_id, 0.0, (), ())
+    ordinal = ratings.ordinal
+    return ratings.RatingPath(player_id, ordinal(rows[0].mu, rows[0].sigma),
+                              tuple(ordinal(mu, sigma) for _, _, mu, sigma in rows[1:]),
+                              tuple(game_id for _, game_id, _, _ in rows[1:]))
+
+
 def game_steps(game_id: int, scope: str = "all", session: Session | None = None) -> dict[int, ratings.Step]:
     """Each player's rating before and after one game (empty if it is not rated)."""
     session = session or db.session()
@@ -298,5 +317,5 @@ def games_rated(scope: str, session: Session | None = None) -> int:
                           .where(RatingSummary.scope == scope)) or 0
 
 
-__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "rate_from", "rebuild", "refresh",
+__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "path_of", "rate_from", "rebuild", "refresh",
            "rows_of", "scope_of", "scopes_of", "standings"]
