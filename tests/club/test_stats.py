@@ -10,9 +10,13 @@ from factories import (
     upload,
 )
 from history_games import G3, random_docs
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
-from scorekeeper.club import history
+from scorekeeper.club import history, statistics
+from scorekeeper.rules import BALMORAL
+from scorekeeper.store.figures.summaries import climbs_of
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.transfer import backup as export_all
@@ -61,6 +65,39 @@ def test_the_ladder_counts_the_rounds_each_level_took(app, four):
     assert [(ben[n].made, ben[n].rounds_to_make) for n in range(2, 8)] == [(1, 1)] * 6
     cat = {lv.level: lv for lv in stats_of(app, "Cat").levels}
     assert (cat[1].made, cat[1].rounds_to_make, cat[2].ended_on, cat[2].rounds_ended_on) == (1, 1, 1, 6)
+
+
+def levels_one_climb_at_a_time(rules, climbs):
+    """The ladder's figures worked out climb by climb, as they were before climbs were counted
+    part by part: what :func:`statistics.levels` must still give."""
+    tallies = {stage.number: statistics.LevelTally(stage.number, stage.contract) for stage in rules.stages}
+    for made, stuck_level, stuck_rounds in climbs:
+        for level, spent in climbs_of(made):
+            tally = tallies.setdefault(level, statistics.LevelTally(level, ""))
+            tally.made += 1
+            tally.rounds_to_make += spent
+            tally.longest = max(tally.longest, spent)
+        if stuck_level is not None:
+            tally = tallies.setdefault(stuck_level, statistics.LevelTally(stuck_level, ""))
+            tally.ended_on += 1
+            tally.rounds_ended_on += stuck_rounds or 0
+    return [tallies[k] for k in sorted(tallies)]
+
+
+def a_climb(draw_levels):
+    """A seat's stored climbs: "level:rounds" for levels made in order (up to 9: a house ladder
+    may once have had more levels than Balmoral's), and the level it was stuck on, if any."""
+    return st.tuples(
+        st.lists(st.integers(1, 12), max_size=draw_levels).map(
+            lambda spent: " ".join(f"{level}:{n}" for level, n in enumerate(spent, start=1))),
+        st.one_of(st.none(), st.integers(1, 9)),
+        st.one_of(st.none(), st.integers(0, 12)),
+    ).map(lambda c: (c[0], c[1], c[2] if c[1] is not None else None))
+
+
+@given(st.lists(a_climb(9), max_size=60))
+def test_the_ladder_counted_part_by_part_agrees_with_counting_climb_by_climb(climbs):
+    assert statistics.levels(BALMORAL, climbs) == levels_one_climb_at_a_time(BALMORAL, climbs)
 
 
 def test_a_player_who_never_played_balmoral_has_no_ladder(app):
