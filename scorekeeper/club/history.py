@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy import ColumnElement, and_, case, func, literal, select
 from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
@@ -193,26 +193,31 @@ def player_stats(player_id: int) -> PlayerStats | None:
     starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
     ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
     climbs: dict[str, list] = {key: [] for key in ladder_keys}
-    if ladder_keys:  # every ladder's climbs in one query
-        for key, *climb in db.session.execute(
-                select(Game.rules, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
-                .where(mine, Game.rules.in_(ladder_keys))):
-            climbs[key].append(tuple(climb))
+    if ladder_keys:  # every ladder's climbs in one query, each game's rules read along their index
+        *others, last = ladder_keys
+        key = case(*((SeatSummary.game_id.in_(select(Game.id).where(Game.rules == other)), other) for other in others),
+                   else_=literal(last)) if others else literal(last)
+        for rules, *climb in db.session.execute(
+                select(key, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
+                .join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
+                .where(SeatSummary.player_id == player_id, GameSummary.worked_out, _kept(SeatSummary.game_id),
+                       SeatSummary.game_id.in_(select(Game.id).where(Game.rules.in_(ladder_keys))))):
+            climbs[rules].append(tuple(climb))
     ladders = [statistics.Ladder(key, rulesets[key], statistics.levels(rulesets[key], climbs[key]))
                for key in ladder_keys]
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
         .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
     newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
                             limit=statistics.RECENT_GAMES)
-    other = aliased(SeatSummary)
+    # Who sat at the player's kept games, counted along the seats' index (game, player); the
+    # names joined to the few counts.
+    other = aliased(Seat)
+    counts = (select(other.player_id, func.count().label("games"))
+              .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
+              .where(SeatSummary.player_id == player_id, other.player_id != player_id, _kept(SeatSummary.game_id))
+              .group_by(other.player_id).subquery())
     together = db.session.execute(
-        select(other.player_id, Player.name, func.count())
-        .join(Player, Player.id == other.player_id)
-        .join(SeatSummary, and_(SeatSummary.game_id == other.game_id, SeatSummary.player_id == player_id))
-        .join(Game, Game.id == other.game_id)
-        .where(other.player_id != player_id, Game.deleted_at.is_(None))
-        .group_by(other.player_id, Player.name)
-    ).all()
+        select(counts.c.player_id, Player.name, counts.c.games).join(Player, Player.id == counts.c.player_id)).all()
     return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
                        [statistics.played_game(g, player_id) for g in newest], statistics.opponents(together),
                        min(starts, default=None), max(starts, default=None), rulesets, ladders)
@@ -241,6 +246,12 @@ def _mine(seat, player_id: int) -> ColumnElement[bool]:
     """The seats of a player in kept games that can be worked out (their summaries joined)."""
     return and_(seat.player_id == player_id, GameSummary.game_id == seat.game_id, GameSummary.worked_out,
                 Game.id == seat.game_id, Game.deleted_at.is_(None))
+
+
+def _kept(game_id) -> ColumnElement[bool]:
+    """The game ``game_id`` is not in the bin: checked against the index of the few deleted
+    games, not each game's row (a busy player's thousands of games are each a page of the table)."""
+    return game_id.not_in(select(Game.id).where(Game.deleted_at.is_not(None)))
 
 
 def _count(condition: ColumnElement[bool]):
