@@ -193,17 +193,25 @@ def player_stats(player_id: int) -> PlayerStats | None:
     starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
     ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
     climbs: dict[str, list] = {key: [] for key in ladder_keys}
-    if ladder_keys:  # every ladder's climbs in one query, each game's rules read along their index
+    stuck: dict[str, list] = {key: [] for key in ladder_keys}
+    if ladder_keys:
+        # Every ladder's climbs in one query, each game's rules read along their index: per
+        # ladder and level a game ended on, the games, the rounds spent there, and the climbs'
+        # texts joined into one.
         *others, last = ladder_keys
         key = case(*((SeatSummary.game_id.in_(select(Game.id).where(Game.rules == other)), other) for other in others),
                    else_=literal(last)) if others else literal(last)
-        for rules, *climb in db.session.execute(
-                select(key, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
+        for rules, level, games, rounds, made in db.session.execute(
+                select(key, SeatSummary.stuck_level, func.count(), func.sum(SeatSummary.stuck_rounds),
+                       func.aggregate_strings(SeatSummary.climbs, " "))
                 .join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
                 .where(SeatSummary.player_id == player_id, GameSummary.worked_out, _kept(SeatSummary.game_id),
-                       SeatSummary.game_id.in_(select(Game.id).where(Game.rules.in_(ladder_keys))))):
-            climbs[rules].append(tuple(climb))
-    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels(rulesets[key], climbs[key]))
+                       SeatSummary.game_id.in_(select(Game.id).where(Game.rules.in_(ladder_keys))))
+                .group_by(key, SeatSummary.stuck_level)):
+            climbs[rules].append(made or "")
+            if level is not None:
+                stuck[rules].append((level, games, int(rounds or 0)))
+    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels_added_up(rulesets[key], climbs[key], stuck[key]))
                for key in ladder_keys]
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
         .where(SeatSummary.player_id == player_id, GameSummary.worked_out)

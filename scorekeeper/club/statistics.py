@@ -243,14 +243,24 @@ def levels(rules: RuleSet, climbs: Iterable[tuple[str, int | None, int | None]])
     """The rounds the player spent on each level of the ladder of ``rules``, from each of their
     ladder games' stored climbs ("level:rounds" for each level made) and the level a finished
     game left them on (with the rounds spent there)."""
-    tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in rules.stages}
     made: list[str] = []
+    stuck: list[tuple[int, int, int]] = []
     for climbed, stuck_level, stuck_rounds in climbs:
         made.append(climbed)
         if stuck_level is not None:
-            tally = tallies.setdefault(stuck_level, LevelTally(stuck_level, ""))
-            tally.ended_on += 1
-            tally.rounds_ended_on += stuck_rounds or 0
+            stuck.append((stuck_level, 1, stuck_rounds or 0))
+    return levels_added_up(rules, made, stuck)
+
+
+def levels_added_up(rules: RuleSet, made: Iterable[str],
+                    stuck: Iterable[tuple[int, int, int]]) -> list[LevelTally]:
+    """:func:`levels` from what SQL adds up: the climbs' texts (one game's, or many joined with
+    spaces), and for each level games ended on, ``(level, games, rounds spent there)``."""
+    tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in rules.stages}
+    for level, games, rounds in stuck:
+        tally = tallies.setdefault(level, LevelTally(level, ""))
+        tally.ended_on += games
+        tally.rounds_ended_on += rounds
     # A busy player's thousands of climbs hold a few dozen different "level:rounds" parts:
     # each is read once, and counted as often as it was climbed.
     for part, times in Counter(" ".join(made).split()).items():
