@@ -408,6 +408,19 @@ def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(a
                     assert mine.after == pytest.approx(theirs.after)
 
 
+def test_the_leaderboard_reads_each_players_last_games_as_their_whole_history_has_them(app, season):
+    with app.app_context():
+        ids = list(db.session.scalars(select(Player.id)))
+        for scope in ("all", "classic", "balmoral", "all/2026", "all/1999"):
+            latest = rating_summaries.latest_steps(scope)
+            wholes = {pid: rating_summaries.history_of(pid, scope) for pid in ids}
+            assert set(latest) == {pid for pid, whole in wholes.items() if whole.steps}
+            for pid, (games, wins, last) in latest.items():
+                whole = wholes[pid]
+                assert (games, wins) == (whole.games, whole.wins)
+                assert last == whole.steps[-ratings.RECENT:]
+
+
 def test_a_player_without_a_finished_game_has_no_rating_chart(web, app, season):
     with app.app_context():
         idle = store.add_player("Zoë").id

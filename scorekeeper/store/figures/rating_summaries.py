@@ -22,10 +22,10 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
 from sqlalchemy import and_, delete, func, insert, literal, or_, select, union_all
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.figures import ratings
-from scorekeeper.store.models import Game, GameSummary, RatingSummary, SeatSummary, db
+from scorekeeper.store.models import Game, GameSummary, Player, RatingSummary, SeatSummary, db
 from scorekeeper.rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_text
 
 #: The order of the rated games: when each finished (when it started, if that is unknown), then its id.
@@ -299,16 +299,25 @@ def game_steps(game_id: int, scope: str = "all", session: Session | None = None)
 def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | None = None) -> dict[int, tuple]:
     """Everyone rated in a scope: player id -> (games, wins, their last ``recent`` steps)."""
     session = session or db.session()
-    last = (select(RatingSummary.player_id, func.max(RatingSummary.games).label("n"))
-            .where(RatingSummary.scope == scope).group_by(RatingSummary.player_id).subquery())
+    # Each player's last game in the scope, found along the index (scope, player, games) one
+    # player at a time, and kept apart (materialized) so that the rows are then sought from
+    # each player's last game back, not read from the scope's every row.
+    mine = aliased(RatingSummary)
+    last = (select(Player.id.label("player_id"),
+                   select(func.max(mine.games)).where(mine.scope == scope, mine.player_id == Player.id)
+                   .scalar_subquery().label("n"))
+            .cte("last").prefix_with("MATERIALIZED"))
     found: dict[int, list] = {}
-    for r in session.execute(select(RatingSummary)
+    for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS))
                              .join(last, and_(last.c.player_id == RatingSummary.player_id,
                                               RatingSummary.games > last.c.n - recent))
-                             .where(RatingSummary.scope == scope)
-                             .order_by(RatingSummary.player_id, RatingSummary.games)).scalars():
+                             .where(RatingSummary.scope == scope)):
         found.setdefault(r.player_id, []).append(r)
-    return {pid: (rows[-1].games, rows[-1].wins, tuple(_step(r) for r in rows)) for pid, rows in found.items()}
+    steps = {}
+    for pid, rows in found.items():
+        rows.sort(key=lambda r: r.games)
+        steps[pid] = (rows[-1].games, rows[-1].wins, tuple(_step(r) for r in rows))
+    return steps
 
 
 def games_rated(scope: str, session: Session | None = None) -> int:
