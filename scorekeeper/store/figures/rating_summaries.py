@@ -322,8 +322,10 @@ def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | No
 
 def games_rated(scope: str, session: Session | None = None) -> int:
     session = session or db.session()
-    return session.scalar(select(func.count(func.distinct(RatingSummary.game_id)))
-                          .where(RatingSummary.scope == scope)) or 0
+    # The distinct games along the primary key (scope, game, player), which holds them in order:
+    # no sort of the scope's rows, as count(DISTINCT) made SQLite do.
+    games = select(RatingSummary.game_id).where(RatingSummary.scope == scope).distinct().subquery()
+    return session.scalar(select(func.count()).select_from(games)) or 0
 
 
 __all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "path_of", "rate_from", "rebuild", "refresh",
