@@ -168,50 +168,48 @@ def deleted_count(only: Sequence[int] | None = None) -> int:
 
 def player_stats(player_id: int) -> PlayerStats | None:
     """A player's statistics over all their kept games, added up in SQL from the games' stored
-    summaries; None if no such player. Six queries whatever the number of games (the player;
-    the sums per rule set; the ladder's climbs; the newest games and their seats; the opponents)."""
+    summaries; None if no such player. Five queries whatever the number of games (the player;
+    the sums per rule set and level a ladder game ended on; the newest games and their seats;
+    the opponents)."""
     player = db.session.get(Player, player_id)
     if player is None:
         return None
     mine = _mine(SeatSummary, player_id)
     finished = GameSummary.finished
     won = and_(finished, SeatSummary.won)
-    sums = db.session.execute(
-        select(Game.rules, func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
+    # One pass over the player's games: the sums per rule set and, in the same groups, per
+    # level a ladder game ended on (the rounds spent there, and the climbs' texts joined).
+    # Every figure is a count, a sum, a least or a most: the groups of a rule set add up.
+    groups = db.session.execute(
+        select(Game.rules, SeatSummary.stuck_level,
+               func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
                func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
                func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
-               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id))
-        .where(mine).group_by(Game.rules)
+               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id),
+               func.sum(SeatSummary.stuck_rounds), func.aggregate_strings(SeatSummary.climbs, " "))
+        .where(mine).group_by(Game.rules, SeatSummary.stuck_level)
     ).all()
+    sums: dict[str, Tally] = {}
+    newest_ids: dict[str, int] = {}
+    climbs: dict[str, list[str]] = {}
+    stuck: dict[str, list[tuple[int, int, int]]] = {}
+    starts = []
+    for key, level, *figures, first, last, newest_id, stuck_rounds, made in groups:
+        sums.setdefault(key, Tally()).add(
+            Tally(*(int(n) if n is not None else None for n in figures[:4]), int(figures[4] or 0), figures[5],
+                  *(int(n or 0) for n in figures[6:9])))
+        newest_ids[key] = max(newest_ids.get(key, newest_id), newest_id)
+        starts += [moment for moment in (first, last) if moment is not None]
+        climbs.setdefault(key, []).append(made or "")
+        if level is not None:
+            stuck.setdefault(key, []).append((level, int(figures[0]), int(stuck_rounds or 0)))
     # Each rule set as the player's newest game started from it keeps it.
     rulesets = {key: ruleset_from_text(document, key) for key, document in db.session.execute(
-        select(Game.rules, Game.rules_document).where(Game.id.in_([row[12] for row in sums])))}
-    overall, by_rules = statistics.tallies(
-        (row[0], Tally(*(int(n) if n is not None else None for n in row[1:5]), int(row[5] or 0), row[6],
-                       *(int(n or 0) for n in row[7:10])))
-        for row in sums)
-    starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
+        select(Game.rules, Game.rules_document).where(Game.id.in_(list(newest_ids.values()))))}
+    overall, by_rules = statistics.tallies(sums.items())
     ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
-    climbs: dict[str, list] = {key: [] for key in ladder_keys}
-    stuck: dict[str, list] = {key: [] for key in ladder_keys}
-    if ladder_keys:
-        # Every ladder's climbs in one query, each game's rules read along their index: per
-        # ladder and level a game ended on, the games, the rounds spent there, and the climbs'
-        # texts joined into one.
-        *others, last = ladder_keys
-        key = case(*((SeatSummary.game_id.in_(select(Game.id).where(Game.rules == other)), other) for other in others),
-                   else_=literal(last)) if others else literal(last)
-        for rules, level, games, rounds, made in db.session.execute(
-                select(key, SeatSummary.stuck_level, func.count(), func.sum(SeatSummary.stuck_rounds),
-                       func.aggregate_strings(SeatSummary.climbs, " "))
-                .join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
-                .where(SeatSummary.player_id == player_id, GameSummary.worked_out, _kept(SeatSummary.game_id),
-                       SeatSummary.game_id.in_(select(Game.id).where(Game.rules.in_(ladder_keys))))
-                .group_by(key, SeatSummary.stuck_level)):
-            climbs[rules].append(made or "")
-            if level is not None:
-                stuck[rules].append((level, games, int(rounds or 0)))
-    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels_added_up(rulesets[key], climbs[key], stuck[key]))
+    ladders = [statistics.Ladder(key, rulesets[key],
+                                 statistics.levels_added_up(rulesets[key], climbs[key], stuck.get(key, ())))
                for key in ladder_keys]
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
         .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
