@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, and_, case, func, literal, select
+from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
