@@ -168,51 +168,62 @@ def deleted_count(only: Sequence[int] | None = None) -> int:
 
 def player_stats(player_id: int) -> PlayerStats | None:
     """A player's statistics over all their kept games, added up in SQL from the games' stored
-    summaries; None if no such player. Six queries whatever the number of games (the player;
-    the sums per rule set; the ladder's climbs; the newest games and their seats; the opponents)."""
+    summaries; None if no such player. Five queries whatever the number of games (the player;
+    the sums per rule set and level a ladder game ended on; the newest games and their seats;
+    the opponents)."""
     player = db.session.get(Player, player_id)
     if player is None:
         return None
     mine = _mine(SeatSummary, player_id)
     finished = GameSummary.finished
     won = and_(finished, SeatSummary.won)
-    sums = db.session.execute(
-        select(Game.rules, func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
+    # One pass over the player's games: the sums per rule set and, in the same groups, per
+    # level a ladder game ended on (the rounds spent there, and the climbs' texts joined).
+    # Every figure is a count, a sum, a least or a most: the groups of a rule set add up.
+    groups = db.session.execute(
+        select(Game.rules, SeatSummary.stuck_level,
+               func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
                func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
                func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
-               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id))
-        .where(mine).group_by(Game.rules)
+               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id),
+               func.sum(SeatSummary.stuck_rounds), func.aggregate_strings(SeatSummary.climbs, " "))
+        .where(mine).group_by(Game.rules, SeatSummary.stuck_level)
     ).all()
+    sums: dict[str, Tally] = {}
+    newest_ids: dict[str, int] = {}
+    climbs: dict[str, list[str]] = {}
+    stuck: dict[str, list[tuple[int, int, int]]] = {}
+    starts = []
+    for key, level, *figures, first, last, newest_id, stuck_rounds, made in groups:
+        sums.setdefault(key, Tally()).add(
+            Tally(*(int(n) if n is not None else None for n in figures[:4]), int(figures[4] or 0), figures[5],
+                  *(int(n or 0) for n in figures[6:9])))
+        newest_ids[key] = max(newest_ids.get(key, newest_id), newest_id)
+        starts += [moment for moment in (first, last) if moment is not None]
+        climbs.setdefault(key, []).append(made or "")
+        if level is not None:
+            stuck.setdefault(key, []).append((level, int(figures[0]), int(stuck_rounds or 0)))
     # Each rule set as the player's newest game started from it keeps it.
     rulesets = {key: ruleset_from_text(document, key) for key, document in db.session.execute(
-        select(Game.rules, Game.rules_document).where(Game.id.in_([row[12] for row in sums])))}
-    overall, by_rules = statistics.tallies(
-        (row[0], Tally(*(int(n) if n is not None else None for n in row[1:5]), int(row[5] or 0), row[6],
-                       *(int(n or 0) for n in row[7:10])))
-        for row in sums)
-    starts = [moment for row in sums for moment in (row[10], row[11]) if moment is not None]
+        select(Game.rules, Game.rules_document).where(Game.id.in_(list(newest_ids.values()))))}
+    overall, by_rules = statistics.tallies(sums.items())
     ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
-    climbs: dict[str, list] = {key: [] for key in ladder_keys}
-    if ladder_keys:  # every ladder's climbs in one query
-        for key, *climb in db.session.execute(
-                select(Game.rules, SeatSummary.climbs, SeatSummary.stuck_level, SeatSummary.stuck_rounds)
-                .where(mine, Game.rules.in_(ladder_keys))):
-            climbs[key].append(tuple(climb))
-    ladders = [statistics.Ladder(key, rulesets[key], statistics.levels(rulesets[key], climbs[key]))
+    ladders = [statistics.Ladder(key, rulesets[key],
+                                 statistics.levels_added_up(rulesets[key], climbs[key], stuck.get(key, ())))
                for key in ladder_keys]
     worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
         .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
     newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
                             limit=statistics.RECENT_GAMES)
-    other = aliased(SeatSummary)
+    # Who sat at the player's kept games, counted along the seats' index (game, player); the
+    # names joined to the few counts.
+    other = aliased(Seat)
+    counts = (select(other.player_id, func.count().label("games"))
+              .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
+              .where(SeatSummary.player_id == player_id, other.player_id != player_id, _kept(SeatSummary.game_id))
+              .group_by(other.player_id).subquery())
     together = db.session.execute(
-        select(other.player_id, Player.name, func.count())
-        .join(Player, Player.id == other.player_id)
-        .join(SeatSummary, and_(SeatSummary.game_id == other.game_id, SeatSummary.player_id == player_id))
-        .join(Game, Game.id == other.game_id)
-        .where(other.player_id != player_id, Game.deleted_at.is_(None))
-        .group_by(other.player_id, Player.name)
-    ).all()
+        select(counts.c.player_id, Player.name, counts.c.games).join(Player, Player.id == counts.c.player_id)).all()
     return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
                        [statistics.played_game(g, player_id) for g in newest], statistics.opponents(together),
                        min(starts, default=None), max(starts, default=None), rulesets, ladders)
@@ -241,6 +252,12 @@ def _mine(seat, player_id: int) -> ColumnElement[bool]:
     """The seats of a player in kept games that can be worked out (their summaries joined)."""
     return and_(seat.player_id == player_id, GameSummary.game_id == seat.game_id, GameSummary.worked_out,
                 Game.id == seat.game_id, Game.deleted_at.is_(None))
+
+
+def _kept(game_id) -> ColumnElement[bool]:
+    """The game ``game_id`` is not in the bin: checked against the index of the few deleted
+    games, not each game's row (a busy player's thousands of games are each a page of the table)."""
+    return game_id.not_in(select(Game.id).where(Game.deleted_at.is_not(None)))
 
 
 def _count(condition: ColumnElement[bool]):
@@ -340,6 +357,11 @@ def player_rating(player_id: int) -> ratings.PlayerRating:
     return rating_summaries.history_of(player_id)
 
 
+def rating_path(player_id: int) -> ratings.RatingPath:
+    """A player's rating over every rated game, as their page shows and draws it."""
+    return rating_summaries.path_of(player_id)
+
+
 def game_ratings(game_id: int) -> dict[int, ratings.Step]:
     """Each player's rating before and after one game (empty if the game is not rated)."""
     return rating_summaries.game_steps(game_id)
@@ -368,5 +390,6 @@ __all__ = [
     "player_names",
     "player_rating",
     "player_stats",
+    "rating_path",
     "recent_games",
 ]

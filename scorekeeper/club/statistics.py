@@ -8,6 +8,7 @@ the functions here.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -242,18 +243,33 @@ def levels(rules: RuleSet, climbs: Iterable[tuple[str, int | None, int | None]])
     """The rounds the player spent on each level of the ladder of ``rules``, from each of their
     ladder games' stored climbs ("level:rounds" for each level made) and the level a finished
     game left them on (with the rounds spent there)."""
+    made: list[str] = []
+    stuck: list[tuple[int, int, int]] = []
+    for climbed, stuck_level, stuck_rounds in climbs:
+        made.append(climbed)
+        if stuck_level is not None:
+            stuck.append((stuck_level, 1, stuck_rounds or 0))
+    return levels_added_up(rules, made, stuck)
+
+
+def levels_added_up(rules: RuleSet, made: Iterable[str],
+                    stuck: Iterable[tuple[int, int, int]]) -> list[LevelTally]:
+    """:func:`levels` from what SQL adds up: the climbs' texts (one game's, or many joined with
+    spaces), and for each level games ended on, ``(level, games, rounds spent there)``."""
     tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in rules.stages}
-    for made, stuck_level, stuck_rounds in climbs:
-        for level, spent in climbs_of(made):
+    for level, games, rounds in stuck:
+        tally = tallies.setdefault(level, LevelTally(level, ""))
+        tally.ended_on += games
+        tally.rounds_ended_on += rounds
+    # A busy player's thousands of climbs hold a few dozen different "level:rounds" parts:
+    # each is read once, and counted as often as it was climbed.
+    for part, times in Counter(" ".join(made).split()).items():
+        for level, spent in climbs_of(part):
             # An older copy of a house ladder may have had more levels than the newest one.
             tally = tallies.setdefault(level, LevelTally(level, ""))
-            tally.made += 1
-            tally.rounds_to_make += spent
+            tally.made += times
+            tally.rounds_to_make += spent * times
             tally.longest = max(tally.longest, spent)
-        if stuck_level is not None:
-            tally = tallies.setdefault(stuck_level, LevelTally(stuck_level, ""))
-            tally.ended_on += 1
-            tally.rounds_ended_on += stuck_rounds or 0
     return [tallies[k] for k in sorted(tallies)]
 
 

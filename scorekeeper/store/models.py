@@ -345,8 +345,11 @@ class RatingSummary(db.Model):
     __table_args__ = (
         # Rating again from a game on (the rows from there are replaced).
         Index("ix_rating_summary_scope_finished_at_game_id", "scope", "finished_at", "game_id"),
-        # A player's history; everyone's latest rating (the leaderboard).
-        Index("ix_rating_summary_scope_player_id_games", "scope", "player_id", "games"),
+        # A player's history; everyone's latest rating (the leaderboard). It carries each
+        # game and the rating after it, so that a player's page reads their rating over
+        # thousands of games from the index alone, not from a page of the table for each game.
+        Index("ix_rating_summary_scope_player_id_games_path", "scope", "player_id", "games", "game_id", "mu_after",
+              "sigma_after"),
         # The rows of a game (its story; where a changed game stood).
         Index("ix_rating_summary_game_id", "game_id"),
     )

@@ -27,11 +27,25 @@ MARKERS_UP_TO = 16
 COLUMN = 1.0
 
 
+#: The most points a player's rating is drawn with (:func:`downsampled`): a phone shows the
+#: chart about 300 pixels wide, so a line over thousands of games is drawn from fewer points.
+RATING_POINTS = 200
+
+
 @dataclass(frozen=True)
 class Series:
     seat: int
     name: str
-    values: tuple[float, ...]  # one per x, from x = 0
+    values: tuple[float, ...]  # one per x, from x = 0 (or at each of ``xs``)
+    #: The x of each value, rising, when not every x has one (a line :func:`downsampled`).
+    xs: tuple[int, ...] | None = None
+
+    def x_of(self, i: int) -> int:
+        return self.xs[i] if self.xs is not None else i
+
+    @property
+    def x_max(self) -> int:
+        return self.x_of(len(self.values) - 1) if self.values else 0
 
 
 def nice_ticks(top: float, most: int = 5) -> list[int]:
@@ -90,8 +104,7 @@ def line_chart(
     ``step`` draws each change as a step (levels); ``spread`` moves each seat's line
     up or down by that many units so that equal lines stay visible side by side.
     """
-    points = max((len(s.values) for s in series), default=1)
-    x_max = max(points - 1, 1)
+    x_max = max(max((s.x_max for s in series), default=0), 1)
     y_bottom = y_ticks[0]
     y_top = y_ticks[-1] if y_ticks[-1] != y_bottom else y_bottom + 1
     plot_w = WIDTH - LEFT - RIGHT
@@ -138,9 +151,10 @@ def line_chart(
         coords: list[tuple[float, float]] = []
         for i, v in enumerate(s.values):
             y = y_at(v) - shift
+            x = x_at(s.x_of(i))
             if step and coords:
-                coords.append((x_at(i), coords[-1][1]))
-            coords.append((x_at(i), y))
+                coords.append((x, coords[-1][1]))
+            coords.append((x, y))
         seat = s.seat % 8
         path = " ".join(f"{_num(x)},{_num(y)}" for x, y in thinned(coords))
         out.append(f'<g class="series" data-seat="{s.seat}"><title>{escape(s.name)}</title>')
@@ -150,7 +164,7 @@ def line_chart(
             if i == 0 and len(s.values) > 1:
                 continue
             out.append(
-                f'<circle class="mark seat-{seat}" cx="{_num(x_at(i))}" cy="{_num(y_at(s.values[i]) - shift)}" '
+                f'<circle class="mark seat-{seat}" cx="{_num(x_at(s.x_of(i)))}" cy="{_num(y_at(s.values[i]) - shift)}" '
                 f'r="{3.6 if i == len(s.values) - 1 else 2.6}"/>'
             )
         out.append("</g>")
@@ -189,6 +203,33 @@ def thinned(coords: Sequence[tuple[float, float]], column: float = COLUMN) -> li
             kept.extend(coords[i] for i in sorted(chosen))
         start = end + 1
     return kept
+
+
+def downsampled(values: Sequence[float], most: int = RATING_POINTS) -> list[tuple[int, float]]:
+    """At most ``most`` of a line's points, each ``(x, value)`` with x its place in ``values``,
+    in order: every point when there are no more than ``most``; else the first, the last, and in
+    each of ``(most - 2) // 2`` equal runs of the points between them the highest and the lowest
+    (the earliest of each). The line then still starts and ends where it did, and reaches its
+    best and its lowest at the same x: every ring and word of the chart stays true.
+
+    >>> downsampled([5.0, 1.0, 9.0, 4.0, 3.0, 7.0, 2.0], most=4)
+    [(0, 5.0), (1, 1.0), (2, 9.0), (6, 2.0)]
+    """
+    if most < 4:
+        raise ValueError("a line downsampled keeps at least its first, last, highest and lowest points")
+    count = len(values)
+    if count <= most:
+        return list(enumerate(values))
+    runs = (most - 2) // 2
+    inner = count - 2
+    kept = {0, count - 1}
+    for run in range(runs):
+        start, end = 1 + run * inner // runs, 1 + (run + 1) * inner // runs
+        if start < end:
+            part = values[start:end]
+            kept.add(start + part.index(max(part)))
+            kept.add(start + part.index(min(part)))
+    return [(i, values[i]) for i in sorted(kept)]
 
 
 def _finals(state: GameState) -> str:
@@ -253,7 +294,8 @@ def span_ticks(low: float, high: float, most: int = 5) -> list[int]:
 
 def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | None = None,
                  worst: tuple[int, float] | None = None, chart_id: str = "rating-chart") -> Markup:
-    """A player's rating before their first game (x = 0) and after each game since."""
+    """A player's rating before their first game (x = 0) and after each game since, drawn
+    from at most :data:`RATING_POINTS` of them (:func:`downsampled`)."""
     games = len(values) - 1
     desc = (f"{name}'s rating over {games} rated game{'s' if games != 1 else ''}, from {values[0]:.1f} "
             f"to {values[-1]:.1f}.")
@@ -265,8 +307,10 @@ def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | N
         highlights.append((worst[0], worst[1], f"Lowest: {worst[1]:.1f} after game {worst[0]}"))
         desc += f" Lowest {worst[1]:.1f} after game {worst[0]}."
     ticks = span_ticks(min(values), max(values))
-    return line_chart(chart_id, "Rating", desc, [Series(0, name, tuple(values))], ticks, x_label="Games rated",
-                      y_label="Rating", highlights=highlights)
+    points = downsampled(values)
+    line = Series(0, name, tuple(v for _, v in points), tuple(x for x, _ in points))
+    return line_chart(chart_id, "Rating", desc, [line], ticks, x_label="Games rated", y_label="Rating",
+                      highlights=highlights)
 
 
 def sparkline(values: Sequence[float], label: str) -> Markup:
@@ -284,5 +328,5 @@ def sparkline(values: Sequence[float], label: str) -> Markup:
                   f'<polyline points="{points}"/></svg>')
 
 
-__all__ = ["Series", "levels_chart", "line_chart", "nice_ticks", "rating_chart", "span_ticks", "sparkline",
+__all__ = ["RATING_POINTS", "Series", "downsampled", "levels_chart", "line_chart", "nice_ticks", "rating_chart", "span_ticks", "sparkline",
            "totals_chart"]

@@ -389,6 +389,38 @@ def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_wors
     assert len(points) == rating.games + 1
 
 
+def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(app, season):
+    with app.app_context():
+        ids = list(db.session.scalars(select(Player.id))) + [999]
+        for scope in ("all", "classic", "all/2026"):
+            for pid in ids:
+                whole = rating_summaries.history_of(pid, scope)
+                path = rating_summaries.path_of(pid, scope)
+                assert path.games == whole.games and path.provisional == whole.provisional
+                assert path.rating == pytest.approx(whole.rating, abs=1e-12)
+                assert path.game_ids == tuple(s.game_id for s in whole.steps)
+                if not whole.steps:
+                    assert path.values == () and path.best is None and path.worst is None
+                    continue
+                assert path.values == pytest.approx([whole.steps[0].before] + [s.after for s in whole.steps])
+                for mine, theirs in ((path.best, whole.best), (path.worst, whole.worst)):
+                    assert (mine.number, mine.game_id) == (whole.number(theirs), theirs.game_id)
+                    assert mine.after == pytest.approx(theirs.after)
+
+
+def test_the_leaderboard_reads_each_players_last_games_as_their_whole_history_has_them(app, season):
+    with app.app_context():
+        ids = list(db.session.scalars(select(Player.id)))
+        for scope in ("all", "classic", "balmoral", "all/2026", "all/1999"):
+            latest = rating_summaries.latest_steps(scope)
+            wholes = {pid: rating_summaries.history_of(pid, scope) for pid in ids}
+            assert set(latest) == {pid for pid, whole in wholes.items() if whole.steps}
+            for pid, (games, wins, last) in latest.items():
+                whole = wholes[pid]
+                assert (games, wins) == (whole.games, whole.wins)
+                assert last == whole.steps[-ratings.RECENT:]
+
+
 def test_a_player_without_a_finished_game_has_no_rating_chart(web, app, season):
     with app.app_context():
         idle = store.add_player("Zoë").id

@@ -3,6 +3,8 @@ history_games.py (games 1 to 4)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from factories import (
     player_id,
@@ -10,14 +12,19 @@ from factories import (
     upload,
 )
 from history_games import G3, random_docs
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import select
 
-from scorekeeper.club import history
+from scorekeeper.club import history, statistics
+from scorekeeper.rules import BALMORAL
+from scorekeeper.store.figures.summaries import climbs_of
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.transfer import backup as export_all
 from scorekeeper.files.gamefile import backup_document, read_document
-from scorekeeper.store.models import Player, db
+from scorekeeper.store.figures import summaries
+from scorekeeper.store.models import Game, Player, Seat, db
 
 # =============================================================== statistics, by hand
 
@@ -61,6 +68,102 @@ def test_the_ladder_counts_the_rounds_each_level_took(app, four):
     assert [(ben[n].made, ben[n].rounds_to_make) for n in range(2, 8)] == [(1, 1)] * 6
     cat = {lv.level: lv for lv in stats_of(app, "Cat").levels}
     assert (cat[1].made, cat[1].rounds_to_make, cat[2].ended_on, cat[2].rounds_ended_on) == (1, 1, 1, 6)
+
+
+def levels_one_climb_at_a_time(rules, climbs):
+    """The ladder's figures worked out climb by climb, as they were before climbs were counted
+    part by part: what :func:`statistics.levels` must still give."""
+    tallies = {stage.number: statistics.LevelTally(stage.number, stage.contract) for stage in rules.stages}
+    for made, stuck_level, stuck_rounds in climbs:
+        for level, spent in climbs_of(made):
+            tally = tallies.setdefault(level, statistics.LevelTally(level, ""))
+            tally.made += 1
+            tally.rounds_to_make += spent
+            tally.longest = max(tally.longest, spent)
+        if stuck_level is not None:
+            tally = tallies.setdefault(stuck_level, statistics.LevelTally(stuck_level, ""))
+            tally.ended_on += 1
+            tally.rounds_ended_on += stuck_rounds or 0
+    return [tallies[k] for k in sorted(tallies)]
+
+
+def a_climb(draw_levels):
+    """A seat's stored climbs: "level:rounds" for levels made in order (up to 9: a house ladder
+    may once have had more levels than Balmoral's), and the level it was stuck on, if any."""
+    return st.tuples(
+        st.lists(st.integers(1, 12), max_size=draw_levels).map(
+            lambda spent: " ".join(f"{level}:{n}" for level, n in enumerate(spent, start=1))),
+        st.one_of(st.none(), st.integers(1, 9)),
+        st.one_of(st.none(), st.integers(0, 12)),
+    ).map(lambda c: (c[0], c[1], c[2] if c[1] is not None else None))
+
+
+@given(st.lists(a_climb(9), max_size=60))
+def test_the_ladder_counted_part_by_part_agrees_with_counting_climb_by_climb(climbs):
+    assert statistics.levels(BALMORAL, climbs) == levels_one_climb_at_a_time(BALMORAL, climbs)
+
+
+def stats_game_by_game(player_id):
+    """A player's figures added up game by game from the stored summaries of every kept game,
+    in Python: what the sums SQL works out must agree with them."""
+    by_rules, opponents, climbs, starts = {}, Counter(), {}, []
+    for g in summaries.read(Game.deleted_at.is_(None)):
+        at = g.seat_of(player_id)
+        if at is None:
+            continue
+        opponents.update(s.player_id for s in g.seats if s.player_id != player_id)
+        if not g.worked_out:
+            continue
+        seat = g.seats[at]
+        t = by_rules.setdefault(g.rules, statistics.Tally())
+        t.played += 1
+        if g.finished:
+            t.finished += 1
+            t.finals_total += seat.total
+            t.best_final = seat.total if t.best_final is None else min(t.best_final, seat.total)
+            if seat.won:
+                t.won += 1
+                t.shared += len(g.winner_seats) > 1
+        t.rounds += g.rounds
+        t.penalty += seat.total
+        t.went_out += seat.times_out
+        climbs.setdefault(g.rules, []).append((" ".join(f"{level}:{n}" for level, n in seat.climbs),
+                                               *(seat.stuck or (None, None))))
+        starts.append(g.started_at)
+    return by_rules, dict(opponents), climbs, starts
+
+
+def test_the_statistics_added_up_in_sql_agree_with_adding_up_game_by_game(app):
+    from scorekeeper.rules import PHASE10, GameSetup, Progression, RoundRecord, ruleset_document
+
+    with app.app_context():
+        ids = [o.game_id for o in transfer.import_files(read_document(backup_document(
+            random_docs(24, seed=3) + random_docs(4, seed=8, rules=PHASE10))))]
+        # A second ladder of the same kind: a table's own Phase 10, with phases made.
+        document = ruleset_document(PHASE10)
+        document["name"] = "Phase 10 at the Pub"
+        house = store.save_ruleset(document)
+        game, _ = store.create_game(GameSetup.create(house.rules, ["Ann", "Ben", "Cat"]))
+        for number in range(1, 4):
+            store.record_round(game.id, number, RoundRecord.create(
+                "Ann", {"Ben": "12", "Cat": "1"}, None, ["Ben"], None, deck=house.rules.deck))
+        for gid in ids[::7]:
+            store.delete_game(gid)
+        for pid in db.session.scalars(select(Player.id)):
+            stats = history.player_stats(pid)
+            by_rules, opponents, climbs, starts = stats_game_by_game(pid)
+            assert stats.by_rules == by_rules
+            assert {o.player_id: o.games for o in stats.opponents} == opponents
+            assert (stats.first_played, stats.last_played) == (min(starts, default=None), max(starts, default=None))
+            assert [ladder.key for ladder in stats.ladders] == [k for k in stats.by_rules
+                                                                 if stats.rules(k).progression is Progression.LADDER]
+            for ladder in stats.ladders:
+                assert ladder.levels == statistics.levels(ladder.rules, climbs[ladder.key])
+            assert any(ladder.key == house.key for ladder in stats.ladders) == (pid in game_players(game.id))
+
+
+def game_players(game_id):
+    return {s.player_id for s in db.session.scalars(select(Seat).where(Seat.game_id == game_id))}
 
 
 def test_a_player_who_never_played_balmoral_has_no_ladder(app):

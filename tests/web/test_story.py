@@ -15,7 +15,21 @@ from history_games import ANN_BEN_CAT, game, out
 
 from scorekeeper.store import replays
 from scorekeeper.files import transfer
-from scorekeeper.web.charts import COLUMN, LEFT, RIGHT, WIDTH, levels_chart, nice_ticks, rating_chart, totals_chart
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.web.charts import (
+    COLUMN,
+    LEFT,
+    RATING_POINTS,
+    RIGHT,
+    WIDTH,
+    downsampled,
+    levels_chart,
+    nice_ticks,
+    rating_chart,
+    totals_chart,
+)
 from scorekeeper.files.gamefile import read_document
 
 # =============================================================== a game's story and its charts
@@ -131,6 +145,35 @@ def test_a_rating_over_thousands_of_games_is_drawn_with_the_points_a_screen_can_
     ys = [y for _, y in drawn]
     ring = {float(cy) for cy in re.findall(r'class="peak" cx="[^"]+" cy="([^"]+)"', str(chart))}
     assert ring == {min(ys), max(ys)}
+
+
+ratings_line = st.lists(st.floats(-60, 60, allow_nan=False).map(lambda v: round(v, 1)), min_size=1, max_size=900)
+
+
+@given(ratings_line, st.integers(4, 300))
+def test_a_line_downsampled_keeps_its_ends_its_best_and_its_lowest_in_a_bounded_count(values, most):
+    points = downsampled(values, most)
+    xs = [x for x, _ in points]
+    assert len(points) <= most and xs == sorted(set(xs))
+    assert all(values[x] == v for x, v in points)
+    if len(values) <= most:
+        assert xs == list(range(len(values)))
+    assert xs[0] == 0 and xs[-1] == len(values) - 1
+    # The earliest best and the earliest lowest, of the whole line and of the line after its
+    # start (what the page rings: the rating after a game).
+    for line, offset in ((values, 0), (values[1:], 1)):
+        if line:
+            assert line.index(max(line)) + offset in xs and line.index(min(line)) + offset in xs
+
+
+def test_a_rating_over_thousands_of_games_is_drawn_from_a_bounded_number_of_points_at_their_x():
+    values = [25.0 + (i % 97) / 10 - (i % 13) for i in range(3660)]
+    chart = rating_chart("Ann", values, (1, values[1]), (3659, values[3659]))
+    drawn = _drawn(chart)
+    assert len(drawn) <= RATING_POINTS
+    assert drawn[0][0] == LEFT and drawn[-1][0] == WIDTH - RIGHT
+    # The x axis still counts every game, and the words every figure.
+    assert '>3659</text>' in str(chart) and "over 3659 rated games" in str(chart)
 
 
 def test_a_short_line_is_drawn_point_for_point():

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, func, insert, or_, select
-from sqlalchemy.orm import Session
+from sqlalchemy import and_, delete, func, insert, literal, or_, select, union_all
+from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.figures import ratings
-from scorekeeper.store.models import Game, GameSummary, RatingSummary, SeatSummary, db
+from scorekeeper.store.models import Game, GameSummary, Player, RatingSummary, SeatSummary, db
 from scorekeeper.rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_text
 
 #: The order of the rated games: when each finished (when it started, if that is unknown), then its id.
@@ -269,6 +269,25 @@ def history_of(player_id: int, scope: str = "all", session: Session | None = Non
     return ratings.PlayerRating(player_id, tuple(_step(r) for r in rows))
 
 
+def path_of(player_id: int, scope: str = "all", session: Session | None = None) -> ratings.RatingPath:
+    """A player's rating in a scope before their first game and after each game, oldest first:
+    three columns a game (no step is made of a row), for a page that draws them all."""
+    session = session or db.session()
+    mine = (RatingSummary.scope == scope, RatingSummary.player_id == player_id)
+    # One statement: the rating before the first game (at games 0), then after each game.
+    start = select(literal(0).label("games"), RatingSummary.game_id, RatingSummary.mu_before.label("mu"),
+                   RatingSummary.sigma_before.label("sigma")).where(*mine, RatingSummary.games == 1)
+    after = select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_after, RatingSummary.sigma_after) \
+        .where(*mine)
+    rows = session.execute(union_all(start, after).order_by("games")).all()
+    if not rows:
+        return ratings.RatingPath(player_id, 0.0, (), ())
+    ordinal = ratings.ordinal
+    return ratings.RatingPath(player_id, ordinal(rows[0].mu, rows[0].sigma),
+                              tuple(ordinal(mu, sigma) for _, _, mu, sigma in rows[1:]),
+                              tuple(game_id for _, game_id, _, _ in rows[1:]))
+
+
 def game_steps(game_id: int, scope: str = "all", session: Session | None = None) -> dict[int, ratings.Step]:
     """Each player's rating before and after one game (empty if it is not rated)."""
     session = session or db.session()
@@ -280,23 +299,34 @@ def game_steps(game_id: int, scope: str = "all", session: Session | None = None)
 def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | None = None) -> dict[int, tuple]:
     """Everyone rated in a scope: player id -> (games, wins, their last ``recent`` steps)."""
     session = session or db.session()
-    last = (select(RatingSummary.player_id, func.max(RatingSummary.games).label("n"))
-            .where(RatingSummary.scope == scope).group_by(RatingSummary.player_id).subquery())
+    # Each player's last game in the scope, found along the index (scope, player, games) one
+    # player at a time, and kept apart (materialized) so that the rows are then sought from
+    # each player's last game back, not read from the scope's every row.
+    mine = aliased(RatingSummary)
+    last = (select(Player.id.label("player_id"),
+                   select(func.max(mine.games)).where(mine.scope == scope, mine.player_id == Player.id)
+                   .scalar_subquery().label("n"))
+            .cte("last").prefix_with("MATERIALIZED"))
     found: dict[int, list] = {}
-    for r in session.execute(select(RatingSummary)
+    for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS))
                              .join(last, and_(last.c.player_id == RatingSummary.player_id,
                                               RatingSummary.games > last.c.n - recent))
-                             .where(RatingSummary.scope == scope)
-                             .order_by(RatingSummary.player_id, RatingSummary.games)).scalars():
+                             .where(RatingSummary.scope == scope)):
         found.setdefault(r.player_id, []).append(r)
-    return {pid: (rows[-1].games, rows[-1].wins, tuple(_step(r) for r in rows)) for pid, rows in found.items()}
+    steps = {}
+    for pid, rows in found.items():
+        rows.sort(key=lambda r: r.games)
+        steps[pid] = (rows[-1].games, rows[-1].wins, tuple(_step(r) for r in rows))
+    return steps
 
 
 def games_rated(scope: str, session: Session | None = None) -> int:
     session = session or db.session()
-    return session.scalar(select(func.count(func.distinct(RatingSummary.game_id)))
-                          .where(RatingSummary.scope == scope)) or 0
+    # The distinct games along the primary key (scope, game, player), which holds them in order:
+    # no sort of the scope's rows, as count(DISTINCT) made SQLite do.
+    games = select(RatingSummary.game_id).where(RatingSummary.scope == scope).distinct().subquery()
+    return session.scalar(select(func.count()).select_from(games)) or 0
 
 
-__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "rate_from", "rebuild", "refresh",
+__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "path_of", "rate_from", "rebuild", "refresh",
            "rows_of", "scope_of", "scopes_of", "standings"]

@@ -165,6 +165,66 @@ class PlayerRating:
 
 
 @dataclass(frozen=True)
+class Moment:
+    """The rating after one of a player's rated games: the ``number``-th (1 for the first)."""
+
+    number: int
+    game_id: int
+    after: float
+
+
+@dataclass(frozen=True)
+class RatingPath:
+    """What a player's page shows of their rating history: the rating before the first game
+    (``start``) and after each game (``after``, oldest first, with each game's id), without
+    the rest of each step. The same figures as :class:`PlayerRating`'s, for a page that
+    draws thousands of games."""
+
+    player_id: int
+    start: float
+    after: tuple[float, ...]
+    game_ids: tuple[int, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.after)
+
+    @property
+    def rating(self) -> float:
+        return self.after[-1] if self.after else 0.0
+
+    @property
+    def provisional(self) -> bool:
+        return self.games < PROVISIONAL_BELOW
+
+    @property
+    def values(self) -> tuple[float, ...]:
+        """The rating before the first game, then after each game: the chart's line."""
+        return (self.start, *self.after) if self.after else ()
+
+    def moment(self, number: int) -> Moment:
+        """After the ``number``-th rated game (1 for the first)."""
+        return Moment(number, self.game_ids[number - 1], self.after[number - 1])
+
+    @property
+    def best(self) -> Moment | None:
+        """After the game after which the rating was highest (the earliest such), as
+        :attr:`PlayerRating.best`."""
+        if not self.after:
+            return None
+        top = max(self.after)
+        return self.moment(self.after.index(top) + 1)
+
+    @property
+    def worst(self) -> Moment | None:
+        """After the game after which the rating was lowest (the earliest such)."""
+        if not self.after:
+            return None
+        low = min(self.after)
+        return self.moment(self.after.index(low) + 1)
+
+
+@dataclass(frozen=True)
 class Ratings:
     """Every player's rating history over ``standings`` (the matches, in the order rated)."""
 
@@ -239,5 +299,6 @@ def rate(standings: Sequence[Standing], previous: Ratings | None = None,
     return Ratings(standings, players, by_game, len(standings) - keep)
 
 
-__all__ = ["MODEL", "PROVISIONAL_BELOW", "RECENT", "Entry", "PlayerRating", "Ratings", "Standing", "Step", "ordinal",
+__all__ = ["MODEL", "PROVISIONAL_BELOW", "RECENT", "Entry", "Moment", "PlayerRating", "RatingPath", "Ratings",
+           "Standing", "Step", "ordinal",
            "rate", "standing_of"]

@@ -37,13 +37,12 @@ def player(player_id: int):
                     vs_problem, status = f"There is no player number {vs}.", 404
                 else:
                     vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
-    rating = history.player_rating(player_id)
+    rating = history.rating_path(player_id)
     chart = None
-    if rating.steps:
-        values = [rating.steps[0].before] + [s.after for s in rating.steps]
+    if rating.games:
         best, worst = rating.best, rating.worst
         # One game has no best and lowest to tell apart: the line from the start says it all.
-        marks = ((rating.number(best), best.after), (rating.number(worst), worst.after)) if rating.games > 1 else ()
-        chart = charts.rating_chart(stats.player.name, values, *marks)
+        marks = ((best.number, best.after), (worst.number, worst.after)) if rating.games > 1 else ()
+        chart = charts.rating_chart(stats.player.name, rating.values, *marks)
     return render("player.html", status, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
                   rating_chart=chart)
