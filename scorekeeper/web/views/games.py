@@ -9,7 +9,7 @@ from flask import Blueprint, Response, abort, current_app, flash, make_response,
 from wtforms import SelectChoice
 
 from scorekeeper.store import access, seat_keys
-from scorekeeper.web import assets, clubkey as club, links
+from scorekeeper.web import assets, clubkey as club, languages, links
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
@@ -219,9 +219,11 @@ def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
     which the page carries (a browser whose session was replaced gets the page anew, not a
     form it can no longer post); and whether it offers to restore a round just undone
     (``offer``: a board that does differs from the same version without). Every server works
-    out the same one from the database."""
+    out the same one from the database. The page's language too: a phone whose language
+    changed (a choice, another browser language) never gets a 304 for the other one."""
     return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
-            f".{assets.release(current_app)}.{form_token_digest()}{'.undone' if offer else ''}")
+            f".{assets.release(current_app)}.{form_token_digest()}.{languages.locale_code()}"
+            f"{'.undone' if offer else ''}")
 
 
 def form_token_digest() -> str:

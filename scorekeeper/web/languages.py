@@ -1,0 +1,161 @@
+"""Every table in its own language: which language a request is answered in, and the words
+of the rules engine's data in it.
+
+A person's choice (the ``lang`` cookie, set on the language page) wins; without one, the best
+match of the browser's Accept-Language among the languages shipped; else English. Catalogues
+live in ``translations/`` beside this module (``make translations`` extracts, updates and
+compiles them; the compiled ``.mo`` files are committed, so a clean clone needs no step).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Flask, Request, request
+from flask_babel import Babel, get_locale, gettext
+
+from scorekeeper.rules import PRESETS, Card, Deck, Progression, Rank, RuleSet
+
+#: The languages shipped, each named in itself, in the order the language page lists them.
+LANGUAGES: dict[str, str] = {
+    "de": "Deutsch",
+    "en": "English",
+    "es": "Español",
+    "fr": "Français",
+    "fi": "Suomi",
+}
+DEFAULT = "en"
+#: The cookie that keeps a person's choice, for a year.
+COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+#: How each language's table calls the court cards and the ace, canonical rank to its letter:
+#: what the keypad shows and what typing in that language reads. Languages not listed use
+#: the canonical letters (A K Q J).
+COURT_LETTERS: dict[str, dict[str, str]] = {
+    "de": {"A": "A", "K": "K", "Q": "D", "J": "B"},  # Ass, König, Dame, Bube
+    "fr": {"A": "A", "K": "R", "Q": "D", "J": "V"},  # as, roi, dame, valet
+}
+
+
+_SEPARATORS = re.compile(r"([\s,;]+)")
+
+
+def court_letters() -> dict[str, str]:
+    """This request's letters for A K Q J, canonical to local ({} where they are the same)."""
+    return COURT_LETTERS.get(locale_code(), {})
+
+
+def card_letter(card: Card) -> str:
+    """A card as this reader's table writes it: "D" for a German or French queen, "Joker"
+    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is."""
+    if card is Rank.JOKER:
+        return gettext("Joker")
+    if card.label != card.value:  # Phase 10's words
+        return gettext(card.label)
+    return court_letters().get(card.value, card.value)
+
+
+def typed_aliases() -> dict[str, str]:
+    """What typing reads besides the canonical spellings, in this request's language only:
+    each local letter (lower case) to its canonical rank ("b" to "J" in German)."""
+    return {local.lower(): canonical for canonical, local in court_letters().items() if local != canonical}
+
+
+def canonical_hand(text: str, deck: Deck | None) -> str:
+    """A hand typed with this language's letters, with each one written canonically ("K D B A"
+    in German is "K Q J A"), runs typed without spaces too ("kdba"); what is no card stays as
+    typed, for the engine to name. Other languages' letters are not read (a French "R" is no
+    card on a German phone). The canonical letters are read in every language.
+
+    Applied where a posted form is read, so what is stored, exported and sent through the API
+    is canonical."""
+    local = typed_aliases()
+    if not local or deck is Deck.PHASE10:
+        return text
+    piece = re.compile(rf"10|jk|joker|\*|[2-9tajqk]|[{''.join(local)}]", re.IGNORECASE)
+    out = []
+    for part in _SEPARATORS.split(text):
+        pieces = piece.findall(part)
+        if "".join(pieces) == part and any(p.lower() in local for p in pieces):
+            part = "".join(local.get(p.lower(), p.upper()) for p in pieces)
+        out.append(part)
+    return "".join(out)
+
+
+def chosen(req: Request) -> str | None:
+    """The language a person chose on this browser (its cookie), if it is one shipped."""
+    value = req.cookies.get(COOKIE, "")
+    return value if value in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The language of this request: the person's choice, else the browser's best match."""
+    return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+
+
+def locale_code() -> str:
+    """The language of this request as its code ("de"), for ``<html lang>`` and ETags."""
+    return str(get_locale() or DEFAULT)
+
+
+def language_name() -> str:
+    """The language of this request in its own words ("Deutsch")."""
+    return LANGUAGES.get(locale_code(), LANGUAGES[DEFAULT])
+
+
+def local_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site ("/games/3?x=1"), else None: the language page
+    returns only to a page of ours, never to another host (no open redirect).
+
+    >>> local_path("/games/3/rounds/new"), local_path("//evil.example/"), local_path("https://x.y/")
+    ('/games/3/rounds/new', None, None)
+    >>> local_path("/\\\\evil.example"), local_path("games"), local_path(None)
+    (None, None, None)
+    """
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return None
+    if any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
+def is_preset(rules: RuleSet) -> bool:
+    """Whether a game's rules are one of the built-in rule sets, whose words are ours to
+    translate; a house rule set is shown as its author wrote it."""
+    return rules.key in PRESETS
+
+
+def rule_text(text: str, rules: RuleSet) -> str:
+    """A word or line of a rule set's data (its name, a contract, its stage word, a bonus) in
+    the reader's language when the rule set is a preset; as written otherwise."""
+    return gettext(text) if text and is_preset(rules) else text
+
+
+def round_title(rules: RuleSet) -> str:
+    """What the table calls one hand of play, as a title: "Round" on a ladder, the stage's word
+    ("Deal") where round n is stage n."""
+    if rules.progression is Progression.LADDER:
+        return gettext("Round")
+    return rule_text(rules.stage_word, rules)
+
+
+def stage_title(rules: RuleSet) -> str:
+    """The rule set's word for a contract, as a title: "Level", "Phase", "Deal"."""
+    return rule_text(rules.stage_word, rules)
+
+
+def in_sentence(word: str) -> str:
+    """A title word inside a sentence: lower case, except in German, where nouns keep their
+    capital ("Runde 3 eintragen", "record round 3")."""
+    return word if locale_code() == "de" else word.lower()
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
