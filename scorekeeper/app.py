@@ -116,6 +116,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         in_sentence=languages.in_sentence,
         rule_text=languages.rule_text,
         card_letter=languages.card_letter,
+        hand_example=languages.hand_example,
+        translated=languages.translated,
+        rounds_count=languages.rounds_count,
+        day_time=languages.day_time,
+        join_names=presenters.join_names,
+        describe=presenters.describe,
+        rules_summary=presenters.rules_summary,
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]

@@ -14,9 +14,9 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from flask import Flask, Request, request
-from flask_babel import Babel, get_locale, gettext
+from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 
-from scorekeeper.rules import PRESETS, Card, Deck, Progression, Rank, RuleSet
+from scorekeeper.rules import PRESETS, Card, CardError, Deck, Problem, Progression, Rank, RuleSet, parse_rank
 
 #: The languages shipped, each named in itself, in the order the language page lists them.
 LANGUAGES: dict[str, str] = {
@@ -63,6 +63,14 @@ def typed_aliases() -> dict[str, str]:
     """What typing reads besides the canonical spellings, in this request's language only:
     each local letter (lower case) to its canonical rank ("b" to "J" in German)."""
     return {local.lower(): canonical for canonical, local in court_letters().items() if local != canonical}
+
+
+def hand_example(deck: Deck) -> str:
+    """The deck's example hand for a text field's hint, in this language's letters ("A R 7 7")."""
+    if deck is Deck.PHASE10:
+        return deck.example
+    letters = court_letters()
+    return " ".join(letters.get(token, token) for token in deck.example.split())
 
 
 def canonical_hand(text: str, deck: Deck | None) -> str:
@@ -132,6 +140,12 @@ def is_preset(rules: RuleSet) -> bool:
     return rules.key in PRESETS
 
 
+def translated(text: str) -> str:
+    """One of the engine's own words (marked with ``N_`` where it is written: a dealer rule)
+    in the reader's language."""
+    return gettext(text) if text else text
+
+
 def rule_text(text: str, rules: RuleSet) -> str:
     """A word or line of a rule set's data (its name, a contract, its stage word, a bonus) in
     the reader's language when the rule set is a preset; as written otherwise."""
@@ -155,6 +169,57 @@ def in_sentence(word: str) -> str:
     """A title word inside a sentence: lower case, except in German, where nouns keep their
     capital ("Runde 3 eintragen", "record round 3")."""
     return word if locale_code() == "de" else word.lower()
+
+
+def rounds_count(rules: RuleSet | None, count: int) -> str:
+    """"3 rounds", "1 deal": a number of the game's rounds, in its own word where it is ours."""
+    if rules is not None and rules.progression is Progression.DEAL:
+        if is_preset(rules) and rules.stage_word == "Deal":
+            return ngettext("%(num)d deal", "%(num)d deals", count)
+        if locale_code() == DEFAULT:
+            return f"{count} {rules.stage_word.lower()}{'' if count == 1 else 's'}"
+    return ngettext("%(num)d round", "%(num)d rounds", count)
+
+
+def day_time(moment, time: bool = True) -> str:
+    """A day (and its time) as this reader's calendar writes it: "03 Dec 2026, 19:05" in
+    English, "03.12.2026, 19:05" in German."""
+    if locale_code() == DEFAULT:
+        return moment.strftime("%d %b %Y, %H:%M" if time else "%d %b %Y")
+    day = format_date(moment, "medium")
+    return f"{day}, {format_time(moment, 'short')}" if time else day
+
+
+def problem_message(problem: Problem) -> str:
+    """What the rules engine refused, in the reader's language where the engine gave its words
+    with their blanks (a preset's name and the cards in this language too); else as it said it."""
+    if not problem.template:
+        return problem.message
+    params = dict(problem.params)
+    if "rules" in params:
+        params["rules"] = gettext(str(params["rules"]))
+    for key in ("card", "rank"):
+        if key in params:
+            try:
+                params[key] = card_letter(parse_rank(str(params[key])))
+            except CardError:
+                pass
+    return gettext(problem.template).format(**params)
+
+
+def problem_words(problem: Problem) -> str:
+    """A problem as a sentence, as ``str(problem)`` says it (the round and the player first),
+    in the reader's language."""
+    where = []
+    if problem.round is not None:
+        where.append(gettext("round %(number)s", number=problem.round))
+    if problem.player is not None:
+        where.append(problem.player)
+    message = problem_message(problem)
+    prefix = ", ".join(where)
+    if prefix:
+        return f"{prefix[0].upper()}{prefix[1:]}: {message}"
+    return message[0].upper() + message[1:]
 
 
 def init_app(app: Flask) -> None:
