@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask_babel import gettext, ngettext
+from flask_babel import gettext, ngettext, pgettext
 
 from scorekeeper.files import cells
 from scorekeeper.files.cells import Cell, signed
@@ -42,7 +42,8 @@ def deck_words(decks: int, jokers: int) -> str:
     d = ngettext("%(num)d deck", "%(num)d decks", decks)
     if jokers == 0:
         return d
-    return f"{d}, {ngettext('%(num)d joker', '%(num)d jokers', jokers)}"
+    j = ngettext("%(num)d joker", "%(num)d jokers", jokers)
+    return f"{d}, {j}"
 
 
 def card_label(token: str, deck: Deck | None = None) -> str:
@@ -67,13 +68,14 @@ def bonus_words(rules: RuleSet, keys=None) -> list[str]:
 
 
 def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
-    """Each player's cell of a round on the board, its bonuses in the reader's words."""
-    found = cells.round_cells(state, result)
-    if not state.rules.bonuses:
-        return found
+    """Each player's cell of a round on the board and the story: the cards in the reader's
+    letters, the bonuses in their words."""
+    rules = state.rules
     earned = result.record.bonuses
-    return [replace(cell, bonuses=tuple(bonus_words(state.rules, earned.get(name)))) if cell.bonuses else cell
-            for name, cell in zip(state.setup.players, found, strict=True)]
+    return [replace(cell,
+                    text=cell.text if cell.counted else " ".join(card_label(t, rules.deck) for t in cell.text.split()),
+                    bonuses=tuple(bonus_words(rules, earned.get(name))) if cell.bonuses else ())
+            for name, cell in zip(state.setup.players, cells.round_cells(state, result), strict=True)]
 
 
 def key_value(rank: Card, rules: RuleSet) -> str:
@@ -147,15 +149,24 @@ def round_summary(state: GameState, result: RoundResult) -> str:
     return " ".join(parts)
 
 
-#: The built-in stage words in the plural, as a line of text says them.
-STAGES_PLURAL = {"Level": N_("levels"), "Deal": N_("deals"), "Phase": N_("phases")}
+def _stages_plural(word: str) -> str | None:
+    """A built-in stage word in the plural, as a line of text says it (a context of its own:
+    "deals" is also what the board's tag says of a dealer)."""
+    if word == "Level":
+        return pgettext("stages", "levels")
+    if word == "Deal":
+        return pgettext("stages", "deals")
+    if word == "Phase":
+        return pgettext("stages", "phases")
+    return None
 
 
 def stages_word(rules) -> str:
     """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"
     (a house rule set's own word, with an "s" in English)."""
-    if rules.key in PRESETS and rules.stage_word in STAGES_PLURAL:
-        return gettext(STAGES_PLURAL[rules.stage_word])
+    plural = _stages_plural(rules.stage_word) if rules.key in PRESETS else None
+    if plural is not None:
+        return plural
     word = rules.stage_word.lower()
     return f"{word}s" if locale_code() == "en" else word
 
@@ -334,16 +345,13 @@ def _shape(rules: RuleSet) -> str:
             gettext(", then %(cards)s from %(stage)s %(number)s", cards=s.cards_dealt, stage=word, number=s.number)
             for s in runs[1:])
     title = _number(count)
-    plural = (gettext(STAGES_PLURAL[rules.stage_word]) if is_preset_word(rules)
-              else word if count == 1 or locale_code() != "en" else f"{word}s")
+    capital = title[0].upper() + title[1:]
+    plural = ((_stages_plural(rules.stage_word) if rules.key in PRESETS else None)
+              or (word if count == 1 or locale_code() != "en" else f"{word}s"))
     head = ngettext("%(words)s %(stage)s, everyone on the same contract;",
                     "%(words)s %(stages)s, everyone on the same contract;", count,
-                    words=f"{title[0].upper()}{title[1:]}", stage=word, stages=plural)
+                    words=capital, stage=word, stages=plural)
     return f"{head} {cards}."
-
-
-def is_preset_word(rules: RuleSet) -> bool:
-    return rules.key in PRESETS and rules.stage_word in STAGES_PLURAL
 
 
 def _sentence(text: str) -> str:
@@ -377,7 +385,8 @@ def _values(rules: RuleSet) -> str:
             if all(r.value.isdigit() for r in ranks):
                 ends = tuple(sorted(ends, key=int))
             labels = [f"{ends[0]}–{ends[1]}"]
-        parts.append(f"{' '.join(labels)} {gettext('face value') if worth == 'face' else worth}")
+        value = gettext("face value") if worth == "face" else worth
+        parts.append(f"{' '.join(labels)} {value}")
     return gettext("Cards left in hand count %(values)s.", values=", ".join(parts))
 
 
