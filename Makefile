@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export
+.PHONY: run test test-js test-postgres coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -47,6 +47,24 @@ lock-upgrade: $(STAMP)
 lock-export:
 	$(LOCK_EXPORT) --extra postgres -o requirements.txt
 	$(LOCK_EXPORT) --extra test --extra postgres -o requirements-test.txt
+
+# The pages' words in every language: extract them (babel.cfg) into the template, bring each
+# catalogue up to it (a new language's is made), then compile the catalogues. The compiled .mo
+# files are committed, so a clone runs without this step; run it after changing any words, fill
+# in the new or changed ones (tests/web/test_languages.py fails on one missing or fuzzy), and
+# run it again to compile.
+TRANSLATIONS := scorekeeper/web/translations
+LANGUAGES := de es fr fi
+
+translations: $(STAMP)
+	@mkdir -p $(TRANSLATIONS)
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k lazy_gettext --no-wrap --add-location=file --sort-by-file \
+		--project=Scorekeeper --copyright-holder="Scorekeeper's authors" -o $(TRANSLATIONS)/messages.pot scorekeeper templates
+	@for lang in $(LANGUAGES); do \
+		$(BIN)/pybabel --quiet update --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete \
+			-i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $$lang || exit 1; \
+	done
+	$(BIN)/pybabel compile --statistics -d $(TRANSLATIONS)
 
 run: $(STAMP)
 	$(BIN)/flask --app scorekeeper backup --before-upgrade

@@ -67,11 +67,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = secret_key(instance)
 
-    from scorekeeper.web import assets, clubkey as club, limits, security
+    from scorekeeper.web import assets, clubkey as club, languages, limits, security
     from scorekeeper.store import database
 
     database.init_app(app)
     security.init_app(app)
+    languages.init_app(app)
     assets.init_app(app)
     # Before the views (and their CSRF check, which reads the form): how often, who may, how much.
     limits.init_app(app)
@@ -108,6 +109,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         dealer_words=presenters.dealer_words,
         game_data=presenters.game_data,
         player_colours=presenters.player_colours,
+        locale_code=languages.locale_code,
+        language_name=languages.language_name,
+        round_title=languages.round_title,
+        stage_title=languages.stage_title,
+        in_sentence=languages.in_sentence,
+        rule_text=languages.rule_text,
+        card_letter=languages.card_letter,
+        hand_example=languages.hand_example,
+        translated=languages.translated,
+        rounds_count=languages.rounds_count,
+        day_time=languages.day_time,
+        join_names=presenters.join_names,
+        describe=presenters.describe,
+        rules_summary=presenters.rules_summary,
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]

@@ -51,9 +51,11 @@ from scorekeeper.rules.replay import (
     replay,
     start,
 )
+from scorekeeper.rules.words import N_
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
+    "N_",
     "GAME_OVER",
     "MISSING",
     "TOO_MANY",

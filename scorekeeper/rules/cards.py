@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
+from scorekeeper.rules.words import N_
+
 
 class Rank(Enum):
     """A card rank. The value is the canonical way to write it."""
@@ -55,7 +57,7 @@ class Rank(Enum):
     @property
     def label(self) -> str:
         """How the rank is shown on a keypad button."""
-        return "Joker" if self is Rank.JOKER else self.value
+        return N_("Joker") if self is Rank.JOKER else self.value
 
 
 class Phase10Rank(Enum):
@@ -84,7 +86,7 @@ class Phase10Rank(Enum):
         return _P10_LABELS.get(self.value, self.value)
 
 
-_P10_LABELS = {"W": "Wild", "S": "Skip"}
+_P10_LABELS = {"W": N_("Wild"), "S": N_("Skip")}
 
 #: A card of either deck.
 Card = Rank | Phase10Rank

@@ -20,25 +20,26 @@ from typing import Any
 
 from scorekeeper.rules.documents import parse_ruleset
 from scorekeeper.rules.rulesets import RuleSet
+from scorekeeper.rules.words import N_
 
 _FACE = {str(n): n for n in range(10, 1, -1)}
 
-_RUN_NOTE = "Runs are one suit; an ace is low or high, but a run never wraps (Q K A 2 is not a run)."
+_RUN_NOTE = N_("Runs are one suit; an ace is low or high, but a run never wraps (Q K A 2 is not a run).")
 
 BALMORAL_DOCUMENT: Mapping[str, Any] = {
-    "name": "Balmoral Rummy",
-    "stage_name": "Level",
+    "name": N_("Balmoral Rummy"),
+    "stage_name": N_("Level"),
     "progression": "ladder",
     "stages": [
         {"contract": contract, "cards": 13}
         for contract in (
-            "3 sets of 3",
-            "1 set of 3 and 1 run of 4",
-            "2 sets of 4",
-            "2 runs of 4",
-            "1 set of 4 and 1 run of 4",
-            "4 sets of 3",
-            "1 set of 3 and 1 run of 7",
+            N_("3 sets of 3"),
+            N_("1 set of 3 and 1 run of 4"),
+            N_("2 sets of 4"),
+            N_("2 runs of 4"),
+            N_("1 set of 4 and 1 run of 4"),
+            N_("4 sets of 3"),
+            N_("1 set of 3 and 1 run of 7"),
         )
     ],
     "deck": "standard",
@@ -59,17 +60,17 @@ BALMORAL_DOCUMENT: Mapping[str, Any] = {
 }
 
 CLASSIC_DOCUMENT: Mapping[str, Any] = {
-    "name": "Contract Rummy (classic)",
-    "stage_name": "Deal",
+    "name": N_("Contract Rummy (classic)"),
+    "stage_name": N_("Deal"),
     "progression": "deal",
     "stages": [
-        {"contract": "two groups", "cards": 10},
-        {"contract": "one group and one sequence", "cards": 10},
-        {"contract": "two sequences", "cards": 10},
-        {"contract": "three groups", "cards": 10},
-        {"contract": "two groups and one sequence", "cards": 12},
-        {"contract": "one group and two sequences", "cards": 12},
-        {"contract": "three sequences, with no unmatched cards", "cards": 12},
+        {"contract": N_("two groups"), "cards": 10},
+        {"contract": N_("one group and one sequence"), "cards": 10},
+        {"contract": N_("two sequences"), "cards": 10},
+        {"contract": N_("three groups"), "cards": 10},
+        {"contract": N_("two groups and one sequence"), "cards": 12},
+        {"contract": N_("one group and two sequences"), "cards": 12},
+        {"contract": N_("three sequences, with no unmatched cards"), "cards": 12},
     ],
     "deck": "standard",
     "jokers": True,
@@ -82,24 +83,24 @@ CLASSIC_DOCUMENT: Mapping[str, Any] = {
     "decks": [{"up_to": 4, "decks": 2, "jokers": 1}, {"up_to": 8, "decks": 3, "jokers": 2}],
     "bonuses": [],
     "winner": "lowest",
-    "note": (
+    "note": N_(
         "A group is three or more of a rank; a sequence is three or more in a row of one suit, "
         "ace low or high, never K A 2."
     ),
 }
 
 LIVERPOOL_DOCUMENT: Mapping[str, Any] = {
-    "name": "Liverpool Rummy",
-    "stage_name": "Deal",
+    "name": N_("Liverpool Rummy"),
+    "stage_name": N_("Deal"),
     "progression": "deal",
     "stages": [
-        {"contract": "2 sets of 3", "cards": 10},
-        {"contract": "1 set of 3 and 1 run of 4", "cards": 10},
-        {"contract": "2 runs of 4", "cards": 10},
-        {"contract": "3 sets of 3", "cards": 10},
-        {"contract": "2 sets of 3 and 1 run of 4", "cards": 12},
-        {"contract": "1 set of 3 and 2 runs of 4", "cards": 12},
-        {"contract": "3 runs of 4, all cards, no discard", "cards": 12},
+        {"contract": N_("2 sets of 3"), "cards": 10},
+        {"contract": N_("1 set of 3 and 1 run of 4"), "cards": 10},
+        {"contract": N_("2 runs of 4"), "cards": 10},
+        {"contract": N_("3 sets of 3"), "cards": 10},
+        {"contract": N_("2 sets of 3 and 1 run of 4"), "cards": 12},
+        {"contract": N_("1 set of 3 and 2 runs of 4"), "cards": 12},
+        {"contract": N_("3 runs of 4, all cards, no discard"), "cards": 12},
     ],
     "deck": "standard",
     "jokers": True,
@@ -110,28 +111,28 @@ LIVERPOOL_DOCUMENT: Mapping[str, Any] = {
     "min_players": 3,
     "max_players": 8,
     "decks": [{"up_to": 4, "decks": 2, "jokers": 4}, {"up_to": 8, "decks": 3, "jokers": 6}],
-    "bonuses": [{"key": "perfect-cut", "label": "Perfect cut", "points": -50}],
+    "bonuses": [{"key": "perfect-cut", "label": N_("Perfect cut"), "points": -50}],
     "winner": "lowest",
     "note": _RUN_NOTE,
 }
 
 SHANGHAI_DOCUMENT: Mapping[str, Any] = {
-    "name": "Shanghai Rummy",
-    "stage_name": "Deal",
+    "name": N_("Shanghai Rummy"),
+    "stage_name": N_("Deal"),
     "progression": "deal",
     "stages": [
         {"contract": contract, "cards": 11}
         for contract in (
-            "2 sets of 3",
-            "1 set of 3 and 1 run of 4",
-            "2 runs of 4",
-            "3 sets of 3",
-            "1 set of 3 and 1 run of 7",
-            "2 sets of 3 and 1 run of 5",
-            "3 runs of 4",
-            "1 set of 3 and 1 run of 10",
-            "3 sets of 3 and 1 run of 5",
-            "3 runs of 5",
+            N_("2 sets of 3"),
+            N_("1 set of 3 and 1 run of 4"),
+            N_("2 runs of 4"),
+            N_("3 sets of 3"),
+            N_("1 set of 3 and 1 run of 7"),
+            N_("2 sets of 3 and 1 run of 5"),
+            N_("3 runs of 4"),
+            N_("1 set of 3 and 1 run of 10"),
+            N_("3 sets of 3 and 1 run of 5"),
+            N_("3 runs of 5"),
         )
     ],
     "deck": "standard",
@@ -144,30 +145,30 @@ SHANGHAI_DOCUMENT: Mapping[str, Any] = {
     "decks": [{"up_to": 4, "decks": 2, "jokers": 4}, {"up_to": 6, "decks": 3, "jokers": 6},
               {"up_to": 8, "decks": 4, "jokers": 8}],
     "bonuses": [
-        {"key": "blind", "label": "Went out blind", "points": -25},
-        {"key": "blind-no-joker", "label": "Went out blind, no joker", "points": -50},
+        {"key": "blind", "label": N_("Went out blind"), "points": -25},
+        {"key": "blind-no-joker", "label": N_("Went out blind, no joker"), "points": -50},
     ],
     "winner": "lowest",
     "note": _RUN_NOTE,
 }
 
 PHASE10_DOCUMENT: Mapping[str, Any] = {
-    "name": "Phase 10",
-    "stage_name": "Phase",
+    "name": N_("Phase 10"),
+    "stage_name": N_("Phase"),
     "progression": "ladder",
     "stages": [
         {"contract": contract, "cards": 10}
         for contract in (
-            "2 sets of 3",
-            "1 set of 3 and 1 run of 4",
-            "1 set of 4 and 1 run of 4",
-            "1 run of 7",
-            "1 run of 8",
-            "1 run of 9",
-            "2 sets of 4",
-            "7 cards of one colour",
-            "1 set of 5 and 1 set of 2",
-            "1 set of 5 and 1 set of 3",
+            N_("2 sets of 3"),
+            N_("1 set of 3 and 1 run of 4"),
+            N_("1 set of 4 and 1 run of 4"),
+            N_("1 run of 7"),
+            N_("1 run of 8"),
+            N_("1 run of 9"),
+            N_("2 sets of 4"),
+            N_("7 cards of one colour"),
+            N_("1 set of 5 and 1 set of 2"),
+            N_("1 set of 5 and 1 set of 3"),
         )
     ],
     "deck": "phase10",

@@ -39,12 +39,14 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
 from scorekeeper.rules.names import MAX_NAME, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.words import N_
 
 
 # Enum members as plain module constants: a member read through its class costs a descriptor
@@ -73,6 +75,16 @@ class Problem:
     #: player), GAME_OVER (a round after the one that ended the game), TOO_MANY (more of a card
     #: in the round than the game's decks or jokers hold; ``player`` is the one it tipped over).
     code: str | None = None
+    #: The message's words with their blanks (``"{count} cards left, ..."``, marked with
+    #: :func:`N_`) and what fills them, for a caller that says it in another language; "" for
+    #: a message said only in English.
+    template: str = dataclasses.field(default="", compare=False)
+    params: tuple[tuple[str, object], ...] = dataclasses.field(default=(), compare=False)
+
+    @classmethod
+    def said(cls, template: str, params: Mapping[str, object], **where) -> Problem:
+        """A problem whose message is ``template`` filled with ``params``."""
+        return cls(template.format(**params), template=template, params=tuple(params.items()), **where)
 
     def __str__(self) -> str:
         where = []
@@ -140,7 +152,7 @@ class GameSetup:
             key = name_key(name)
             if key in seen:
                 problems.append(
-                    Problem(f'"{name}" is at the table twice', player=name, field="players")
+                    Problem.said(N_('"{name}" is at the table twice'), {"name": name}, player=name, field="players")
                 )
                 continue
             seen[key] = name
@@ -148,11 +160,9 @@ class GameSetup:
         count = len(names)
         if not problems and not rules.min_players <= count <= rules.max_players:
             problems.append(
-                Problem(
-                    f"{rules.name} is for {rules.min_players} to {rules.max_players} players, "
-                    f"not {count}",
-                    field="players",
-                )
+                Problem.said(N_("{rules} is for {least} to {most} players, not {count}"),
+                             {"rules": rules.name, "least": rules.min_players, "most": rules.max_players,
+                              "count": count}, field="players")
             )
         dealer = names[0] if names else ""
         if first_dealer is not None:
@@ -181,19 +191,20 @@ class GameSetup:
         decks = suggested_decks if decks is None else decks
         jokers = suggested_jokers if jokers is None else jokers
         if not _is_int(decks) or not 1 <= decks <= rules.max_decks:
-            problems.append(Problem(f"decks must be a whole number from 1 to {rules.max_decks}", field="decks"))
+            problems.append(Problem.said(N_("decks must be a whole number from 1 to {most}"), {"most": rules.max_decks},
+                                         field="decks"))
         if not _is_int(jokers) or not 0 <= jokers <= rules.max_jokers:
-            problems.append(Problem(f"jokers must be a whole number from 0 to {rules.max_jokers}", field="jokers"))
+            problems.append(Problem.said(N_("jokers must be a whole number from 0 to {most}"), {"most": rules.max_jokers},
+                                         field="jokers"))
         elif jokers and not rules.uses_jokers:
-            problems.append(Problem(f"{rules.name} plays without jokers", field="jokers"))
+            problems.append(Problem.said(N_("{rules} plays without jokers"), {"rules": rules.name}, field="jokers"))
         # The biggest deal of the game must fit (not the last: a table may deal fewer later).
         most = max(s.cards_dealt for s in rules.stages)
         if _is_int(decks) and decks >= 1 and count and decks * rules.deck.size < count * most:
             problems.append(
-                Problem(
-                    f"{decks} deck{'s' if decks != 1 else ''} cannot deal {most} cards to {count} players",
-                    field="decks",
-                )
+                Problem.said(N_("1 deck cannot deal {most} cards to {count} players") if decks == 1
+                             else N_("{decks} decks cannot deal {most} cards to {count} players"),
+                             {"decks": decks, "most": most, "count": count}, field="decks")
             )
         if problems:
             raise SetupError(problems)
@@ -566,8 +577,12 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
     problems: list[Problem] = []
 
     def refuse(message: str, player: str | None = None, card: str | None = None, fld: str | None = None,
-               code: str | None = None) -> None:
-        problems.append(Problem(message, round=number, player=player, card=card, field=fld, code=code))
+               code: str | None = None, params: Mapping[str, object] | None = None) -> None:
+        if params is None:
+            problems.append(Problem(message, round=number, player=player, card=card, field=fld, code=code))
+        else:
+            problems.append(Problem.said(message, params, round=number, player=player, card=card, field=fld,
+                                         code=code))
 
     went_out = setup.find(record.went_out)
     if went_out is None:
@@ -581,7 +596,7 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
                 refuse(f'"{raw_name}" is not at the table', fld="hands")
                 continue
             if name in resolved_hands or name in resolved_points:
-                refuse("has both cards and a points total; give one of them", player=name, fld="points")
+                refuse(N_("has both cards and a points total; give one of them"), player=name, fld="points", params={})
                 continue
             target[name] = value  # type: ignore[assignment]
 
@@ -595,27 +610,30 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
         hand = resolved_hands.get(name)
         if name == went_out:
             if hand is not None and len(hand):
-                refuse("went out, so their hand must be empty", player=name, card=hand.ranks[0].value, fld="hands")
+                refuse(N_("went out, so their hand must be empty"), player=name, card=hand.ranks[0].value, fld="hands",
+                       params={})
             pts = resolved_points.get(name)
             if pts is not None and pts != 0:
-                refuse("went out, so their points must be 0", player=name, fld="points")
+                refuse(N_("went out, so their points must be 0"), player=name, fld="points", params={})
             continue
         if hand is None and name not in resolved_points:
-            refuse("no cards or points entered", player=name, fld="hands", code=MISSING)
+            refuse(N_("no cards or points entered"), player=name, fld="hands", code=MISSING, params={})
             continue
         if hand is not None:
             if hand_limit is not None and len(hand) > hand_limit:
                 refuse(
-                    f"{len(hand)} cards left, but a hand holds at most {hand_limit}",
+                    N_("{count} cards left, but a hand holds at most {most}"),
                     player=name,
                     card=hand.ranks[-1].value,
                     fld="hands",
+                    params={"count": len(hand), "most": hand_limit},
                 )
             for rank, n in hand.tally:
                 per_deck = copies.get(rank)
                 if per_deck is None and not (rank is _JOKER and uses_jokers):
                     if rank is _JOKER and deck is Deck.STANDARD:
-                        refuse(f"{rules.name} plays without jokers", player=name, card=_JOKER.value, fld="hands")
+                        refuse(N_("{rules} plays without jokers"), player=name, card=_JOKER.value, fld="hands",
+                               params={"rules": rules.name})
                     else:
                         # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
                         refuse(f"{rank.value} is not a card of the {deck.title} deck", player=name,
@@ -625,29 +643,29 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
                 total_cards[rank] = before + n
                 limit = setup.jokers if per_deck is None else per_deck * setup.decks
                 if before <= limit < total_cards[rank]:
-                    what = (
-                        f"{setup.jokers} joker{'s' if setup.jokers != 1 else ''}"
-                        if rank is _JOKER
-                        else f"{setup.decks} deck{'s hold' if setup.decks != 1 else ' holds'} only {limit} of {rank.value}"
-                    )
-                    refuse(
-                        f"that makes {total_cards[rank]} × {rank.label} in this round, but {what}"
-                        + (" in play" if rank is _JOKER else ""),
-                        player=name,
-                        card=rank.value,
-                        fld="hands",
-                        code=TOO_MANY,
-                    )
+                    if rank is _JOKER:
+                        template = (N_("that makes {total} × {card} in this round, but 1 joker in play")
+                                    if setup.jokers == 1 else
+                                    N_("that makes {total} × {card} in this round, but {jokers} jokers in play"))
+                    elif setup.decks == 1:
+                        template = N_("that makes {total} × {card} in this round, but 1 deck holds only {limit} of {rank}")
+                    else:
+                        template = N_("that makes {total} × {card} in this round, but {decks} decks hold only {limit} of {rank}")
+                    refuse(template, player=name, card=rank.value, fld="hands", code=TOO_MANY,
+                           params={"total": total_cards[rank], "card": rank.label, "jokers": setup.jokers,
+                                   "decks": setup.decks, "limit": limit, "rank": rank.value})
         else:
             pts = resolved_points[name]
             top = setup.max_points(hand_limit)
             if not _is_int(pts):
-                refuse("points must be a whole number", player=name, fld="points")
+                refuse(N_("points must be a whole number"), player=name, fld="points", params={})
             elif pts < 0 or pts > top:
-                refuse(f"{pts} points is impossible: a hand scores 0 to {top}", player=name, fld="points")
+                refuse(N_("{points} points is impossible: a hand scores 0 to {most}"), player=name, fld="points",
+                       params={"points": pts, "most": top})
             elif lowest is not None and 0 < pts < lowest:
-                refuse(f"{pts} point{'s' if pts != 1 else ''} is impossible: the lowest card scores {lowest}",
-                       player=name, fld="points")
+                refuse(N_("1 point is impossible: the lowest card scores {lowest}") if pts == 1
+                       else N_("{points} points is impossible: the lowest card scores {lowest}"),
+                       player=name, fld="points", params={"points": pts, "lowest": lowest})
 
     achieved: set[str] = set()
     for raw in record.achieved:

@@ -24,6 +24,7 @@ from functools import cached_property
 from types import MappingProxyType
 
 from scorekeeper.rules.cards import Card, Deck, Hand, Rank
+from scorekeeper.rules.words import N_
 
 
 class Progression(Enum):
@@ -37,7 +38,7 @@ class Progression(Enum):
     @property
     def stage_word(self) -> str:
         """The word for a stage when a rule set names none (RULESETS.md)."""
-        return "Level" if self is Progression.LADDER else "Deal"
+        return N_("Level") if self is Progression.LADDER else N_("Deal")
 
 
 class DealerRule(Enum):
@@ -51,8 +52,8 @@ class DealerRule(Enum):
     @property
     def description(self) -> str:
         if self is DealerRule.WINNER:
-            return "The round's winner deals next"
-        return "The deal moves clockwise"
+            return N_("The round's winner deals next")
+        return N_("The deal moves clockwise")
 
 
 class HandLimit(Enum):
@@ -213,7 +214,7 @@ class RuleSet:
     def round_word(self) -> str:
         """What the table calls one hand of play, from deal to going out: in a deal game round
         n is stage n, so it is the stage's word ("Deal"); on a ladder, "Round"."""
-        return self.stage_word if self.progression is Progression.DEAL else "Round"
+        return self.stage_word if self.progression is Progression.DEAL else N_("Round")
 
     @property
     def hand_limit(self) -> int | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, RadioField, SelectChoice, StringField
 from wtforms.validators import InputRequired, NumberRange, Optional
@@ -11,7 +12,7 @@ from scorekeeper.rules.replay import MAX_NAME
 
 
 class PlayerForm(FlaskForm):
-    name = StringField("Name", validators=[InputRequired(message="Type a name.")],
+    name = StringField("Name", validators=[InputRequired(message=lazy_gettext("Type a name."))],
                        render_kw={"maxlength": MAX_NAME, "autocomplete": "off"})
 
 
@@ -22,8 +23,8 @@ class NewGameForm(FlaskForm):
     dealer_rule = RadioField(
         "Who deals next", choices=[SelectChoice(r.value, r.description) for r in DealerRule], default=DealerRule.WINNER.value
     )
-    decks = IntegerField("Decks", validators=[Optional(), NumberRange(1, 8, "Decks must be from 1 to 8.")])
-    jokers = IntegerField("Jokers", validators=[Optional(), NumberRange(0, 8, "Jokers must be from 0 to 8.")])
+    decks = IntegerField("Decks", validators=[Optional(), NumberRange(1, 8, lazy_gettext("Decks must be from 1 to 8."))])
+    jokers = IntegerField("Jokers", validators=[Optional(), NumberRange(0, 8, lazy_gettext("Jokers must be from 0 to 8."))])
 
 
 class ConfirmForm(FlaskForm):

@@ -1,17 +1,27 @@
-"""Words for the screen, worked out from a game's state (no rules of its own)."""
+"""Words for the screen, worked out from a game's state (no rules of its own), in the
+reader's language (:mod:`scorekeeper.web.languages`)."""
 
 from __future__ import annotations
 
-from scorekeeper.files.cells import Cell, bonus_words, round_cells, signed
+from dataclasses import replace
+
+from flask_babel import gettext, ngettext, pgettext
+
+from scorekeeper.files import cells
+from scorekeeper.files.cells import Cell, signed
+from scorekeeper.web.languages import card_letter, in_sentence, locale_code, rule_text, stage_title, typed_aliases
 from scorekeeper.rules import (
     Card,
     CardError,
+    N_,
+    PRESETS,
     Deck,
     GameState,
     NextRound,
     Progression,
     RoundResult,
     RuleSet,
+    Stage,
     hand_penalty,
     parse_hand,
     parse_rank,
@@ -24,24 +34,48 @@ def join_names(names) -> str:
         return ""
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return gettext("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def deck_words(decks: int, jokers: int) -> str:
     """"2 decks, 1 joker"; a game without jokers does not mention them."""
-    d = f"{decks} deck{'s' if decks != 1 else ''}"
+    d = ngettext("%(num)d deck", "%(num)d decks", decks)
     if jokers == 0:
         return d
-    return f"{d}, {jokers} joker{'s' if jokers != 1 else ''}"
+    j = ngettext("%(num)d joker", "%(num)d jokers", jokers)
+    return f"{d}, {j}"
 
 
 def card_label(token: str, deck: Deck | None = None) -> str:
-    """A card of ``deck`` as its chip shows it ("Joker", not "JK"; "Skip", not "S"); what is
-    no card, as typed."""
+    """A card of ``deck`` as its chip shows it, in the reader's letters ("Joker", not "JK";
+    "Skip", not "S"; a German queen "D"); what is no card, as typed."""
     try:
-        return parse_rank(token, deck).label
+        return card_letter(parse_rank(token, deck))
     except CardError:
         return token.upper()
+
+
+def describe(stage: Stage, rules: RuleSet) -> str:
+    """A contract with its stage: "Level 3: 2 sets of 4" (a preset's words translated)."""
+    return gettext("%(stage)s %(number)s: %(contract)s", stage=stage_title(rules), number=stage.number,
+                   contract=rule_text(stage.contract, rules))
+
+
+def bonus_words(rules: RuleSet, keys=None) -> list[str]:
+    """Bonuses in words, in the rule set's order: "Perfect cut −50". ``keys``: those a player
+    earned in a round; None, every bonus of the rule set."""
+    return [f"{rule_text(b.label, rules)} {signed(b.points)}" for b in rules.bonuses if keys is None or b.key in keys]
+
+
+def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
+    """Each player's cell of a round on the board and the story: the cards in the reader's
+    letters, the bonuses in their words."""
+    rules = state.rules
+    earned = result.record.bonuses
+    return [replace(cell,
+                    text=cell.text if cell.counted else " ".join(card_label(t, rules.deck) for t in cell.text.split()),
+                    bonuses=tuple(bonus_words(rules, earned.get(name))) if cell.bonuses else ())
+            for name, cell in zip(state.setup.players, cells.round_cells(state, result), strict=True)]
 
 
 def key_value(rank: Card, rules: RuleSet) -> str:
@@ -83,8 +117,9 @@ def dealer_words(rules) -> str:
     engine's words: "The round's winner deals next (a game may choose: the deal moves clockwise)"."""
     first, *others = rules
     if not others:
-        return first.description
-    return f"{first.description} (a game may choose: {' or '.join(r.description.lower() for r in others)})"
+        return gettext(first.description)
+    return gettext("%(rule)s (a game may choose: %(others)s)", rule=gettext(first.description),
+                   others=gettext(" or ").join(in_sentence(gettext(r.description)) for r in others))
 
 
 def is_ladder(state: GameState) -> bool:
@@ -93,28 +128,47 @@ def is_ladder(state: GameState) -> bool:
 
 def round_summary(state: GameState, result: RoundResult) -> str:
     """A short line of what a round changed: who went out, who moved up, the leader."""
-    parts = [f"{result.went_out} went out."]
+    parts = [gettext("%(name)s went out.", name=result.went_out)]
     if is_ladder(state) and result.moved_up:
         levels = dict(zip(state.setup.players, result.completed, strict=True))
-        word = state.rules.stage_word.lower()
-        ups = [f"{n} (to {word} {min(levels[n] + 1, state.rules.last_stage)})" if levels[n] < state.rules.last_stage
-               else f"{n} (completed {word} {state.rules.last_stage})" for n in result.moved_up]
-        verb = "moves" if len(ups) == 1 else "move"
-        parts.append(f"{join_names(ups)} {verb} up.")
+        word = in_sentence(stage_title(state.rules))
+        last = state.rules.last_stage
+        ups = [gettext("%(name)s (to %(stage)s %(number)s)", name=n, stage=word, number=min(levels[n] + 1, last))
+               if levels[n] < last else
+               gettext("%(name)s (completed %(stage)s %(number)s)", name=n, stage=word, number=last)
+               for n in result.moved_up]
+        parts.append(ngettext("%(names)s moves up.", "%(names)s move up.", len(ups), names=join_names(ups)))
     previous = state.rounds[result.number - 2].leaders if result.number > 1 else ()
     leaders = result.leaders
     if len(leaders) > 1:
-        parts.append(f"{join_names(leaders)} share the lead.")
+        parts.append(gettext("%(names)s share the lead.", names=join_names(leaders)))
     elif leaders == previous:
-        parts.append(f"{leaders[0]} still leads.")
+        parts.append(gettext("%(name)s still leads.", name=leaders[0]))
     else:
-        parts.append(f"{leaders[0]} takes the lead.")
+        parts.append(gettext("%(name)s takes the lead.", name=leaders[0]))
     return " ".join(parts)
 
 
+def _stages_plural(word: str) -> str | None:
+    """A built-in stage word in the plural, as a line of text says it (a context of its own:
+    "deals" is also what the board's tag says of a dealer)."""
+    if word == "Level":
+        return pgettext("stages", "levels")
+    if word == "Deal":
+        return pgettext("stages", "deals")
+    if word == "Phase":
+        return pgettext("stages", "phases")
+    return None
+
+
 def stages_word(rules) -> str:
-    """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"."""
-    return f"{rules.stage_word.lower()}s"
+    """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"
+    (a house rule set's own word, with an "s" in English)."""
+    plural = _stages_plural(rules.stage_word) if rules.key in PRESETS else None
+    if plural is not None:
+        return plural
+    word = rules.stage_word.lower()
+    return f"{word}s" if locale_code() == "en" else word
 
 
 def leaders(state: GameState) -> tuple[str, ...]:
@@ -134,8 +188,8 @@ def result_words(state: GameState) -> str:
         return ""
     total = state.player(winners[0]).total
     if len(winners) == 1:
-        return f"{winners[0]} wins with {total}."
-    return f"{join_names(winners)} share the win with {total} each."
+        return gettext("%(name)s wins with %(total)s.", name=winners[0], total=total)
+    return gettext("%(names)s share the win with %(total)s each.", names=join_names(winners), total=total)
 
 
 def card_values(rules) -> dict:
@@ -143,8 +197,10 @@ def card_values(rules) -> dict:
     deck's cards (values, labels, every spelling it reads) and each bonus's points."""
     return {
         "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
-        "labels": {rank.value: rank.label for rank in rules.ranks},
-        "aliases": {alias: rank.value for alias, rank in rules.deck.aliases.items()},
+        "labels": {rank.value: card_letter(rank) for rank in rules.ranks},
+        # The deck's spellings, and this page's language's letters (a German "d" is a queen).
+        "aliases": {alias: rank.value for alias, rank in rules.deck.aliases.items()}
+        | ({} if rules.deck is Deck.PHASE10 else typed_aliases()),
         "bonuses": bonus_points(rules),
     }
 
@@ -215,15 +271,15 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     """One player's hand of one round in a line: "K 7 7 (24)", "went out (0)", "35 points",
     "no cards (0)", then the contract made (ladder rule sets) and the bonuses."""
     if went_out:
-        said = "went out"
+        said = gettext("went out")
     elif points is not None:
-        said = "no cards" if points == 0 else f"{points} points"
+        said = gettext("no cards") if points == 0 else ngettext("%(num)d point", "%(num)d points", points)
     else:
-        said = " ".join(card_label(token, rules.deck) for token in (cards or "").split()) or "no cards"
+        said = " ".join(card_label(token, rules.deck) for token in (cards or "").split()) or gettext("no cards")
     if penalty is not None:
         said += f" ({penalty})"
     if rules.progression is Progression.LADDER and made and not went_out:
-        said += f", made the {rules.stage_word.lower()}"
+        said += ", " + gettext("made the %(stage)s", stage=in_sentence(stage_title(rules)))
     for words in bonus_words(rules, tuple(bonuses)):
         said += f", {words}"
     return said
@@ -250,3 +306,92 @@ def saved_words(state: GameState, result: RoundResult, name: str) -> str:
     return hand_words(state.rules, rec.went_out == name, hand.canonical if hand is not None else None,
                       rec.points.get(name), name in result.achieved, rec.bonuses.get(name, ()),
                       result.penalties[seat])
+
+
+#: Small numbers as a sentence says them ("seven contracts"), as the engine's summary does.
+NUMBER_WORDS = (N_("zero"), N_("one"), N_("two"), N_("three"), N_("four"), N_("five"), N_("six"), N_("seven"),
+                N_("eight"), N_("nine"), N_("ten"), N_("eleven"), N_("twelve"))
+
+
+def _number(n: int) -> str:
+    return gettext(NUMBER_WORDS[n]) if n < len(NUMBER_WORDS) else str(n)
+
+
+def rules_summary(rules: RuleSet) -> str:
+    """The rule set's few lines (the engine's :attr:`RuleSet.summary`) in the reader's language:
+    how the contracts go and the cards dealt, the first and last contract, what cards left in
+    hand count and any bonus. A house rule set's contracts stay as its author wrote them."""
+    return " ".join(part for part in (_shape(rules), _contracts(rules), _values(rules), _bonuses(rules)) if part)
+
+
+def _shape(rules: RuleSet) -> str:
+    count = len(rules.stages)
+    if rules.progression is Progression.LADDER:
+        cards = rules.stages[0].cards_dealt
+        return " ".join((
+            ngettext("Each player climbs their own ladder of %(words)s contract;",
+                     "Each player climbs their own ladder of %(words)s contracts;", count, words=_number(count)),
+            ngettext("%(num)d card a round.", "%(num)d cards a round.", cards)))
+    word = in_sentence(stage_title(rules))
+    runs: list[Stage] = [rules.stages[0]]
+    for stage in rules.stages[1:]:
+        if stage.cards_dealt != runs[-1].cards_dealt:
+            runs.append(stage)
+    first = runs[0].cards_dealt
+    if len(runs) == 1:
+        cards = ngettext("%(num)d card every %(stage)s", "%(num)d cards every %(stage)s", first, stage=word)
+    else:
+        cards = ngettext("%(num)d card", "%(num)d cards", first) + "".join(
+            gettext(", then %(cards)s from %(stage)s %(number)s", cards=s.cards_dealt, stage=word, number=s.number)
+            for s in runs[1:])
+    title = _number(count)
+    capital = title[0].upper() + title[1:]
+    plural = ((_stages_plural(rules.stage_word) if rules.key in PRESETS else None)
+              or (word if count == 1 or locale_code() != "en" else f"{word}s"))
+    head = ngettext("%(words)s %(stage)s, everyone on the same contract;",
+                    "%(words)s %(stages)s, everyone on the same contract;", count,
+                    words=capital, stage=word, stages=plural)
+    return f"{head} {cards}."
+
+
+def _sentence(text: str) -> str:
+    return text.rstrip(". ")
+
+
+def _contracts(rules: RuleSet) -> str:
+    first, last = (rule_text(s.contract, rules) for s in (rules.stages[0], rules.stages[-1]))
+    if len(rules.stages) == 1:
+        return gettext("Contract: %(contract)s.", contract=_sentence(first))
+    return gettext("Contracts from %(first)s to %(last)s.", first=first, last=_sentence(last))
+
+
+def _values(rules: RuleSet) -> str:
+    # As the engine says it: ranks in keypad order, neighbours of one value together, number
+    # cards all worth their own number "face value".
+    numbers = [r for r in rules.ranks if r.value.isdigit()]
+    face = all(int(r.value) == rules.values[r] for r in numbers)
+    groups: list[tuple[str, list[Card]]] = []
+    for rank in rules.ranks:
+        worth = "face" if face and rank in numbers else str(rules.values[rank])
+        if groups and groups[-1][0] == worth:
+            groups[-1][1].append(rank)
+        else:
+            groups.append((worth, [rank]))
+    parts = []
+    for worth, ranks in groups:
+        labels = [card_letter(r) for r in ranks]
+        if len(ranks) > 3 or (len(ranks) > 2 and all(r.value.isdigit() for r in ranks)):
+            ends = (labels[0], labels[-1])
+            if all(r.value.isdigit() for r in ranks):
+                ends = tuple(sorted(ends, key=int))
+            labels = [f"{ends[0]}–{ends[1]}"]
+        value = gettext("face value") if worth == "face" else worth
+        parts.append(f"{' '.join(labels)} {value}")
+    return gettext("Cards left in hand count %(values)s.", values=", ".join(parts))
+
+
+def _bonuses(rules: RuleSet) -> str:
+    if not rules.bonuses:
+        return ""
+    return ngettext("Bonus: %(bonuses)s.", "Bonuses: %(bonuses)s.", len(rules.bonuses),
+                    bonuses=", ".join(bonus_words(rules)))

@@ -26,7 +26,18 @@ from scorekeeper.rules import (
     parse_rank,
     replay,
 )
+from flask_babel import gettext
+
 from scorekeeper.rules.cards import MAX_HAND_TEXT
+from scorekeeper.web.languages import (
+    canonical_hand,
+    card_letter,
+    in_sentence,
+    locale_code,
+    problem_message,
+    round_title,
+    stage_title,
+)
 from scorekeeper.store.sent_hands import Sent
 from scorekeeper.rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
 
@@ -112,7 +123,7 @@ class RoundDraft:
             number = int(form.get("number", ""))
         except ValueError:
             number = 0
-            errors.append("The form lost its round number; reload the page.")
+            errors.append(gettext("The form lost its round number; reload the page."))
         went_out: int | None = None
         raw_out = form.get("went_out", "")
         out_index = small_int(raw_out)
@@ -120,7 +131,8 @@ class RoundDraft:
             went_out = out_index
         seats = [
             SeatDraft(
-                hand=form.get(f"hand-{i}", "")[:MAX_HAND_TEXT],
+                # Typed with this page's language's letters too ("D" for a queen): kept canonical.
+                hand=canonical_hand(form.get(f"hand-{i}", "")[:MAX_HAND_TEXT], deck),
                 points=form.get(f"points-{i}", "").strip()[:MAX_POINTS_TEXT + 4],
                 achieved=form.get(f"achieved-{i}") in {"on", "1", "true", "y"},
                 bonuses=_posted_bonuses(form, f"bonus-{i}"),
@@ -212,7 +224,7 @@ class RoundDraft:
         ok = not self.errors
         went_out = setup.players[self.went_out] if self.went_out is not None else None
         if went_out is None:
-            self.errors.append("Tap the player who went out.")
+            self.errors.append(gettext("Tap the player who went out."))
             ok = False
         hands: dict[str, Hand] = {}
         points: dict[str, int] = {}
@@ -251,9 +263,9 @@ class RoundDraft:
         """Read one seat's entry into ``hands`` or ``points``; the reason it cannot be read, or ""."""
         if seat.points:
             if seat.hand.strip():
-                return f"{name}: enter cards or a points total, not both."
+                return gettext("%(name)s: enter cards or a points total, not both.", name=name)
             if small_int(seat.points) is None:
-                return f'{name}: points "{seat.points}" must be a whole number like 35.'
+                return gettext('%(name)s: points "%(points)s" must be a whole number like 35.', name=name, points=seat.points)
             points[name] = int(seat.points)
             return ""
         if not seat.hand.strip():
@@ -263,8 +275,13 @@ class RoundDraft:
         except CardError as exc:
             if not rules.uses_jokers and " is not a card (" in str(exc):
                 # The deck's words list a joker: a game without jokers names only its own cards.
-                cards = " ".join(rank.label for rank in rules.ranks)
-                return f'{name}: "{exc.token}" is not a card (cards are {cards}).'
+                cards = " ".join(card_letter(rank) for rank in rules.ranks)
+                return gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s).', name=name, token=exc.token,
+                               cards=cards)
+            if rules.deck is Deck.STANDARD and " is not a card (" in str(exc) and locale_code() != "en":
+                cards = " ".join(card_letter(rank) for rank in rules.ranks[:-1])
+                return gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s and %(joker)s for a joker).',
+                               name=name, token=exc.token, cards=cards, joker="JK")
             return f"{name}: {exc}."
         return ""
 
@@ -300,7 +317,7 @@ class RoundDraft:
         if not out:
             message = self._read_seat(name, seat, hands, points, setup.rules)
             if not message and not hands and not points:
-                message = f"{name}: tap the cards left in your hand, No cards, or Out if you went out."
+                message = gettext("%(name)s: tap the cards left in your hand, No cards, or Out if you went out.", name=name)
             if message:
                 seat.errors.append(message)
                 return None
@@ -324,20 +341,21 @@ class RoundDraft:
         """Put the rules engine's refusals next to the players they concern."""
         for problem in problems:
             if problem.player is not None and problem.player in setup.players:
-                message = problem.message
+                message = problem_message(problem)
                 if problem.code == MISSING:  # said in the words of this screen's keys
-                    message = "no cards entered yet"
+                    message = gettext("no cards entered yet")
                 self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
                 if problem.code == TOO_MANY:
                     # Every player holding that card is part of the count, not only the one it
-                    # tipped over: each of their rows says so.
+                    # tipped over: each of their rows says so (in English without "that makes").
                     total = message.removeprefix("that makes ")
                     for name, seat in zip(setup.players, self.seats, strict=True):
                         hand = seat.parsed(setup.rules.deck) if name != problem.player else None
                         if hand is not None and any(rank.value == problem.card for rank in hand.ranks):
                             seat.errors.append(f"{name}: {total}.")
             else:
-                self.errors.append(f"{problem.message[0].upper()}{problem.message[1:]}.")
+                message = problem_message(problem)
+                self.errors.append(f"{message[0].upper()}{message[1:]}.")
 
 
 def _posted_bonuses(form: Mapping[str, str], name: str) -> list[str]:
@@ -351,13 +369,14 @@ def last_words(before: GameState) -> str:
     nxt = before.next
     if nxt is None or not nxt.is_last:
         return ""
-    return f"{before.rules.round_word.lower()} {nxt.number} is the last"
+    return gettext("%(round)s %(number)s is the last", round=in_sentence(round_title(before.rules)), number=nxt.number)
 
 
 def finishes(before: GameState, name: str) -> str:
     """What making the last contract means, in words: "Ben completes level 7"."""
     rules = before.rules
-    return f"{name} completes {rules.stage_word.lower()} {rules.last_stage}"
+    return gettext("%(name)s completes %(stage)s %(number)s", name=name, stage=in_sentence(stage_title(rules)),
+                   number=rules.last_stage)
 
 
 def state_before(state: GameState, number: int) -> GameState:

@@ -184,6 +184,7 @@ def catalogue(s: Seeded) -> list[Page]:
     same_file = {"file": (io.BytesIO(s.game_file), "again.json")}
     return [
         Page("index", "/"),
+        Page("language", "/language"),
         Page("new-game", "/games/new"),
         Page("new-game-classic", "/games/new", form={"rules": "classic", "refresh": "1"}, token_from="/games/new",
              browser="new_game_classic"),

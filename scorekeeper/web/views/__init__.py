@@ -9,7 +9,7 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from scorekeeper.web.views import api, api_seats, errors, files, games, hands, pwa, rounds, seats
+    from scorekeeper.web.views import api, api_seats, errors, files, games, hands, languages, pwa, rounds, seats
     from scorekeeper.web.views.club import history, house_rules, keeper, players, ratings, stats
 
     csrf.init_app(app)
@@ -27,6 +27,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(files.bp)
     app.register_blueprint(keeper.bp)
     app.register_blueprint(house_rules.bp)
+    app.register_blueprint(languages.bp)
     errors.register(app)
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.

@@ -75,6 +75,11 @@ def go(url: str) -> Response:
 def add_vary(response: Response) -> Response:
     # A page and its htmx fragment share an address: a cache must tell them apart.
     response.vary.add("HX-Request")
+    if request.endpoint != "static" and request.blueprint != "api":
+        # A page is in the reader's language: their choice (a cookie), else Accept-Language.
+        # (The API answers in canonical data, and static files are the same for everyone.)
+        response.vary.add("Accept-Language")
+        response.vary.add("Cookie")
     return response
 
 

@@ -6,10 +6,12 @@ import hashlib
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
+from flask_babel import gettext
 from wtforms import SelectChoice
 
 from scorekeeper.store import access, seat_keys
-from scorekeeper.web import assets, clubkey as club, links
+from scorekeeper.web import assets, clubkey as club, languages, links
+from scorekeeper.web.languages import problem_words
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
@@ -81,10 +83,11 @@ def _rules_choices(like: int | None) -> list[RulesChoice]:
     """Every preset, then every house rule set; first, when starting like an old game whose
     frozen rules are none of those any more (a house rule set changed or deleted since), those
     rules: a table that asks for "the same again" means the rules it just played by."""
-    choices = [RulesChoice(e.key, e.rules, "Built in" if e.preset else "House rules") for e in store.list_rulesets()]
+    choices = [RulesChoice(e.key, e.rules, gettext("Built in") if e.preset else gettext("House rules"))
+               for e in store.list_rulesets()]
     old = _frozen_rules(like)
     if old is not None and not any(c.value == old.key and same_rules(c.rules, old) for c in choices):
-        choices.insert(0, RulesChoice(f"{_KEPT}{like}", old, f"As game {like}"))
+        choices.insert(0, RulesChoice(f"{_KEPT}{like}", old, gettext("As game %(number)s", number=like)))
     return choices
 
 
@@ -133,7 +136,7 @@ def new_game():
             form.decks.raw_data = form.jokers.raw_data = []
         if "start" in request.form:
             if empty_dealer:
-                errors["first_dealer"] = ["The seat marked \"deals first\" has no name: type one, or mark another seat."]
+                errors["first_dealer"] = [gettext('The seat marked "deals first" has no name: type one, or mark another seat.')]
             elif form.validate_on_submit():
                 rules = next(c.rules for c in choices if c.value == form.rules.data)
                 try:
@@ -147,7 +150,7 @@ def new_game():
                     )
                 except SetupError as exc:
                     for problem in exc.problems:
-                        errors.setdefault(problem.field or "players", []).append(str(problem))
+                        errors.setdefault(problem.field or "players", []).append(problem_words(problem))
                 else:
                     game, key = store.create_game(setup)
                     access.remember(game.id, key)
@@ -155,7 +158,7 @@ def new_game():
             else:
                 for name, messages in form.errors.items():
                     if name == "rules":
-                        messages = ["Choose the rules to play by: one of those listed."]
+                        messages = [gettext("Choose the rules to play by: one of those listed.")]
                     errors.setdefault(name, []).extend(messages)
     chosen = next((c for c in choices if c.value == form.rules.data), choices[0])
     rules = chosen.rules
@@ -219,9 +222,11 @@ def board_etag(game, watching: bool, editable: bool, offer: bool) -> str:
     which the page carries (a browser whose session was replaced gets the page anew, not a
     form it can no longer post); and whether it offers to restore a round just undone
     (``offer``: a board that does differs from the same version without). Every server works
-    out the same one from the database."""
+    out the same one from the database. The page's language too: a phone whose language
+    changed (a choice, another browser language) never gets a 304 for the other one."""
     return (f"{etag_of(game.id, game.version, watching, editable, fragment=is_htmx())}"
-            f".{assets.release(current_app)}.{form_token_digest()}{'.undone' if offer else ''}")
+            f".{assets.release(current_app)}.{form_token_digest()}.{languages.locale_code()}"
+            f"{'.undone' if offer else ''}")
 
 
 def form_token_digest() -> str:
@@ -352,7 +357,7 @@ def join(game_id: int):
                         problem="This edit link no longer works: the scorekeeper made a new key, or the link "
                                 "was cut short. You can still watch the game; ask for a fresh link to keep score.")
     access.remember(game_id, key)
-    flash("This phone can now keep score for this game.", "ok")
+    flash(gettext("This phone can now keep score for this game."), "ok")
     return go(url_for("games.scoreboard", game_id=game_id))
 
 
@@ -364,7 +369,7 @@ def new_key(game_id: int):
         abort(403)
     key = access.reissue(game_id)
     access.remember(game_id, key)
-    flash("New edit link made: the old links no longer let anyone change this game.", "ok")
+    flash(gettext("New edit link made: the old links no longer let anyone change this game."), "ok")
     return go(url_for("games.share", game_id=game_id))
 
 
@@ -388,9 +393,9 @@ def play_again(game_id: int):
         setup = GameSetup.create(old.rules, old.players, first_dealer=dealer, dealer_rule=old.dealer_rule,
                                  decks=old.decks, jokers=old.jokers)
     except SetupError as exc:
-        flash(f"This table cannot start a new game: {exc.first}.", "error")
+        flash(gettext("This table cannot start a new game: %(reason)s.", reason=problem_words(exc.first)), "error")
         return go(url_for("games.scoreboard", game_id=game_id))
     game, key = store.create_game(setup)
     access.remember(game.id, key)
-    flash(f"New game with the same players: {dealer} deals first.", "ok")
+    flash(gettext("New game with the same players: %(name)s deals first.", name=dealer), "ok")
     return go(url_for("games.scoreboard", game_id=game.id))

@@ -14,7 +14,7 @@ from werkzeug.exceptions import Forbidden
 from scorekeeper import store
 from scorekeeper.store import seat_keys
 from scorekeeper.rules import RoundError
-from scorekeeper.web import assets
+from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import saved_words, sent_words
 from scorekeeper.web.roundform import RoundDraft, small_int
@@ -51,10 +51,10 @@ def _load(game_id: int) -> store.LoadedGame:
 def live_tag(game_id: int, version: int, position: int, number: int | None, fragment: bool | None = None) -> str:
     """The player's page's validator: the game's version (a round saved, a flag raised or
     answered), the hand this seat has sent for the round being played (from any of its phones),
-    the release of the templates and the browser's form token."""
+    the release of the templates, the browser's form token and the page's language."""
     sent = store.sent_hands(game_id, number).get(position) if number else None
     return (f"h{game_id}-v{version}-s{position}-r{sent.revision if sent else 0}"
-            f".{assets.release(current_app)}.{form_token_digest()}{'-f' if (is_htmx() if fragment is None else fragment) else ''}")
+            f".{assets.release(current_app)}.{form_token_digest()}.{languages.locale_code()}{'-f' if (is_htmx() if fragment is None else fragment) else ''}")
 
 
 def _page(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, draft: RoundDraft | None = None, status: int = 200,

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask_babel import gettext
 
 from scorekeeper.store import access, seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.web.languages import in_sentence, problem_message, round_title
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import bonus_words, card_label, sent_words
 from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
@@ -85,7 +87,7 @@ def _scoreboard(loaded: store.LoadedGame, status: int = 200):
 def _handle(loaded: store.LoadedGame, editing: int | None):
     """Shared by recording and correcting: key presses re-render, save stores or explains."""
     setup = loaded.state.setup
-    word = setup.rules.round_word
+    word = round_title(setup.rules)
     draft = RoundDraft.from_form(request.form, len(setup.players), setup.rules.deck)
     if editing is not None:
         draft.number = editing
@@ -101,14 +103,14 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     try:
         if editing is None:
             saved = store.record_round(game_id, draft.number, record, loaded)
-            flash(f"{word} {draft.number} saved.", "ok")
+            flash(gettext("%(round)s %(number)s saved.", round=word, number=draft.number), "ok")
         else:
             saved = store.replace_round(game_id, editing, record, _version())
-            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+            flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
     except store.Conflict as exc:
         if editing is not None and _holds(exc.loaded, editing, record):
             # This phone's own correction sent again (its answer was lost): already done.
-            flash(f"{word} {editing} corrected; everything after it is worked out again.", "ok")
+            flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
             return _scoreboard(exc.loaded)
         flash(str(exc), "warn")
         return _scoreboard(exc.loaded, 409)
@@ -136,16 +138,16 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     for the scorekeeper to keep the stored one or make theirs a correction."""
     state = current.state
     setup = state.setup
-    word = setup.rules.round_word
+    word = round_title(setup.rules)
     stored = state.rounds[number - 1].record if number <= len(state.rounds) else None
     if stored is None:
-        flash(f"{word} {number} is already recorded; here is the current scoreboard.", "warn")
+        flash(gettext("%(round)s %(number)s is already recorded; here is the current scoreboard.", round=word, number=number), "warn")
         return _scoreboard(current, 409)
     if _holds(current, number, record):
-        flash(f"{word} {number} saved.", "ok")
+        flash(gettext("%(round)s %(number)s saved.", round=word, number=number), "ok")
         return _scoreboard(current)
-    flash(f"{word} {number} is already recorded, and differs from what this phone sent: "
-          "keep the stored one, or make this phone's a correction.", "warn")
+    flash(gettext("%(round)s %(number)s is already recorded, and differs from what this phone sent: "
+                  "keep the stored one, or make this phone's a correction.", round=word, number=number), "warn")
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
     response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
@@ -184,7 +186,7 @@ def new_round(game_id: int):
     if request.method == "POST":
         return _handle(loaded, None)
     if loaded.state.finished:
-        flash("The game is over: no further rounds can be recorded. A past round can still be corrected.", "warn")
+        flash(gettext("The game is over: no further rounds can be recorded. A past round can still be corrected."), "warn")
         return go(url_for("games.scoreboard", game_id=game_id))
     draft = RoundDraft.blank(loaded.state.next.number, len(loaded.state.players), loaded.state.rules.deck)
     # The hands the players sent from their own phones are in already: with every one in, the
@@ -209,7 +211,7 @@ def delete_round(game_id: int, number: int):
     loaded = _load(game_id)
     if not 1 <= number <= len(loaded.state.rounds):
         if request.method == "POST":
-            flash(f"Round {number} is already gone.", "warn")
+            flash(gettext("Round %(number)s is already gone.", number=number), "warn")
             return _scoreboard(loaded, 409)
         abort(404)
     form = ConfirmForm()
@@ -222,7 +224,7 @@ def delete_round(game_id: int, number: int):
         except RoundError as exc:
             flash(str(exc), "error")
             return _scoreboard(loaded, 409)
-        flash(f"Round {number} deleted; the rounds after it are renumbered and worked out again.", "ok")
+        flash(gettext("Round %(number)s deleted; the rounds after it are renumbered and worked out again.", number=number), "ok")
         return _scoreboard(saved)
     result = loaded.state.rounds[number - 1]
     return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
@@ -236,9 +238,9 @@ def undo_round(game_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     state = loaded.state
-    word = state.rules.round_word
+    word = round_title(state.rules)
     if not state.rounds:
-        flash(f"There is no {word.lower()} to undo.", "warn")
+        flash(gettext("There is no %(round)s to undo.", round=in_sentence(word)), "warn")
         return _scoreboard(loaded, 409)
     last = state.rounds[-1]
     try:
@@ -267,23 +269,23 @@ def restore_round(game_id: int):
     loaded = _load(game_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    word = loaded.state.rules.round_word
+    word = round_title(loaded.state.rules)
     number = small_int(request.form.get("number"))
     try:
         record = read_round(json.loads(request.form.get("round", "")), "the round to restore", loaded.state.setup)
     except (ValueError, GameFileError, RecursionError):  # RecursionError: "[[[[...]]]]" nested too deep
         record = None
     if number is None or record is None:
-        flash(f"That {word.lower()} could not be read back; record it again.", "error")
+        flash(gettext("That %(round)s could not be read back; record it again.", round=in_sentence(word)), "error")
         return _scoreboard(loaded, 400)
     undone.forget(game_id)  # put back, or refused for good below: either way no longer offered
     try:
         saved = store.record_round(game_id, number, record, loaded)
     except store.AlreadyRecorded:
-        flash(f"{word} {number} cannot be put back: {word.lower()} {number} has been recorded again since.", "warn")
+        flash(gettext("%(round)s %(number)s cannot be put back: %(same)s %(number)s has been recorded again since.", round=word, same=in_sentence(word), number=number), "warn")
         return _scoreboard(_load(game_id), 409)
     except RoundError as exc:
-        flash(f"{word} {number} cannot be put back: {exc.first.message}.", "warn")
+        flash(gettext("%(round)s %(number)s cannot be put back: %(reason)s.", round=word, number=number, reason=problem_message(exc.first)), "warn")
         return _scoreboard(_load(game_id), 409)  # as the store found it, not as first read
-    flash(f"{word} {number} restored.", "ok")
+    flash(gettext("%(round)s %(number)s restored.", round=word, number=number), "ok")
     return _scoreboard(saved)

@@ -7,6 +7,7 @@ from flask import Blueprint, abort, flash, jsonify, make_response, request, url_
 
 from scorekeeper import store
 from scorekeeper.store import access, seat_keys
+from scorekeeper.web import languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import sent_words
 from scorekeeper.web.roundform import small_int
@@ -74,7 +75,8 @@ def sent(game_id: int):
     peeked = store.peek(game_id)
     if peeked is None:
         abort(404)
-    tag = f"sent-g{game_id}-v{peeked.version}-{store.sent_tag(game_id)}"
+    # The hands' words are in the reader's language (cards in its letters): so is the tag.
+    tag = f"sent-g{game_id}-v{peeked.version}-{store.sent_tag(game_id)}-{languages.locale_code()}"
     holds = held(tag)
     if holds is not None:
         response = make_response("", 304)

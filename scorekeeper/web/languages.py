@@ -1,0 +1,226 @@
+"""Every table in its own language: which language a request is answered in, and the words
+of the rules engine's data in it.
+
+A person's choice (the ``lang`` cookie, set on the language page) wins; without one, the best
+match of the browser's Accept-Language among the languages shipped; else English. Catalogues
+live in ``translations/`` beside this module (``make translations`` extracts, updates and
+compiles them; the compiled ``.mo`` files are committed, so a clean clone needs no step).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from flask import Flask, Request, request
+from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
+
+from scorekeeper.rules import PRESETS, Card, CardError, Deck, Problem, Progression, Rank, RuleSet, parse_rank
+
+#: The languages shipped, each named in itself, in the order the language page lists them.
+LANGUAGES: dict[str, str] = {
+    "de": "Deutsch",
+    "en": "English",
+    "es": "Español",
+    "fr": "Français",
+    "fi": "Suomi",
+}
+DEFAULT = "en"
+#: The cookie that keeps a person's choice, for a year.
+COOKIE = "lang"
+COOKIE_AGE = 365 * 24 * 3600
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+
+#: How each language's table calls the court cards and the ace, canonical rank to its letter:
+#: what the keypad shows and what typing in that language reads. Languages not listed use
+#: the canonical letters (A K Q J).
+COURT_LETTERS: dict[str, dict[str, str]] = {
+    "de": {"A": "A", "K": "K", "Q": "D", "J": "B"},  # Ass, König, Dame, Bube
+    "fr": {"A": "A", "K": "R", "Q": "D", "J": "V"},  # as, roi, dame, valet
+}
+
+
+_SEPARATORS = re.compile(r"([\s,;]+)")
+
+
+def court_letters() -> dict[str, str]:
+    """This request's letters for A K Q J, canonical to local ({} where they are the same)."""
+    return COURT_LETTERS.get(locale_code(), {})
+
+
+def card_letter(card: Card) -> str:
+    """A card as this reader's table writes it: "D" for a German or French queen, "Joker"
+    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is."""
+    if card is Rank.JOKER:
+        return gettext("Joker")
+    if card.label != card.value:  # Phase 10's words
+        return gettext(card.label)
+    return court_letters().get(card.value, card.value)
+
+
+def typed_aliases() -> dict[str, str]:
+    """What typing reads besides the canonical spellings, in this request's language only:
+    each local letter (lower case) to its canonical rank ("b" to "J" in German)."""
+    return {local.lower(): canonical for canonical, local in court_letters().items() if local != canonical}
+
+
+def hand_example(deck: Deck) -> str:
+    """The deck's example hand for a text field's hint, in this language's letters ("A R 7 7")."""
+    if deck is Deck.PHASE10:
+        return deck.example
+    letters = court_letters()
+    return " ".join(letters.get(token, token) for token in deck.example.split())
+
+
+def canonical_hand(text: str, deck: Deck | None) -> str:
+    """A hand typed with this language's letters, with each one written canonically ("K D B A"
+    in German is "K Q J A"), runs typed without spaces too ("kdba"); what is no card stays as
+    typed, for the engine to name. Other languages' letters are not read (a French "R" is no
+    card on a German phone). The canonical letters are read in every language.
+
+    Applied where a posted form is read, so what is stored, exported and sent through the API
+    is canonical."""
+    local = typed_aliases()
+    if not local or deck is Deck.PHASE10:
+        return text
+    piece = re.compile(rf"10|jk|joker|\*|[2-9tajqk]|[{''.join(local)}]", re.IGNORECASE)
+    out = []
+    for part in _SEPARATORS.split(text):
+        pieces = piece.findall(part)
+        if "".join(pieces) == part and any(p.lower() in local for p in pieces):
+            part = "".join(local.get(p.lower(), p.upper()) for p in pieces)
+        out.append(part)
+    return "".join(out)
+
+
+def chosen(req: Request) -> str | None:
+    """The language a person chose on this browser (its cookie), if it is one shipped."""
+    value = req.cookies.get(COOKIE, "")
+    return value if value in LANGUAGES else None
+
+
+def select_locale() -> str:
+    """The language of this request: the person's choice, else the browser's best match."""
+    return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+
+
+def locale_code() -> str:
+    """The language of this request as its code ("de"), for ``<html lang>`` and ETags."""
+    return str(get_locale() or DEFAULT)
+
+
+def language_name() -> str:
+    """The language of this request in its own words ("Deutsch")."""
+    return LANGUAGES.get(locale_code(), LANGUAGES[DEFAULT])
+
+
+def local_path(target: str | None) -> str | None:
+    """``target`` if it is a path on this site ("/games/3?x=1"), else None: the language page
+    returns only to a page of ours, never to another host (no open redirect).
+
+    >>> local_path("/games/3/rounds/new"), local_path("//evil.example/"), local_path("https://x.y/")
+    ('/games/3/rounds/new', None, None)
+    >>> local_path("/\\\\evil.example"), local_path("games"), local_path(None)
+    (None, None, None)
+    """
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return None
+    if any(ord(c) < 32 or ord(c) == 127 for c in target):
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
+def is_preset(rules: RuleSet) -> bool:
+    """Whether a game's rules are one of the built-in rule sets, whose words are ours to
+    translate; a house rule set is shown as its author wrote it."""
+    return rules.key in PRESETS
+
+
+def translated(text: str) -> str:
+    """One of the engine's own words (marked with ``N_`` where it is written: a dealer rule)
+    in the reader's language."""
+    return gettext(text) if text else text
+
+
+def rule_text(text: str, rules: RuleSet) -> str:
+    """A word or line of a rule set's data (its name, a contract, its stage word, a bonus) in
+    the reader's language when the rule set is a preset; as written otherwise."""
+    return gettext(text) if text and is_preset(rules) else text
+
+
+def round_title(rules: RuleSet) -> str:
+    """What the table calls one hand of play, as a title: "Round" on a ladder, the stage's word
+    ("Deal") where round n is stage n."""
+    if rules.progression is Progression.LADDER:
+        return gettext("Round")
+    return rule_text(rules.stage_word, rules)
+
+
+def stage_title(rules: RuleSet) -> str:
+    """The rule set's word for a contract, as a title: "Level", "Phase", "Deal"."""
+    return rule_text(rules.stage_word, rules)
+
+
+def in_sentence(word: str) -> str:
+    """A title word inside a sentence: lower case, except in German, where nouns keep their
+    capital ("Runde 3 eintragen", "record round 3")."""
+    return word if locale_code() == "de" else word.lower()
+
+
+def rounds_count(rules: RuleSet | None, count: int) -> str:
+    """"3 rounds", "1 deal": a number of the game's rounds, in its own word where it is ours."""
+    if rules is not None and rules.progression is Progression.DEAL:
+        if is_preset(rules) and rules.stage_word == "Deal":
+            return ngettext("%(num)d deal", "%(num)d deals", count)
+        if locale_code() == DEFAULT:
+            return f"{count} {rules.stage_word.lower()}{'' if count == 1 else 's'}"
+    return ngettext("%(num)d round", "%(num)d rounds", count)
+
+
+def day_time(moment, time: bool = True) -> str:
+    """A day (and its time) as this reader's calendar writes it: "03 Dec 2026, 19:05" in
+    English, "03.12.2026, 19:05" in German."""
+    if locale_code() == DEFAULT:
+        return moment.strftime("%d %b %Y, %H:%M" if time else "%d %b %Y")
+    day = format_date(moment, "medium")
+    return f"{day}, {format_time(moment, 'short')}" if time else day
+
+
+def problem_message(problem: Problem) -> str:
+    """What the rules engine refused, in the reader's language where the engine gave its words
+    with their blanks (a preset's name and the cards in this language too); else as it said it."""
+    if not problem.template:
+        return problem.message
+    params = dict(problem.params)
+    if "rules" in params:
+        params["rules"] = gettext(str(params["rules"]))
+    for key in ("card", "rank"):
+        if key in params:
+            try:
+                params[key] = card_letter(parse_rank(str(params[key])))
+            except CardError:
+                pass
+    return gettext(problem.template).format(**params)
+
+
+def problem_words(problem: Problem) -> str:
+    """A problem as a sentence, as ``str(problem)`` says it (the round and the player first),
+    in the reader's language."""
+    where = []
+    if problem.round is not None:
+        where.append(gettext("round %(number)s", number=problem.round))
+    if problem.player is not None:
+        where.append(problem.player)
+    message = problem_message(problem)
+    prefix = ", ".join(where)
+    if prefix:
+        return f"{prefix[0].upper()}{prefix[1:]}: {message}"
+    return message[0].upper() + message[1:]
+
+
+def init_app(app: Flask) -> None:
+    Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))

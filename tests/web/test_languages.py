@@ -1,0 +1,285 @@
+"""Every table in its own language: the language a page is in (a person's choice, else the
+browser's), the language page, the cards in the table's letters, caching that never serves one
+language for another, and the shipped catalogues complete."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from conftest import CLUB_KEY, form_token
+from factories import HTMX, family_liverpool, post_round, round_form, save_round, text
+
+from scorekeeper.web import languages
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATIONS = ROOT / "scorekeeper" / "web" / "translations"
+SHIPPED = ["de", "es", "fr", "fi"]
+GERMAN = {"Accept-Language": "de-DE,de;q=0.9,en;q=0.5"}
+
+
+def html_lang(response) -> str:
+    return re.search(r'<html lang="([^"]+)">', response.text).group(1)
+
+
+def stored_hands(web, game_id: int, number: int) -> dict[str, str]:
+    return web.get(f"/api/games/{game_id}").json["rounds"][number - 1]["hands"]
+
+
+# ---------------------------------------------------------------- the language of a page
+
+
+def test_a_german_browser_reads_the_home_page_in_german(web, balmoral):
+    page = web.get("/", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Neues Spiel beginnen" in words and "Laufend" in words
+    assert "Balmoral-Rommé · Runde 1" in words
+    assert "Start a new game" not in words
+
+
+def test_a_german_browser_reads_the_new_game_page_in_german(web):
+    page = web.get("/games/new", headers=GERMAN)
+    words = text(page)
+    assert html_lang(page) == "de"
+    assert "Spieler, im Uhrzeigersinn vom ersten Platz an" in words and "Spiel beginnen" in words
+    # The presets' names and contracts, the dealer rules and the summary in German.
+    assert "Balmoral-Rommé" in words and "Liverpool-Rommé" in words
+    assert "Kontrakte von 3 Sätze aus 3 bis 1 Satz aus 3 und 1 Folge aus 7." in words
+    assert "Wer die Runde gewinnt, gibt als Nächstes" in words
+
+
+def test_a_german_browser_reads_the_scoreboard_and_the_round_screen_in_german(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    words = text(web.get(f"/games/{balmoral}", headers=GERMAN))
+    assert "Runde 2" in words and "Ben ist raus." in words and "Ben übernimmt die Führung." in words
+    assert "Stufe 2: 1 Satz aus 3 und 1 Folge aus 4" in words and "Runde 2 eintragen" in words
+    screen = web.get(f"/games/{balmoral}/rounds/new", headers=GERMAN)
+    assert html_lang(screen) == "de"
+    words = text(screen)
+    assert "Runde 2 eintragen" in words and "Runde 2 speichern" in words and "Keine Karten" in words
+    # The keypad in the German table's letters: König, Dame, Bube, Ass.
+    keys = dict(re.findall(r'data-rank="([^"]+)" data-label="([^"]+)"', screen.text))
+    assert (keys["K"], keys["Q"], keys["J"], keys["A"]) == ("K", "D", "B", "A")
+    assert 'aria-label="Add' not in screen.text and "D zu Ben hinzufügen" not in words
+
+
+def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
+    for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
+        screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})
+        keys = dict(re.findall(r'data-rank="([^"]+)" data-label="([^"]+)"', screen.text))
+        assert (keys["K"], keys["Q"], keys["J"], keys["A"]) == letters, lang
+
+
+def test_english_is_the_default_and_an_unshipped_language_falls_back_to_it(web):
+    assert html_lang(web.get("/")) == "en"
+    assert html_lang(web.get("/", headers={"Accept-Language": "pt-BR, ja"})) == "en"
+    assert html_lang(web.get("/", headers={"Accept-Language": "pt-BR, fi;q=0.3"})) == "fi"
+
+
+def test_a_persons_choice_beats_the_browsers_language(web):
+    web.set_cookie(languages.COOKIE, "es")
+    page = web.get("/", headers=GERMAN)
+    assert html_lang(page) == "es" and "Empezar una partida nueva" in text(page)
+
+
+def test_a_cookie_naming_no_shipped_language_is_ignored(web):
+    web.set_cookie(languages.COOKIE, "xx")
+    assert html_lang(web.get("/", headers=GERMAN)) == "de"
+
+
+def test_a_house_rule_set_reads_as_its_author_wrote_it(web):
+    document = family_liverpool()
+    made = web.post("/api/rulesets", json=document, headers={"Authorization": f"Bearer {CLUB_KEY}"})
+    assert made.status_code in (200, 201), made.text
+    words = text(web.get("/games/new", headers=GERMAN))
+    assert "Family Liverpool" in words and "Hausregeln" in words and "Went out in one go" in words
+    # Its contracts are the author's, word for word (though the first is a preset's too),
+    # inside the German sentence.
+    assert "Kontrakte von 2 sets of 3 bis 3 runs of 4 and 1 set of 2." in words
+
+
+# ---------------------------------------------------------------- the language page
+
+
+def test_the_menu_links_to_the_language_page_with_each_language_named_in_itself(web):
+    home = web.get("/", headers=GERMAN)
+    assert 'href="/language"' in home.text and 'aria-label="Sprache: Deutsch"' in home.text
+    page = web.get("/language", headers=GERMAN)
+    for code, name in (("de", "Deutsch"), ("es", "Español"), ("fr", "Français"), ("fi", "Suomi"), ("en", "English")):
+        assert f'name="lang" value="{code}" lang="{code}"' in page.text and f">{name}</button>" in page.text
+
+
+def test_one_tap_keeps_the_choice_and_goes_back_to_the_page_it_came_from(client):
+    page = client.get("/language", headers={"Referer": "http://localhost/games/new?like=3"})
+    assert 'name="next" value="/games/new?like=3"' in page.text
+    token = form_token(client, "/language")
+    answer = client.post("/language", data={"csrf_token": token, "lang": "fi", "next": "/games/new?like=3"})
+    assert answer.status_code == 303 and answer.headers["Location"] == "/games/new?like=3"
+    cookie = answer.headers["Set-Cookie"]
+    assert cookie.startswith("lang=fi;") and "SameSite=Lax" in cookie and "HttpOnly" in cookie
+    assert html_lang(client.get("/", headers=GERMAN)) == "fi"
+
+
+def test_the_language_page_needs_the_form_token(client):
+    assert client.post("/language", data={"lang": "fi"}).status_code == 400
+
+
+@pytest.mark.parametrize("target", ["//evil.example/", "https://evil.example/", "/\\evil.example", "javascript:alert(1)",
+                                    "evil.example", "/%0d%0aSet-Cookie:x=1", ""])
+def test_the_language_page_goes_back_only_to_a_page_of_this_site(web, target):
+    answer = web.post("/language", data={"lang": "de", "next": target})
+    assert answer.status_code == 303
+    location = answer.headers["Location"]
+    assert location == "/" or (location.startswith("/") and not location.startswith("//") and "evil" not in location)
+
+
+def test_a_referer_from_another_site_is_not_where_it_goes_back_to(web):
+    page = web.get("/language", headers={"Referer": "https://evil.example/games/1"})
+    assert 'name="next" value="/"' in page.text
+
+
+def test_an_unknown_language_is_refused(web):
+    assert web.post("/language", data={"lang": "xx", "next": "/"}).status_code == 400
+
+
+# ---------------------------------------------------------------- cards in the table's letters
+
+
+def test_a_round_typed_with_german_letters_is_stored_canonically(web, balmoral):
+    post_round(web, balmoral, 1, went_out=1, hands={0: "K D B A", 2: "kdba", 3: "d 7"}, headers={**HTMX, **GERMAN})
+    assert stored_hands(web, balmoral, 1) == {"Ann": "A K Q J", "Cat": "A K Q J", "Dan": "Q 7"}
+
+
+def test_the_german_keypad_posts_canonical_ranks_and_shows_the_tables_letters(web, balmoral):
+    # Without the script each key posts its rank; the hand keeps the canonical one, the chip
+    # shows the table's letter.
+    hand = ""
+    for key in ("K", "Q", "J", "A"):
+        screen = web.post(f"/games/{balmoral}/rounds/new", data=round_form(1, hands={0: hand}, seat="0", key=key),
+                          headers=GERMAN)
+        hand = re.search(r'name="hand-0" value="([^"]*)"', screen.text).group(1)
+    assert hand == "K Q J A"
+    assert re.findall(r'<span class="chip">([^<]+)</span>', screen.text) == ["K", "D", "B", "A"]
+    post_round(web, balmoral, 1, went_out=1, hands={0: hand, 2: "KDBA", 3: "5"}, headers={**HTMX, **GERMAN})
+    assert stored_hands(web, balmoral, 1) == {"Ann": "A K Q J", "Cat": "A K Q J", "Dan": "5"}
+
+
+def test_a_french_table_types_its_own_letters_and_not_the_german_ones(web, balmoral):
+    french = {"Accept-Language": "fr"}
+    refused = post_round(web, balmoral, 1, went_out=1, hands={0: "B", 2: "7", 3: "5"}, headers={**HTMX, **french})
+    assert refused.status_code == 422 and "« B » n’est pas une carte" in text(refused)
+    refused = post_round(web, balmoral, 1, went_out=1, hands={0: "R D V A", 2: "joker", 3: "5"},
+                         headers={**HTMX, **french})
+    # "joker" keeps its own meaning (a joker in a game without jokers is refused, not read as
+    # letters): the French R in it is not a king.
+    assert refused.status_code == 422 and "Rami Balmoral se joue sans joker" in text(refused)
+    post_round(web, balmoral, 1, went_out=1, hands={0: "R D V A", 2: "rdva", 3: "5"}, headers={**HTMX, **french})
+    assert stored_hands(web, balmoral, 1) == {"Ann": "A K Q J", "Cat": "A K Q J", "Dan": "5"}
+
+
+def test_the_board_and_the_story_show_cards_in_the_readers_letters(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K Q J", 2: "7", 3: "5"})
+    story = text(web.get(f"/games/{balmoral}/story", headers=GERMAN))
+    assert "A K D B" in story and "A K Q J" not in story
+    assert "A K Q J" in text(web.get(f"/games/{balmoral}/story"))
+
+
+def test_the_languages_letters_are_read_only_as_whole_cards():
+    from flask import Flask
+
+    app = Flask(__name__)
+    languages.init_app(app)
+    with app.test_request_context(headers=GERMAN):
+        assert languages.canonical_hand("K D B A, kdba;10d x joker", None) == "K Q J A, KQJA;10Q x joker"
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert languages.canonical_hand("R D V A joker b", None) == "K Q J A joker b"
+    with app.test_request_context():
+        assert languages.canonical_hand("d b", None) == "d b"
+
+
+# ---------------------------------------------------------------- caching
+
+
+def test_pages_vary_by_language_and_a_board_never_revalidates_into_another_one(web, balmoral):
+    english = web.get(f"/games/{balmoral}")
+    assert "Accept-Language" in english.headers["Vary"] and "Cookie" in english.headers["Vary"]
+    tag = english.headers["ETag"]
+    assert web.get(f"/games/{balmoral}", headers={"If-None-Match": tag}).status_code == 304
+    german = web.get(f"/games/{balmoral}", headers={"If-None-Match": tag, **GERMAN})
+    assert german.status_code == 200 and html_lang(german) == "de" and german.headers["ETag"] != tag
+    assert web.get(f"/games/{balmoral}", headers={"If-None-Match": german.headers["ETag"], **GERMAN}).status_code == 304
+    web.set_cookie(languages.COOKIE, "fi")
+    assert web.get(f"/games/{balmoral}", headers={"If-None-Match": german.headers["ETag"], **GERMAN}).status_code == 200
+
+
+def test_the_api_and_static_files_do_not_vary_by_language(web, balmoral):
+    assert "Accept-Language" not in web.get(f"/api/games/{balmoral}").headers.get("Vary", "")
+    static = web.get("/static/app.css")
+    static.close()
+    assert "Accept-Language" not in static.headers.get("Vary", "")
+
+
+# ---------------------------------------------------------------- the catalogues
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_every_shipped_catalogue_is_whole_and_compiled(lang):
+    folder = TRANSLATIONS / lang / "LC_MESSAGES"
+    with open(folder / "messages.po", "rb") as po:
+        catalogue = read_po(po, locale=lang)
+    untranslated, fuzzy = [], []
+    for message in catalogue:
+        if not message.id:
+            continue
+        forms = message.string if isinstance(message.string, tuple) else (message.string,)
+        if len(forms) != (catalogue.num_plurals if isinstance(message.id, tuple) else 1) or not all(forms):
+            untranslated.append(message.id)
+        if message.fuzzy:
+            fuzzy.append(message.id)
+    assert not untranslated, f"untranslated in {lang}: {untranslated}"
+    assert not fuzzy, f"fuzzy in {lang}: {fuzzy}"
+    # The compiled catalogue is this one (make translations compiles it).
+    with open(folder / "messages.mo", "rb") as mo:
+        compiled = read_mo(mo)
+    def strings(messages):
+        return {(m.context, m.id if isinstance(m.id, str) else tuple(m.id)):
+                m.string if isinstance(m.string, str) else tuple(m.string) for m in messages if m.id}
+
+    assert strings(compiled) == strings(catalogue)
+
+
+def test_the_catalogues_hold_every_message_the_code_and_templates_have(tmp_path):
+    template = tmp_path / "messages.pot"
+    subprocess.run([str(Path(sys.executable).parent / "pybabel"), "--quiet", "extract", "-F", "babel.cfg",
+                    "-k", "N_", "-k", "lazy_gettext", "-o", str(template), "scorekeeper", "templates"],
+                   cwd=ROOT, check=True)
+    with open(template, "rb") as pot:
+        wanted = {(m.context, m.id) for m in read_po(pot) if m.id}
+    for lang in SHIPPED:
+        with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+            held = {(m.context, m.id) for m in read_po(po) if m.id}
+        assert not wanted - held, f"run make translations: {lang} lacks {sorted(wanted - held, key=str)[:5]}"
+
+
+@pytest.mark.parametrize("lang", SHIPPED)
+def test_every_translation_keeps_its_blanks(lang):
+    with open(TRANSLATIONS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalogue = read_po(po, locale=lang)
+    blanks = re.compile(r"%\(\w+\)[sd]|\{\w+\}")
+    for message in catalogue:
+        if not message.id:
+            continue
+        if isinstance(message.id, tuple):
+            # A plural's forms may leave out the number, never name a blank the code does not fill.
+            known = set(blanks.findall(" ".join(message.id)))
+            for form in message.string:
+                assert set(blanks.findall(form)) <= known, (lang, message.id, form)
+        else:
+            assert set(blanks.findall(message.string)) == set(blanks.findall(message.id)), (lang, message.id)
