@@ -50,8 +50,10 @@ def test_browse_history_then_a_story_then_a_player(page: Page, server, games, ar
     no_sideways_scroll(page)
     page.screenshot(path=str(artifacts / "history.png"), full_page=False)
 
-    # Only Balmoral games, then the first of them.
-    page.get_by_label("Rules").select_option("balmoral")  # applied as it changes
+    # Only Balmoral games, then the first of them: applied as it changes, once the script that
+    # does so has run (it hides Show).
+    expect(page.get_by_role("button", name="Show")).to_be_hidden()
+    page.get_by_label("Rules").select_option("balmoral")
     expect(page).to_have_url(re.compile(r"rules=balmoral"))
     items = page.locator(".history-item")
     assert items.count() >= 1
