@@ -101,7 +101,7 @@ NODE_TEST = node --test tests/js/
 # (tests/quality: axe-core, vnu, Lighthouse) included.
 test: $(STAMP) browser $(NODE_STAMP)
 	$(NODE_TEST)
-	$(BIN)/python -m pytest -n auto --durations=15
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15
 
 # Only the phone's script's tests on Node.
 test-js:
@@ -122,7 +122,7 @@ quality: $(STAMP) browser $(NODE_STAMP)
 # The whole suite again on a throw-away PostgreSQL server (installed from Debian when missing).
 # The quality gates check pages, not the database: they ran once already, in `make test`.
 test-postgres: $(STAMP) browser
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest -n auto --durations=15 -m "not quality"
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest -n auto --dist worksteal --durations=15 -m "not quality"
 
 # Requests per second and latency against a bare-Flask floor, on a small and a large history,
 # on SQLite and then on PostgreSQL; the table load model (the most tables held, against the
