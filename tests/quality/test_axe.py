@@ -5,8 +5,8 @@ Each page is opened as a phone opens it (Debian's Chromium at 390x844, touch), w
 own Content-Security-Policy in force: axe is served from the page's origin by a Playwright
 route, so no CSP bypass is needed. States that only a POST shows (a refused start, a refused
 round, a refused name or file) are reached by tapping, as a person does, so the htmx swaps are
-checked too. Each page is checked in the light scheme, then switched to dark and checked again
-(the stylesheet follows ``prefers-color-scheme`` live, without a reload).
+checked too. Each page is checked in the light scheme, then switched to dark and its colours
+checked again (the stylesheet follows ``prefers-color-scheme`` live, without a reload).
 """
 
 from __future__ import annotations
@@ -35,17 +35,25 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "service_workers": "block"}
 
 
-def run_axe(page: PwPage) -> list[dict]:
-    page.add_script_tag(url=AXE_URL)
+#: What the colour scheme can change: every other rule reads the same page in the dark as in the
+#: light, so the dark pass runs only these.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+
+
+def run_axe(page: PwPage, rules: list[str] | None = None) -> list[dict]:
+    """axe's violations on the page: of every rule of TAGS, or only of ``rules``."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(url=AXE_URL)
+    only = {"type": "rule", "values": rules} if rules else {"type": "tag", "values": TAGS}
     return page.evaluate(
-        """async (tags) => {
-            const result = await axe.run(document, {runOnly: {type: 'tag', values: tags}, resultTypes: ['violations']});
+        """async (only) => {
+            const result = await axe.run(document, {runOnly: only, resultTypes: ['violations']});
             return result.violations.map(v => ({
                 id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.map(n => ({target: n.target.join(' '), html: n.html.slice(0, 200),
                                           why: n.failureSummary}))}));
         }""",
-        TAGS,
+        only,
     )
 
 
@@ -190,7 +198,7 @@ def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: 
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
-        violations = run_axe(page)
+        violations = run_axe(page, None if scheme == "light" else COLOUR_RULES)
         if violations:
             found[scheme] = violations
             page.screenshot(path=str(artifacts_dir / f"axe-{spec.name}-{scheme}.png"), full_page=True)
@@ -242,8 +250,7 @@ def test_the_axe_check_can_fail(page, context, quality_server, artifacts_dir):
         check(page, context, quality_server, Seeded(), spec, None, artifacts_dir)
     for rule in ("html-has-lang", "image-alt", "label", "link-name"):
         assert rule in str(failed.value)
-    for scheme in SCHEMES:
-        assert f"[{scheme}] image-alt" in str(failed.value)
+    assert "[light] image-alt" in str(failed.value)
     # The dark scheme really is applied: a colour that only fails in the dark is caught there.
     assert "[dark] color-contrast" in str(failed.value) and "[light] color-contrast" not in str(failed.value)
     (artifacts_dir / "axe-broken-on-purpose.json").unlink()
