@@ -17,7 +17,7 @@ the built-in ones are documents too (:mod:`scorekeeper.rules.presets`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -179,10 +179,11 @@ class RuleSet:
             return f"Contract: {_sentence(first)}."
         return f"Contracts from {first} to {_sentence(last)}."
 
-    @property
-    def _values(self) -> str:
-        # Ranks in keypad order, neighbours of one value together; number cards that are all
-        # worth their own number read "face value", as a table says it.
+    def value_groups(self, letter: Callable[[Card], str] = lambda card: card.label) -> list[tuple[str, str]]:
+        """What cards left in hand count, as a table says it: ranks in keypad order, neighbours
+        of one value together, each group as its cards (``letter`` writes each card; a long
+        stretch reads "2–9") and its worth, "face" where number cards are all worth their own
+        number."""
         numbers = [r for r in self.ranks if r.value.isdigit()]
         face = all(int(r.value) == self.values[r] for r in numbers)
         groups: list[tuple[str, list[Card]]] = []
@@ -192,15 +193,20 @@ class RuleSet:
                 groups[-1][1].append(rank)
             else:
                 groups.append((worth, [rank]))
-        parts = []
+        out = []
         for worth, ranks in groups:
-            labels = [r.label for r in ranks]
+            labels = [letter(r) for r in ranks]
             if len(ranks) > 3 or (len(ranks) > 2 and all(r.value.isdigit() for r in ranks)):
                 ends = (labels[0], labels[-1])
                 if all(r.value.isdigit() for r in ranks):
                     ends = tuple(sorted(ends, key=int))
                 labels = [f"{ends[0]}–{ends[1]}"]
-            parts.append(f"{' '.join(labels)} {'face value' if worth == 'face' else worth}")
+            out.append((" ".join(labels), worth))
+        return out
+
+    @property
+    def _values(self) -> str:
+        parts = [f"{cards} {'face value' if worth == 'face' else worth}" for cards, worth in self.value_groups()]
         return f"Cards left in hand count {', '.join(parts)}."
 
     @property

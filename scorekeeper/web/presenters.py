@@ -366,27 +366,8 @@ def _contracts(rules: RuleSet) -> str:
 
 
 def _values(rules: RuleSet) -> str:
-    # As the engine says it: ranks in keypad order, neighbours of one value together, number
-    # cards all worth their own number "face value".
-    numbers = [r for r in rules.ranks if r.value.isdigit()]
-    face = all(int(r.value) == rules.values[r] for r in numbers)
-    groups: list[tuple[str, list[Card]]] = []
-    for rank in rules.ranks:
-        worth = "face" if face and rank in numbers else str(rules.values[rank])
-        if groups and groups[-1][0] == worth:
-            groups[-1][1].append(rank)
-        else:
-            groups.append((worth, [rank]))
-    parts = []
-    for worth, ranks in groups:
-        labels = [card_letter(r) for r in ranks]
-        if len(ranks) > 3 or (len(ranks) > 2 and all(r.value.isdigit() for r in ranks)):
-            ends = (labels[0], labels[-1])
-            if all(r.value.isdigit() for r in ranks):
-                ends = tuple(sorted(ends, key=int))
-            labels = [f"{ends[0]}–{ends[1]}"]
-        value = gettext("face value") if worth == "face" else worth
-        parts.append(f"{' '.join(labels)} {value}")
+    parts = [f"{cards} {gettext('face value') if worth == 'face' else worth}"
+             for cards, worth in rules.value_groups(card_letter)]
     return gettext("Cards left in hand count %(values)s.", values=", ".join(parts))
 
 
