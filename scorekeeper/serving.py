@@ -44,7 +44,7 @@ ACCESS_LOG = logging.getLogger("scorekeeper.access")
 
 def options(app: Flask, host: str, port: int, threads: int) -> dict:
     """waitress's settings for this app."""
-    return {
+    settings = {
         "listen": f"{host}:{port}",
         "threads": threads,
         "connection_limit": CONNECTION_LIMIT,
@@ -52,20 +52,25 @@ def options(app: Flask, host: str, port: int, threads: int) -> dict:
         # poll() rather than select(): select() stops at 1,024 file descriptors, fewer than
         # CONNECTION_LIMIT sockets and the databases' files together.
         "asyncore_use_poll": True,
-        # waitress reads a body whole before the app sees it, to a temporary file past 512 KB:
-        # never more than the largest body a view takes (an import), announced or sent.
-        "max_request_body_size": largest_body(app),
         # The client's address and scheme are the app's to read (PROXY_COUNT, werkzeug's
         # ProxyFix): waitress would otherwise drop every X-Forwarded-* header it does not trust
         # itself, and limits behind a proxy would count the proxy.
         "clear_untrusted_proxy_headers": False,
         "ident": "scorekeeper",
     }
+    # waitress reads a body whole before the app sees it, to a temporary file past 512 KB:
+    # never more than the largest body a view takes (an import), announced or sent. An app that
+    # sets no limit (the bench's floor) keeps waitress's own.
+    largest = largest_body(app)
+    if largest:
+        settings["max_request_body_size"] = largest
+    return settings
 
 
 def largest_body(app: Flask) -> int:
     """The largest body any view takes: ``MAX_CONTENT_LENGTH``, or a larger one that a view
-    marked with :func:`scorekeeper.web.limits.max_body` names (an upload)."""
+    marked with :func:`scorekeeper.web.limits.max_body` names (an upload); 0 when the app sets
+    none."""
     sizes = [int(app.config.get("MAX_CONTENT_LENGTH") or 0)]
     for view in app.view_functions.values():
         wanted = getattr(view, "max_body", None)

@@ -189,3 +189,14 @@ def test_fifty_slow_sockets_hold_no_worker_and_the_limits_keep_counting(database
         if slow is not None:
             slow.close()
         server.stop()
+
+
+def test_waitress_takes_no_body_larger_than_a_view_does_and_an_app_without_limits_keeps_its_own(app):
+    from flask import Flask
+
+    from scorekeeper.serving import largest_body, options
+
+    ours = options(app, "127.0.0.1", 0, THREADS)
+    assert ours["max_request_body_size"] == largest_body(app) >= app.config["MAX_CONTENT_LENGTH"]
+    # A bare app (the bench's floor) sets none: 0 would refuse every body with a 413.
+    assert "max_request_body_size" not in options(Flask("bare"), "127.0.0.1", 0, THREADS)
