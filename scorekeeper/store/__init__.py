@@ -11,9 +11,9 @@ its own. Where each lives:
 - :mod:`~scorekeeper.store.rounds`: a round recorded, corrected or deleted;
 - :mod:`~scorekeeper.store.rulesets`: the table's house rule sets beside the presets;
 - :mod:`~scorekeeper.store.imports`: games read from files, stored;
-- :mod:`~scorekeeper.store.seat_keys`: seat links, a player's own key for their place at a game;
-- :mod:`~scorekeeper.store.sent_hands`: the hands players send from their own phones, until
-  the round is saved; :mod:`~scorekeeper.store.flags`: "that's not my hand" after it is;
+- :mod:`~scorekeeper.store.seats.seat_keys`: seat links, a player's own key for their place at a game;
+- :mod:`~scorekeeper.store.seats.sent_hands`: the hands players send from their own phones, until
+  the round is saved; :mod:`~scorekeeper.store.seats.flags`: "that's not my hand" after it is;
 - :mod:`~scorekeeper.store.errors`: what they raise when a change cannot be made.
 
 Below them: :mod:`~scorekeeper.store.models` (the tables), :mod:`~scorekeeper.store.database`
@@ -40,7 +40,7 @@ from scorekeeper.store.games import (
     purge_game,
     restore_game,
 )
-from scorekeeper.store.flags import Flag, dismiss_flag, flag_round, flags_of
+from scorekeeper.store.seats.flags import Flag, dismiss_flag, flag_round, flags_of
 from scorekeeper.store.imports import IMPORTED_KEY, GameFile, import_games
 from scorekeeper.store.players import (
     GamesPlayed,
@@ -56,7 +56,7 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.store.replays import LoadedGame
 from scorekeeper.store.rounds import RecordedRound, delete_round, record_round, replace_round
-from scorekeeper.store.sent_hands import Sent, next_round_number, send_hand, sent_hands, sent_tag
+from scorekeeper.store.seats.sent_hands import Sent, next_round_number, send_hand, sent_hands, sent_tag
 from scorekeeper.store.rulesets import (
     HOUSE,
     RuleSetEntry,

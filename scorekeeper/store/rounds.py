@@ -9,7 +9,7 @@ from datetime import datetime
 from sqlalchemy import inspect, insert, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.store import flags, sent_hands
+from scorekeeper.store.seats import flags, sent_hands
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import AlreadyRecorded, Conflict, NotFound

@@ -98,7 +98,7 @@ def seed(app: Flask) -> Seeded:
 
         # Every player enters their own hand: seat links, Ann's hand for round 4 sent, and
         # Benedict's word that round 3 is wrong.
-        from scorekeeper.store import seat_keys
+        from scorekeeper.store.seats import seat_keys
 
         s.seat_keys = seat_keys.make_seat_keys(game.id)
         store.send_hand(game.id, 4, "Ann", RoundRecord.create("", {"Ann": "K 7"}))

@@ -13,7 +13,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.store import access, seat_keys
+from scorekeeper.store import access
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import links
 from scorekeeper import store
 from scorekeeper.files import transfer

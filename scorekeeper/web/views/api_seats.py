@@ -12,7 +12,8 @@ from __future__ import annotations
 from flask import jsonify, make_response
 
 from scorekeeper import store
-from scorekeeper.store import access, seat_keys
+from scorekeeper.store import access
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import links
 from scorekeeper.web.presenters import saved_words, sent_words
 from scorekeeper.web.views.api import _json_body, _require_key, bp

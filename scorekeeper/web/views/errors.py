@@ -7,7 +7,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.store import seat_keys
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.limits import TooLarge

@@ -9,7 +9,8 @@ from flask import Blueprint, Response, abort, current_app, flash, make_response,
 from flask_babel import gettext
 from wtforms import SelectChoice
 
-from scorekeeper.store import access, seat_keys
+from scorekeeper.store import access
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import assets, clubkey as club, languages, links
 from scorekeeper.web.languages import problem_words
 from scorekeeper.club import history

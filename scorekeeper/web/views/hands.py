@@ -1,6 +1,6 @@
 """A player's own phone: their hand for the round being played, sent to the scorekeeper.
 
-The phone holds the player's seat link (:mod:`scorekeeper.store.seat_keys`). It shows the same
+The phone holds the player's seat link (:mod:`scorekeeper.store.seats.seat_keys`). It shows the same
 docked keypad as the round screen for one row, sends the hand (kept on the server until the
 round is saved), and after the save the player's own line of that round, with "That's not my
 hand", above the board. Without JavaScript every key posts, as on the round screen.
@@ -12,7 +12,7 @@ from flask import Blueprint, abort, current_app, make_response, request, url_for
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
-from scorekeeper.store import seat_keys
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.rules import RoundError
 from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm

@@ -7,7 +7,8 @@ import json
 from flask import Blueprint, abort, flash, redirect, request, url_for
 from flask_babel import gettext
 
-from scorekeeper.store import access, seat_keys
+from scorekeeper.store import access
+from scorekeeper.store.seats import seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import in_sentence, problem_message, round_title

@@ -6,7 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, abort, flash, jsonify, make_response, request, url_for
 
 from scorekeeper import store
-from scorekeeper.store import access, seat_keys
+from scorekeeper.store import access
+from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import sent_words
