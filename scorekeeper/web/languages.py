@@ -181,13 +181,22 @@ def rounds_count(rules: RuleSet | None, count: int) -> str:
     return ngettext("%(num)d round", "%(num)d rounds", count)
 
 
-def day_time(moment, time: bool = True) -> str:
+def day_time(moment, time: bool = True, weekday: bool = False) -> str:
     """A day (and its time) as this reader's calendar writes it: "03 Dec 2026, 19:05" in
-    English, "03.12.2026, 19:05" in German."""
+    English, "03.12.2026, 19:05" in German; with the weekday first, "Thu 03 Dec 2026, 19:05"
+    and "Do. 03.12.2026, 19:05"."""
     if locale_code() == DEFAULT:
-        return moment.strftime("%d %b %Y, %H:%M" if time else "%d %b %Y")
+        return moment.strftime(("%a " if weekday else "") + ("%d %b %Y, %H:%M" if time else "%d %b %Y"))
     day = format_date(moment, "medium")
+    if weekday:
+        day = f"{format_date(moment, 'EEE')} {day}"
     return f"{day}, {format_time(moment, 'short')}" if time else day
+
+
+def preset_name(key: str, name: str) -> str:
+    """A rule set's name by its key, as a filter offers it: a built-in one's in the reader's
+    language, a house rule set's as its author wrote it."""
+    return gettext(name) if key in PRESETS else name
 
 
 def problem_message(problem: Problem) -> str:

@@ -70,6 +70,32 @@ def test_a_german_browser_reads_the_scoreboard_and_the_round_screen_in_german(we
     assert 'aria-label="Add' not in screen.text and "D zu Ben hinzufügen" not in words
 
 
+def test_a_german_browser_reads_the_history_and_its_bin_in_german(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get("/history", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Verlauf" in words and "Alle Regelwerke" in words and "1 Spiel, die neuesten zuerst." in words
+    assert "Balmoral-Rommé · 1 Runde" in words and "Laufend, Runde 2: Ben führt mit 0" in words
+    assert "newest first" not in words and "In progress" not in words
+    refused = text(web.get("/history?player=x", headers=GERMAN))
+    assert "„x“ ist keine Spielernummer." in refused and "Alle Spiele anzeigen" in refused
+    web.post(f"/games/{balmoral}/delete")
+    deleted = web.get(f"/history?deleted={balmoral}", headers=GERMAN)
+    assert f"Spiel {balmoral} wurde gelöscht." in text(deleted) and "Rückgängig" in text(deleted)
+    words = text(web.get("/history/deleted", headers=GERMAN))
+    assert "Gelöschte Spiele" in words and f"Spiel {balmoral} wiederherstellen" in words
+
+
+def test_a_german_browser_reads_the_error_and_offline_pages_in_german(web):
+    missing = web.get("/games/999999", headers=GERMAN)
+    assert missing.status_code == 404 and html_lang(missing) == "de"
+    assert "Nicht gefunden" in text(missing) and "Zurück zu den Spielen" in text(missing)
+    offline = web.get("/offline", headers=GERMAN)
+    assert html_lang(offline) == "de"
+    assert "Offline, neuer Versuch…" in text(offline) and "Jetzt noch einmal versuchen" in text(offline)
+
+
 def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
     for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
         screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})
