@@ -96,6 +96,14 @@ def test_a_german_browser_reads_the_error_and_offline_pages_in_german(web):
     assert "Offline, neuer Versuch…" in text(offline) and "Jetzt noch einmal versuchen" in text(offline)
 
 
+def test_a_german_browser_reads_the_share_page_in_german(web, balmoral):
+    page = web.get(f"/games/{balmoral}/share", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Dieses Spiel teilen" in words and "Live zuschauen" in words and "Platzlinks erstellen" in words
+    assert "Zurück zum Punktestand" in words and "Watch live" not in words
+
+
 def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
     for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
         screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})
