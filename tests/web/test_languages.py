@@ -104,6 +104,17 @@ def test_a_german_browser_reads_the_share_page_in_german(web, balmoral):
     assert "Zurück zum Punktestand" in words and "Watch live" not in words
 
 
+def test_a_german_browser_reads_a_games_story_in_german(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get(f"/games/{balmoral}/story", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert f"Spiel {balmoral}: Balmoral-Rommé" in words and "Laufend: als Nächstes Runde 2." in words
+    assert "Runde für Runde" in words and "Runde 1 · Ann gab 13 Karten · Ben ist raus" in words
+    assert "Zwischensummen nach jeder Runde" in words and "Dieses Spiel löschen…" in words
+    assert "Round by round" not in words and "went out" not in words
+
+
 def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
     for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
         screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})
