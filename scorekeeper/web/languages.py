@@ -101,7 +101,10 @@ def chosen(req: Request) -> str | None:
 
 
 def select_locale() -> str:
-    """The language of this request: the person's choice, else the browser's best match."""
+    """The language of this request: the person's choice, else the browser's best match. The
+    API answers in English whatever the browser says: its answers do not vary by language."""
+    if request.path.startswith("/api/"):
+        return DEFAULT
     return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
 
 

@@ -115,6 +115,25 @@ def test_a_german_browser_reads_a_games_story_in_german(web, balmoral):
     assert "Round by round" not in words and "went out" not in words
 
 
+def test_a_german_browser_reads_the_players_and_the_ratings_in_german(web, balmoral):
+    page = web.get("/players/", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Spieler hinzufügen" in words and "Ann 1 Spiel" in words and "Add a player" not in words
+    ratings = web.get("/ratings", headers=GERMAN)
+    assert html_lang(ratings) == "de"
+    words = text(ratings)
+    assert "Eine Wertung sagt, wie gut jemand spielt" in words and "Zeitraum" in words and "Dieses Jahr" in words
+    assert "Noch kein beendetes Spiel: die Wertung beginnt mit dem ersten beendeten Spiel." in words
+    refused = text(web.get("/ratings?period=x", headers=GERMAN))
+    assert "Alle Spiele, gesamte Zeit" in refused
+
+
+def test_the_api_answers_in_english_whatever_the_browsers_language(web):
+    answer = web.get("/api/ratings?rules=nope", headers=GERMAN)
+    assert answer.status_code >= 400 and "is not a rule set any game was played by" in answer.get_data(as_text=True)
+
+
 def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
     for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
         screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})
