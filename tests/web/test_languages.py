@@ -129,6 +129,18 @@ def test_a_german_browser_reads_the_players_and_the_ratings_in_german(web, balmo
     assert "Alle Spiele, gesamte Zeit" in refused
 
 
+def test_a_german_browser_reads_a_players_page_in_german(app, web, balmoral):
+    from factories import player_id
+
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get(f"/players/{player_id(app, 'Ben')}", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "1 Spiel (1 laufend)" in words and "Gewonnene Spiele" in words and "Direkter Vergleich" in words
+    assert "Die Leiter von Balmoral-Rommé" in words and "Laufend mit 0" in words
+    assert "Head to head" not in words and "Recent games" not in words
+
+
 def test_the_api_answers_in_english_whatever_the_browsers_language(web):
     answer = web.get("/api/ratings?rules=nope", headers=GERMAN)
     assert answer.status_code >= 400 and "is not a rule set any game was played by" in answer.get_data(as_text=True)
