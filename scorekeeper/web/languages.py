@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, request
+from flask import Flask, Request, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 
 from scorekeeper.rules import PRESETS, Card, CardError, Deck, Problem, Progression, Rank, RuleSet, parse_rank
@@ -102,8 +102,9 @@ def chosen(req: Request) -> str | None:
 
 def select_locale() -> str:
     """The language of this request: the person's choice, else the browser's best match. The
-    API answers in English whatever the browser says: its answers do not vary by language."""
-    if request.path.startswith("/api/"):
+    API answers in English whatever the browser says: its answers do not vary by language; so
+    does whatever the app works out outside a request."""
+    if not has_request_context() or request.path.startswith("/api/"):
         return DEFAULT
     return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
 

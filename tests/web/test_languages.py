@@ -113,6 +113,9 @@ def test_a_german_browser_reads_a_games_story_in_german(web, balmoral):
     assert "Runde für Runde" in words and "Runde 1 · Ann gab 13 Karten · Ben ist raus" in words
     assert "Zwischensummen nach jeder Runde" in words and "Dieses Spiel löschen…" in words
     assert "Round by round" not in words and "went out" not in words
+    # The charts' words for a screen reader too.
+    assert "Zwischensummen über 1 Runde; Stand nach Runde 1: Ann 39, Ben 0, Cat 32, Dan 5." in page.text
+    assert "Geschaffte Kontrakte" in page.text and "Running totals over" not in page.text
 
 
 def test_a_german_browser_reads_the_players_and_the_ratings_in_german(web, balmoral):
