@@ -120,6 +120,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         translated=languages.translated,
         rounds_count=languages.rounds_count,
         day_time=languages.day_time,
+        preset_name=languages.preset_name,
         join_names=presenters.join_names,
         describe=presenters.describe,
         rules_summary=presenters.rules_summary,

@@ -22,6 +22,7 @@ from sqlalchemy.orm import aliased
 
 from scorekeeper.store.figures import rating_summaries, ratings, summaries
 from scorekeeper.club import statistics
+from scorekeeper.rules.words import N_
 from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
 from scorekeeper.store.imports import IMPORTED_KEY
 from scorekeeper.rules import PRESETS, Progression, RuleSetError, ruleset_from_text
@@ -275,7 +276,7 @@ def _winners(seat):
 # ================================================================ ratings
 
 #: The periods the ratings can be worked out over: the key in the address, and its words.
-PERIODS = {"all": "All time", "year": "This year"}
+PERIODS = {"all": N_("All time"), "year": N_("This year")}
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,13 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from flask import has_request_context
+from flask_babel import format_decimal, gettext, ngettext
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import GameState, Progression
+from scorekeeper.web.languages import in_sentence, stage_title
+from scorekeeper.web.presenters import join_names, stages_word
 
 WIDTH = 360
 HEIGHT = 230
@@ -90,7 +94,7 @@ def line_chart(
     description: str,
     series: Sequence[Series],
     y_ticks: Sequence[int],
-    x_label: str = "Round",
+    x_label: str | None = None,
     y_label: str = "",
     step: bool = False,
     spread: float = 0.0,
@@ -104,6 +108,7 @@ def line_chart(
     ``step`` draws each change as a step (levels); ``spread`` moves each seat's line
     up or down by that many units so that equal lines stay visible side by side.
     """
+    x_label = gettext("Round") if x_label is None else x_label
     x_max = max(max((s.x_max for s in series), default=0), 1)
     y_bottom = y_ticks[0]
     y_top = y_ticks[-1] if y_ticks[-1] != y_bottom else y_bottom + 1
@@ -237,6 +242,11 @@ def _finals(state: GameState) -> str:
     return ", ".join(parts)
 
 
+def _one(x: float) -> str:
+    """A rating as the reader writes it, one decimal ("12.5", "12,5" in German)."""
+    return format_decimal(x, "0.0") if has_request_context() else f"{x:.1f}"
+
+
 def totals_chart(state: GameState, chart_id: str = "totals-chart", colours: Sequence[int] | None = None) -> Markup:
     """Each player's running total after every round (0 before round 1). ``colours``: each
     seat's colour where it is not the seat's own (:func:`~scorekeeper.presenters.player_colours`)."""
@@ -249,11 +259,16 @@ def totals_chart(state: GameState, chart_id: str = "totals-chart", colours: Sequ
     # Bonuses can take a total below 0 (Shanghai's -50): the axis then spans both sides of 0.
     ticks = nice_ticks(top) if low >= 0 else span_ticks(low, max(top, 0))
     n = len(state.rounds)
-    ending = "final totals" if state.finished else f"totals after round {n}"
-    desc = f"Running totals over {n} round{'s' if n != 1 else ''}; {ending}: {_finals(state)}."
+    if state.finished:
+        desc = ngettext("Running totals over %(num)d round; final totals: %(totals)s.",
+                        "Running totals over %(num)d rounds; final totals: %(totals)s.", n, totals=_finals(state))
+    else:
+        desc = ngettext("Running totals over %(num)d round; totals after round %(num)d: %(totals)s.",
+                        "Running totals over %(num)d rounds; totals after round %(num)d: %(totals)s.", n,
+                        totals=_finals(state))
     if state.winners:
-        desc += f" Won by {' and '.join(state.winners)}."
-    return line_chart(chart_id, "Running totals", desc, series, ticks, y_label="Total")
+        desc += " " + gettext("Won by %(names)s.", names=join_names(state.winners))
+    return line_chart(chart_id, gettext("Running totals"), desc, series, ticks, y_label=gettext("Total"))
 
 
 def levels_chart(state: GameState, chart_id: str = "levels-chart",
@@ -268,12 +283,15 @@ def levels_chart(state: GameState, chart_id: str = "levels-chart",
         Series(colours[p.seat], p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
     ]
     made = ", ".join(f"{p.name} {p.completed}" for p in state.players)
-    word = state.rules.stage_word.lower()
+    word = in_sentence(stage_title(state.rules))
+    title = stages_word(state.rules).capitalize()
     n = len(state.rounds)
-    desc = (f"Contracts made after each of {n} round{'s' if n != 1 else ''} "
-            f"(a player on {word} N has made N - 1; {last} ends the game): {made}.")
-    return line_chart(chart_id, f"{state.rules.stage_word}s", desc, series, list(range(last + 1)),
-                      y_label="Contracts made", step=True, spread=1.6)
+    desc = ngettext("Contracts made after each of %(num)d round (a player on %(stage)s N has made N - 1; "
+                    "%(last)s ends the game): %(made)s.",
+                    "Contracts made after each of %(num)d rounds (a player on %(stage)s N has made N - 1; "
+                    "%(last)s ends the game): %(made)s.", n, stage=word, last=last, made=made)
+    return line_chart(chart_id, title, desc, series, list(range(last + 1)),
+                      y_label=gettext("Contracts made"), step=True, spread=1.6)
 
 
 def span_ticks(low: float, high: float, most: int = 5) -> list[int]:
@@ -297,19 +315,23 @@ def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | N
     """A player's rating before their first game (x = 0) and after each game since, drawn
     from at most :data:`RATING_POINTS` of them (:func:`downsampled`)."""
     games = len(values) - 1
-    desc = (f"{name}'s rating over {games} rated game{'s' if games != 1 else ''}, from {values[0]:.1f} "
-            f"to {values[-1]:.1f}.")
+    desc = ngettext("%(name)s's rating over %(num)d rated game, from %(first)s to %(last)s.",
+                    "%(name)s's rating over %(num)d rated games, from %(first)s to %(last)s.", games,
+                    name=name, first=_one(values[0]), last=_one(values[-1]))
     highlights = []
     if best is not None:
-        highlights.append((best[0], best[1], f"Best: {best[1]:.1f} after game {best[0]}"))
-        desc += f" Best {best[1]:.1f} after game {best[0]}."
+        highlights.append((best[0], best[1], gettext("Best: %(rating)s after game %(number)s",
+                                                     rating=_one(best[1]), number=best[0])))
+        desc += " " + gettext("Best %(rating)s after game %(number)s.", rating=_one(best[1]), number=best[0])
     if worst is not None:
-        highlights.append((worst[0], worst[1], f"Lowest: {worst[1]:.1f} after game {worst[0]}"))
-        desc += f" Lowest {worst[1]:.1f} after game {worst[0]}."
+        highlights.append((worst[0], worst[1], gettext("Lowest: %(rating)s after game %(number)s",
+                                                       rating=_one(worst[1]), number=worst[0])))
+        desc += " " + gettext("Lowest %(rating)s after game %(number)s.", rating=_one(worst[1]), number=worst[0])
     ticks = span_ticks(min(values), max(values))
     points = downsampled(values)
     line = Series(0, name, tuple(v for _, v in points), tuple(x for x, _ in points))
-    return line_chart(chart_id, "Rating", desc, [line], ticks, x_label="Games rated", y_label="Rating",
+    return line_chart(chart_id, gettext("Rating"), desc, [line], ticks, x_label=gettext("Games rated"),
+                      y_label=gettext("Rating"),
                       highlights=highlights)
 
 

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, request
+from flask import Flask, Request, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 
 from scorekeeper.rules import PRESETS, Card, CardError, Deck, Problem, Progression, Rank, RuleSet, parse_rank
@@ -101,7 +101,11 @@ def chosen(req: Request) -> str | None:
 
 
 def select_locale() -> str:
-    """The language of this request: the person's choice, else the browser's best match."""
+    """The language of this request: the person's choice, else the browser's best match. The
+    API answers in English whatever the browser says: its answers do not vary by language; so
+    does whatever the app works out outside a request."""
+    if not has_request_context() or request.path.startswith("/api/"):
+        return DEFAULT
     return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
 
 
@@ -181,13 +185,22 @@ def rounds_count(rules: RuleSet | None, count: int) -> str:
     return ngettext("%(num)d round", "%(num)d rounds", count)
 
 
-def day_time(moment, time: bool = True) -> str:
+def day_time(moment, time: bool = True, weekday: bool = False) -> str:
     """A day (and its time) as this reader's calendar writes it: "03 Dec 2026, 19:05" in
-    English, "03.12.2026, 19:05" in German."""
+    English, "03.12.2026, 19:05" in German; with the weekday first, "Thu 03 Dec 2026, 19:05"
+    and "Do. 03.12.2026, 19:05"."""
     if locale_code() == DEFAULT:
-        return moment.strftime("%d %b %Y, %H:%M" if time else "%d %b %Y")
+        return moment.strftime(("%a " if weekday else "") + ("%d %b %Y, %H:%M" if time else "%d %b %Y"))
     day = format_date(moment, "medium")
+    if weekday:
+        day = f"{format_date(moment, 'EEE')} {day}"
     return f"{day}, {format_time(moment, 'short')}" if time else day
+
+
+def preset_name(key: str, name: str) -> str:
+    """A rule set's name by its key, as a filter offers it: a built-in one's in the reader's
+    language, a house rule set's as its author wrote it."""
+    return gettext(name) if key in PRESETS else name
 
 
 def problem_message(problem: Problem) -> str:

@@ -126,6 +126,6 @@ def test_the_home_page_leads_to_the_history_and_to_statistics_by_their_names(web
     assert '<a class="button" href="/players/">Statistics: each player</a>' in home
     ann = player_id(app, "Ann")
     filtered = web.get(f"/history?player={ann}").get_data(as_text=True)
-    assert f'<a class="button" href="/players/{ann}">Ann&rsquo;s statistics</a>' in filtered
+    assert f'<a class="button" href="/players/{ann}">Ann’s statistics</a>' in filtered
     # The filter applies on change with htmx; its Show button stays for a phone without scripts.
     assert 'hx-trigger="change"' in filtered and "data-show>Show</button>" in filtered

@@ -70,6 +70,85 @@ def test_a_german_browser_reads_the_scoreboard_and_the_round_screen_in_german(we
     assert 'aria-label="Add' not in screen.text and "D zu Ben hinzufügen" not in words
 
 
+def test_a_german_browser_reads_the_history_and_its_bin_in_german(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get("/history", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Verlauf" in words and "Alle Regelwerke" in words and "1 Spiel, die neuesten zuerst." in words
+    assert "Balmoral-Rommé · 1 Runde" in words and "Laufend, Runde 2: Ben führt mit 0" in words
+    assert "newest first" not in words and "In progress" not in words
+    refused = text(web.get("/history?player=x", headers=GERMAN))
+    assert "„x“ ist keine Spielernummer." in refused and "Alle Spiele anzeigen" in refused
+    web.post(f"/games/{balmoral}/delete")
+    deleted = web.get(f"/history?deleted={balmoral}", headers=GERMAN)
+    assert f"Spiel {balmoral} wurde gelöscht." in text(deleted) and "Rückgängig" in text(deleted)
+    words = text(web.get("/history/deleted", headers=GERMAN))
+    assert "Gelöschte Spiele" in words and f"Spiel {balmoral} wiederherstellen" in words
+
+
+def test_a_german_browser_reads_the_error_and_offline_pages_in_german(web):
+    missing = web.get("/games/999999", headers=GERMAN)
+    assert missing.status_code == 404 and html_lang(missing) == "de"
+    assert "Nicht gefunden" in text(missing) and "Zurück zu den Spielen" in text(missing)
+    offline = web.get("/offline", headers=GERMAN)
+    assert html_lang(offline) == "de"
+    assert "Offline, neuer Versuch…" in text(offline) and "Jetzt noch einmal versuchen" in text(offline)
+
+
+def test_a_german_browser_reads_the_share_page_in_german(web, balmoral):
+    page = web.get(f"/games/{balmoral}/share", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Dieses Spiel teilen" in words and "Live zuschauen" in words and "Platzlinks erstellen" in words
+    assert "Zurück zum Punktestand" in words and "Watch live" not in words
+
+
+def test_a_german_browser_reads_a_games_story_in_german(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get(f"/games/{balmoral}/story", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert f"Spiel {balmoral}: Balmoral-Rommé" in words and "Laufend: als Nächstes Runde 2." in words
+    assert "Runde für Runde" in words and "Runde 1 · Ann gab 13 Karten · Ben ist raus" in words
+    assert "Zwischensummen nach jeder Runde" in words and "Dieses Spiel löschen…" in words
+    assert "Round by round" not in words and "went out" not in words
+    # The charts' words for a screen reader too.
+    assert "Zwischensummen über 1 Runde; Stand nach Runde 1: Ann 39, Ben 0, Cat 32, Dan 5." in page.text
+    assert "Geschaffte Kontrakte" in page.text and "Running totals over" not in page.text
+
+
+def test_a_german_browser_reads_the_players_and_the_ratings_in_german(web, balmoral):
+    page = web.get("/players/", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Spieler hinzufügen" in words and "Ann 1 Spiel" in words and "Add a player" not in words
+    ratings = web.get("/ratings", headers=GERMAN)
+    assert html_lang(ratings) == "de"
+    words = text(ratings)
+    assert "Eine Wertung sagt, wie gut jemand spielt" in words and "Zeitraum" in words and "Dieses Jahr" in words
+    assert "Noch kein beendetes Spiel: die Wertung beginnt mit dem ersten beendeten Spiel." in words
+    refused = text(web.get("/ratings?period=x", headers=GERMAN))
+    assert "Alle Spiele, gesamte Zeit" in refused
+
+
+def test_a_german_browser_reads_a_players_page_in_german(app, web, balmoral):
+    from factories import player_id
+
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    page = web.get(f"/players/{player_id(app, 'Ben')}", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "1 Spiel (1 laufend)" in words and "Gewonnene Spiele" in words and "Direkter Vergleich" in words
+    assert "Die Leiter von Balmoral-Rommé" in words and "Laufend mit 0" in words
+    assert "Head to head" not in words and "Recent games" not in words
+
+
+def test_the_api_answers_in_english_whatever_the_browsers_language(web):
+    answer = web.get("/api/ratings?rules=nope", headers=GERMAN)
+    assert answer.status_code >= 400 and "is not a rule set any game was played by" in answer.get_data(as_text=True)
+
+
 def test_french_and_finnish_keys_are_their_tables_letters(web, balmoral):
     for lang, letters in (("fr", ("R", "D", "V", "A")), ("fi", ("K", "Q", "J", "A")), ("es", ("K", "Q", "J", "A"))):
         screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": lang})

@@ -1,12 +1,14 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
 from flask import Flask, Response, jsonify, make_response, request, url_for
+from flask_babel import gettext
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.rules.words import N_
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
@@ -15,30 +17,32 @@ from scorekeeper.web.views.common import render
 from scorekeeper.web.views.hands import NotYourSeat
 
 PAGES = {
-    400: ("That request could not be read", "Nothing was saved. Go back, reload the page and try again."),
+    400: (N_("That request could not be read"), N_("Nothing was saved. Go back, reload the page and try again.")),
     403: (
-        "Only the scorekeeper can change this game",
-        "This phone is watching: nothing was changed. To keep score here, open the "
-        "\u201ckeep score on another phone\u201d link from the scorekeeper\u2019s Share page.",
+        N_("Only the scorekeeper can change this game"),
+        N_("This phone is watching: nothing was changed. To keep score here, open the "
+           "\u201ckeep score on another phone\u201d link from the scorekeeper\u2019s Share page."),
     ),
-    404: ("Not found", "There is no such page, game, round or player."),
-    405: ("Not allowed", "That page cannot be used that way."),
-    413: ("Too large", "That was far more than any game needs; nothing was saved."),
-    429: ("Too many requests", "This address has done that too often in a short time. Wait a minute and "
-                               "try again; nothing was changed."),
-    500: ("Something went wrong", "This change may not have been saved; every round saved before it is kept. "
-                                  "Reload the page to see what was."),
+    404: (N_("Not found"), N_("There is no such page, game, round or player.")),
+    405: (N_("Not allowed"), N_("That page cannot be used that way.")),
+    413: (N_("Too large"), N_("That was far more than any game needs; nothing was saved.")),
+    429: (N_("Too many requests"), N_("This address has done that too often in a short time. Wait a minute and "
+                                     "try again; nothing was changed.")),
+    500: (N_("Something went wrong"), N_("This change may not have been saved; every round saved before it is "
+                                         "kept. Reload the page to see what was.")),
     507: ("The server's disk is full", DISK_FULL),
 }
 
 
 def answer(status: int, title: str | None = None, message: str | None = None):
-    default_title, default_message = _seat_holders_words(status) or PAGES.get(status, ("Something is wrong",
-                                                                                       "Nothing was saved."))
+    default_title, default_message = _seat_holders_words(status) or PAGES.get(status, (N_("Something is wrong"),
+                                                                                       N_("Nothing was saved.")))
     if request.path.startswith("/api/"):
         return jsonify({"error": {"message": message or default_title}}), status
-    return render("error.html", status, title=title or default_title, message=message or default_message,
-                  back=_back_to_the_game(status)), status
+    # A page in the reader's language: the words above are in the catalogue; the others (who
+    # may do it, how large) are said as they were written.
+    return render("error.html", status, title=gettext(title or default_title),
+                  message=gettext(message or default_message), back=_back_to_the_game(status)), status
 
 
 def _seat_holders_words(status: int) -> tuple[str, str] | None:
@@ -77,9 +81,9 @@ def with_headers(response, error: HTTPException) -> Response:
 def register(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error):
-        return answer(400, "This form has expired",
-                      "The page was open too long or came from elsewhere. "
-                      "Go back, reload the page and try again: nothing was saved.")
+        return answer(400, N_("This form has expired"),
+                      N_("The page was open too long or came from elsewhere. "
+                         "Go back, reload the page and try again: nothing was saved."))
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):

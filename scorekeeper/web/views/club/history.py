@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
+from flask_babel import gettext
 
 from scorekeeper.store import access, replays
 from scorekeeper.web import charts, clubkey as club
@@ -16,6 +17,7 @@ from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.rules import PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
+from scorekeeper.web.languages import preset_name
 
 bp = Blueprint("history", __name__)
 
@@ -35,8 +37,10 @@ def rules_problem(rules: str, played: dict[str, str]) -> str | None:
     game was played by (those are the ones offered), or of a preset (no game yet is no error)."""
     if rules in played or rules in PRESETS:
         return None
-    choices = ", ".join(f'"{key}" ({name})' for key, name in played.items()) or "none yet: no game is stored"
-    return f'"{rules[:20]}" is not a rule set any game was played by. The rule sets played: {choices}.'
+    choices = ", ".join(f'"{key}" ({preset_name(key, name)})' for key, name in played.items()) \
+        or gettext("none yet: no game is stored")
+    return gettext('"%(rules)s" is not a rule set any game was played by. The rule sets played: %(choices)s.',
+                   rules=rules[:20], choices=choices)
 
 
 def _filters(played: dict[str, str], deleted: bool = False
@@ -50,11 +54,11 @@ def _filters(played: dict[str, str], deleted: bool = False
         try:
             player_id = positive_int(raw_player)
         except ValueError:
-            problems.append(f'"{raw_player[:20]}" is not a player number.')
+            problems.append(gettext('"%(text)s" is not a player number.', text=raw_player[:20]))
         else:
             player = store.get_player(player_id)
             if player is None:
-                problems.append(f"There is no player number {player_id}.")
+                problems.append(gettext("There is no player number %(number)s.", number=player_id))
     rules = request.args.get("rules") or None
     problem = rules_problem(rules, played) if rules is not None else None
     if problem is not None:
@@ -144,7 +148,7 @@ def story(game_id: int):
 def delete(game_id: int):
     stored = _stored(game_id)
     if stored.deleted:
-        flash("This game is already deleted: restore it, or delete it for good, from here.", "warn")
+        flash(gettext("This game is already deleted: restore it, or delete it for good, from here."), "warn")
         return go(url_for("history.deleted"))
     return _confirm_removal(stored, purge=False)
 
@@ -164,7 +168,7 @@ def restore(game_id: int):
         store.restore_game(game_id)
     except store.NotFound:
         abort(404)
-    flash(f"Game {game_id} is back in the history.", "ok")
+    flash(gettext("Game %(number)s is back in the history.", number=game_id), "ok")
     return go(url_for("history.story", game_id=game_id))
 
 
@@ -177,7 +181,7 @@ def may_restore(game: Game) -> bool:
 def purge(game_id: int):
     stored = _stored(game_id)
     if not stored.deleted:
-        flash("Only a deleted game can be deleted for good: delete it first.", "warn")
+        flash(gettext("Only a deleted game can be deleted for good: delete it first."), "warn")
         return go(url_for("history.story", game_id=game_id))
     return _confirm_removal(stored, purge=True)
 
@@ -197,7 +201,7 @@ def _confirm_removal(stored: replays.LoadedGame, purge: bool):
             # The history then says so, with an Undo button (see history.html).
             return go(url_for("history.index", deleted=stored.id))
         store.purge_game(stored.id)
-        flash(f"Game {stored.id} is gone for good.", "ok")
+        flash(gettext("Game %(number)s is gone for good.", number=stored.id), "ok")
         return go(url_for("history.deleted"))
     return render("game_delete.html", stored=stored, game=stored.game, state=stored.state, form=form,
                   may_change=may_change, purge=purge)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, request, url_for
+from flask_babel import gettext
 
 from scorekeeper import store
 from scorekeeper.web.clubkey import club_only
@@ -31,7 +32,7 @@ def roster():
             except store.PlayerNameError as exc:
                 form.name.errors = [str(exc)]
             else:
-                flash(f"{player.name} is on the roster.", "ok")
+                flash(gettext("%(name)s is on the roster.", name=player.name), "ok")
                 return go(url_for("players.roster"))
         return _roster_page(form, 422)
     return _roster_page(form)
@@ -52,7 +53,7 @@ def rename(player_id: int):
             except store.PlayerNameError as exc:
                 form.name.errors = [str(exc)]
             else:
-                flash(f"Renamed to {player.name}, everywhere the name shows.", "ok")
+                flash(gettext("Renamed to %(name)s, everywhere the name shows.", name=player.name), "ok")
                 return go(url_for("players.roster"))
         return _roster_page(None, 422, player_id, form)
     player = store.get_player(player_id)
@@ -74,5 +75,5 @@ def remove(player_id: int):
     except store.PlayerNameError as exc:
         flash(str(exc), "error")
         return go(url_for("players.roster"))
-    flash("Removed from the roster.", "ok")
+    flash(gettext("Removed from the roster."), "ok")
     return go(url_for("players.roster"))

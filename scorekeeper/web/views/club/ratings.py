@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request, url_for
+from flask_babel import format_decimal, ngettext
 
 from scorekeeper.web import charts
 from scorekeeper.club import history
@@ -37,8 +38,15 @@ def spark(line: history.RatedPlayer):
     recent = line.recent
     games = len(recent) - 1
     change = line.recent_change
-    words = (f"{'Up' if change > 0 else 'Down' if change < 0 else 'No change'}"
-             f"{f' {abs(change):.1f}' if round(change, 1) else ''} over the last {games} game{'s' if games != 1 else ''}")
+    step = format_decimal(abs(change), "0.0")
+    if not round(change, 1):
+        words = ngettext("No change over the last %(num)d game", "No change over the last %(num)d games", games)
+    elif change > 0:
+        words = ngettext("Up %(step)s over the last %(num)d game", "Up %(step)s over the last %(num)d games", games,
+                         step=step)
+    else:
+        words = ngettext("Down %(step)s over the last %(num)d game", "Down %(step)s over the last %(num)d games",
+                         games, step=step)
     return charts.sparkline(recent, words) if len(recent) > 1 else None
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, request
+from flask_babel import gettext
 
 from scorekeeper.web import charts
 from scorekeeper.club import history
@@ -26,17 +27,18 @@ def player(player_id: int):
         try:
             vs = positive_int(raw)
         except ValueError:
-            vs, vs_problem, status = None, f'"{raw[:20]}" is not a player number.', 404
+            vs, vs_problem, status = None, gettext('"%(text)s" is not a player number.', text=raw[:20]), 404
         if vs == player_id:
-            vs_problem = "Choose someone else to compare with."
+            vs_problem = gettext("Choose someone else to compare with.")
         elif vs is not None:
             h2h = history.head_to_head(stats, vs)
             if h2h is None:
                 other = store.get_player(vs)
                 if other is None:
-                    vs_problem, status = f"There is no player number {vs}.", 404
+                    vs_problem, status = gettext("There is no player number %(number)s.", number=vs), 404
                 else:
-                    vs_problem = f"{other.name} and {stats.player.name} have not played a game together."
+                    vs_problem = gettext("%(other)s and %(name)s have not played a game together.", other=other.name,
+                                         name=stats.player.name)
     rating = history.rating_path(player_id)
     chart = None
     if rating.games:
