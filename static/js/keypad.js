@@ -104,6 +104,22 @@ export function refresh(row) {
   output.textContent = unknown ? "?" : String(sum + bonusPoints(row));
 }
 
+// The keypad's words in the page's language, which the page gives it ({name}, {card} to fill);
+// English where a page gives none.
+var ENGLISH = {
+  keypad: "Cards for {name}", add: "Add {card} to {name}", remove: "Remove {card} from {name}'s hand",
+  back: "Take the last card off {name}'s hand", clear: "Clear {name}'s hand", none: "{name} has no cards left",
+  type: "Type {name}'s cards or points", empty: "tap the cards left in the hand", out: "went out: no cards",
+};
+function say(form, word, values) {
+  var pad = form.querySelector("[data-keypad]");
+  var given = {};
+  try { given = JSON.parse(pad.getAttribute("data-words") || "{}"); } catch (e) { given = {}; }
+  return (given[word] || ENGLISH[word]).replace(/\{(\w+)\}/g, function (whole, key) {
+    return values && key in values ? values[key] : whole;
+  });
+}
+
 // The dock: whose hand the keypad types into, that hand's chips (a tap removes one), and
 // every key's name for a screen reader ("Add K to Ben").
 export function dock(form) {
@@ -119,22 +135,20 @@ export function dock(form) {
     var chip = el("button", card.value === null ? "chip bad" : "chip", card.text);
     chip.type = "button";
     chip.setAttribute("data-remove", index);
-    chip.setAttribute("aria-label", "Remove " + card.text + " from " + name + "'s hand");
+    chip.setAttribute("aria-label", say(form, "remove", { card: card.text, name: name }));
     hand.appendChild(chip);
   });
   if (!list.length) {
-    hand.appendChild(el("span", "muted small", isOut(row) ? "went out: no cards" : "tap the cards left in the hand"));
+    hand.appendChild(el("span", "muted small", say(form, isOut(row) ? "out" : "empty")));
   }
   // The line scrolls sideways: the card just tapped (the last) is the one kept in sight.
   hand.scrollLeft = hand.scrollWidth;
-  form.querySelector("[data-keypad]").setAttribute("aria-label", "Cards for " + name);
+  form.querySelector("[data-keypad]").setAttribute("aria-label", say(form, "keypad", { name: name }));
   form.querySelectorAll("button[data-rank]").forEach(function (key) {
-    key.setAttribute("aria-label", "Add " + key.getAttribute("data-label") + " to " + name);
+    key.setAttribute("aria-label", say(form, "add", { card: key.getAttribute("data-label"), name: name }));
   });
-  var words = { back: "Take the last card off " + name + "'s hand", clear: "Clear " + name + "'s hand",
-                none: name + " has no cards left", type: "Type " + name + "'s cards or points" };
   form.querySelectorAll("button[data-edit]").forEach(function (key) {
-    key.setAttribute("aria-label", words[key.getAttribute("data-edit")]);
+    key.setAttribute("aria-label", say(form, key.getAttribute("data-edit"), { name: name }));
   });
 }
 

@@ -1,5 +1,5 @@
-"""A table in German on a phone: the keypad's court cards in the German table's letters, and
-the round saved with the canonical ones."""
+"""A table in German on a phone: the keypad's court cards in the German table's letters, its
+keys named in German, and the round saved with the canonical ones."""
 
 from __future__ import annotations
 
@@ -30,6 +30,9 @@ def test_a_german_phone_taps_koenig_dame_bube_ass_and_the_round_stores_k_q_j_a(a
     expect(row(page, "Ben").locator("input[name=hand-1]")).to_have_value("K Q J A")
     expect(row(page, "Ben").locator(".penalty")).to_have_text("45")
     pick(page, "Cat")
+    # The keys are named for a screen reader in German as the keypad moves to Cat's row.
+    expect(keypad.locator("button[data-label='D']")).to_have_attribute("aria-label", "D zu Cat hinzufügen")
+    expect(page.locator("[data-hand]")).to_have_text("tippe die Karten auf der Hand")
     keypad.locator("button[data-label='7']").tap()
     page.get_by_role("button", name="Runde 1 speichern").tap()
     expect(page.locator("p.flash")).to_contain_text("Runde 1 gespeichert.")
