@@ -44,12 +44,18 @@ def key_matches(game: Game, key: str | None) -> bool:
 
 def remember(game_id: int, key: str) -> None:
     """Keep the key in this browser's session so it can keep score."""
-    keys = dict(session.get(SESSION_KEYS, {}))
-    keys.pop(str(game_id), None)
-    keys[str(game_id)] = key
-    while len(keys) > MAX_KEYS_IN_SESSION:
-        keys.pop(next(iter(keys)))
-    session[SESSION_KEYS] = keys
+    keep_in_session(SESSION_KEYS, game_id, key, MAX_KEYS_IN_SESSION)
+
+
+def keep_in_session(name: str, game_id: int, value, most: int) -> None:
+    """Keep ``value`` for the game under ``name`` in this browser's session, the newest ``most``
+    games only: the cookie stays well under the 4 KB a browser may drop it at."""
+    kept = dict(session.get(name, {}))
+    kept.pop(str(game_id), None)
+    kept[str(game_id)] = value
+    while len(kept) > most:
+        kept.pop(next(iter(kept)))
+    session[name] = kept
     session.permanent = True
 
 

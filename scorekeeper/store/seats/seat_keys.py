@@ -17,7 +17,7 @@ from typing import NamedTuple
 from flask import session
 from sqlalchemy import select
 
-from scorekeeper.store.access import bearer_key
+from scorekeeper.store.access import bearer_key, keep_in_session
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound
 from scorekeeper.store.models import Game, Player, Seat, db
@@ -82,24 +82,14 @@ def held_seat(game_id: int) -> HeldSeat | None:
     return seat_of(game_id, bearer_key()) or seat_of(game_id, session.get(HELD, {}).get(str(game_id)))
 
 
-def _keep(name: str, game_id: int, value, most: int) -> None:
-    kept = dict(session.get(name, {}))
-    kept.pop(str(game_id), None)
-    kept[str(game_id)] = value
-    while len(kept) > most:
-        kept.pop(next(iter(kept)))
-    session[name] = kept
-    session.permanent = True
-
-
 def hold(game_id: int, key: str) -> None:
     """This browser is the player's own for the game: it keeps the seat key it opened."""
-    _keep(HELD, game_id, key, MAX_HELD)
+    keep_in_session(HELD, game_id, key, MAX_HELD)
 
 
 def remember_made(game_id: int, keys: list[str]) -> None:
     """The scorekeeper's browser keeps the seat keys it made, to show the links again."""
-    _keep(MADE, game_id, keys, MAX_MADE)
+    keep_in_session(MADE, game_id, keys, MAX_MADE)
 
 
 def made_here(game_id: int) -> list[str] | None:
