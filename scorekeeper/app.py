@@ -136,4 +136,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     serving.register(app)
     register_views(app)
     limits.register(app)
+    from scorekeeper.web import polls
+
+    polls.init_app(app)
     return app

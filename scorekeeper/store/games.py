@@ -4,6 +4,7 @@ restored, purged)."""
 from __future__ import annotations
 
 from datetime import datetime
+from collections.abc import Callable
 from typing import NamedTuple
 
 from sqlalchemy import bindparam, select
@@ -175,3 +176,16 @@ def game_version(game_id: int) -> int | None:
     """The game's change counter, in one query by primary key (a watcher's poll, every two
     seconds from every phone at every table)."""
     return db.session.scalar(VERSION_OF, {"game_id": game_id})
+
+
+def version_reader() -> Callable[[int], int | None]:
+    """:func:`game_version` for use outside a request (the unchanged poll answered before Flask,
+    ``scorekeeper.web.polls``): each call is one query on a connection of its own, committed
+    data only. Made inside the app's context, once."""
+    engine = db.engine
+
+    def version(game_id: int) -> int | None:
+        with engine.connect() as connection:
+            return connection.scalar(VERSION_OF, {"game_id": game_id})
+
+    return version

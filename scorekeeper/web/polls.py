@@ -1,0 +1,65 @@
+"""A watcher's poll for a game that has not changed, answered before Flask.
+
+Why this exists: at a table six phones ask every two seconds whether the game changed, and
+almost always it has not, so this one answer is nearly all of a server's load
+(docs/architecture.md, "Speed", gives the tables it earns). Through Flask the answer costs about
+three times a bare route's: the session cookie checked, the limits, the form token, the hooks;
+a 204 with no body needs none of them. So the unchanged poll, and only it, is answered here with
+the same one query by primary key and the same headers as the view. Anything else (a changed
+game, no such game, an address not read plainly) goes on to Flask, where
+:func:`scorekeeper.web.views.games.live` answers it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+from flask import Flask
+
+from scorekeeper import store
+from scorekeeper.store.models import MAX_ID
+
+PATH = re.compile(r"/games/([1-9][0-9]{0,9})/live")
+#: As the view's 204 has them (tests/web/test_polls.py holds the two together).
+HEADERS = [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache"),
+           ("Vary", "HX-Request, Accept-Language, Cookie, Accept-Encoding")]
+
+
+class UnchangedPolls:
+    """WSGI middleware around the Flask app's own (``app.wsgi_app``)."""
+
+    def __init__(self, app: Flask, wsgi_app: Callable) -> None:
+        self.wsgi_app = wsgi_app
+        with app.app_context():
+            self.version = store.version_reader()
+
+    def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD") == "GET":
+            match = PATH.fullmatch(environ.get("PATH_INFO", ""))
+            seen = seen_version(environ.get("QUERY_STRING", "")) if match else None
+            if seen is not None and int(match.group(1)) <= MAX_ID and self.version(int(match.group(1))) == seen:
+                start_response("204 No Content", list(HEADERS))
+                return []
+        return self.wsgi_app(environ, start_response)
+
+
+def seen_version(query: str) -> int | None:
+    """The version the phone shows (``v=`` in plain digits, given once), else None: anything
+    else goes to the view, which answers it as it answers every address.
+
+    >>> seen_version("v=12&watch=1"), seen_version("watch=1"), seen_version("v=1&v=2"), seen_version("v=x")
+    (12, None, None, None)
+    """
+    found = None
+    for pair in query.split("&"):
+        name, _, value = pair.partition("=")
+        if name == "v":
+            if found is not None or not (value.isascii() and value.isdigit()) or len(value) > 9:
+                return None
+            found = int(value)
+    return found
+
+
+def init_app(app: Flask) -> None:
+    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)  # type: ignore[method-assign]

@@ -1,0 +1,71 @@
+"""The unchanged poll answered before Flask (scorekeeper/web/polls.py): the same answer as the
+view's, after one query, and everything else left to Flask. The poll reads what is committed,
+so these tests commit for real (``own_database``)."""
+
+from __future__ import annotations
+
+import pytest
+from factories import counted, text
+from flask import request_started
+from werkzeug.test import Client
+
+from scorekeeper.web import polls
+
+pytestmark = pytest.mark.own_database
+
+GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat", "Dev"],
+        "first_dealer": "Ann", "rounds": []}
+WATCHER = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def game(web):
+    return web.post("/api/games", json=GAME).get_json()["id"]
+
+
+@pytest.fixture
+def flask_requests(app):
+    """The requests that reached Flask meanwhile."""
+    seen: list[str] = []
+
+    def note(sender, **_):
+        from flask import request
+
+        seen.append(request.full_path)
+
+    request_started.connect(note, app)
+    yield seen
+    request_started.disconnect(note, app)
+
+
+def test_an_unchanged_poll_is_answered_before_flask_after_one_query(app, web, game, flask_requests):
+    with counted(app) as statements:
+        poll = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
+    assert poll.status_code == 204 and poll.data == b""
+    assert [s for s in statements if s.lstrip().upper().startswith("SELECT")] == [statements[1]], statements
+    assert flask_requests == []
+
+
+def test_it_answers_as_the_view_does(app, web, game):
+    ahead = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
+    # The view itself, behind the middleware: Flask's own WSGI app.
+    view = Client(app.wsgi_app.wsgi_app).get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
+    assert (ahead.status_code, ahead.data) == (view.status_code, view.data) == (204, b"")
+    assert sorted(ahead.headers.items()) == sorted(view.headers.items())
+
+
+def test_everything_else_goes_on_to_flask(web, game, flask_requests):
+    changed = web.get(f"/games/{game}/live?v=0&watch=1", headers=WATCHER)
+    assert changed.status_code == 200 and "Round 1" in text(changed)
+    assert web.get("/games/999999/live?v=1").status_code == 404
+    for query in ("v=x", "v=1&v=1", "watch=1", "v=%201", "v=1234567890"):
+        assert web.get(f"/games/{game}/live?{query}", headers=WATCHER).status_code in (200, 204), query
+    assert web.post(f"/games/{game}/live?v=1").status_code in (400, 405)
+    assert len(flask_requests) == 8
+
+
+@pytest.mark.parametrize("query, seen", [("v=12&watch=1", 12), ("watch=1&v=3", 3), ("watch=1", None),
+                                         ("v=1&v=2", None), ("v=x", None), ("v=", None), ("v=\u0661", None),
+                                         ("v=1234567890", None)])
+def test_the_version_a_phone_shows_is_read_plainly_or_not_at_all(query, seen):
+    assert polls.seen_version(query) == seen
