@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
+from sqlalchemy import text
 from werkzeug.serving import make_server
 
-from conftest import CLUB_KEY, make_app
+from conftest import CLUB_KEY, close, make_app, shared_database
 from scorekeeper.store.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
@@ -91,11 +92,14 @@ def another_phone(browser, browser_context_args):
         phone.close()
 
 
-@pytest.fixture
-def live_app(tmp_path):
-    # USE_CDN: the CDN cannot be reached here (the tests block it), which exercises the local
-    # fallback as a table without signal would.
-    return make_app(tmp_path, "browser.sqlite", SECRET_KEY="browser-test", USE_CDN=True)
+@pytest.fixture(scope="session")
+def browser_app(tmp_path_factory):
+    """The app the browser tests of this worker share (building it and its schema for every
+    test cost a fifth of a second each). USE_CDN: the CDN cannot be reached here (the tests
+    block it), which exercises the local fallback as a table without signal would."""
+    app = make_app(tmp_path_factory.mktemp("browser"), "browser.sqlite", SECRET_KEY="browser-test", USE_CDN=True)
+    yield app
+    close(app)
 
 
 def closed_when_dropped(body):
@@ -111,40 +115,86 @@ def closed_when_dropped(body):
             close()
 
 
-@pytest.fixture
-def server(live_app):
-    # The page of a test is closed after the server stops (pytest ends fixtures in the reverse
-    # order), so it may still be polling: the server stops taking requests, lets the ones it is
-    # answering finish, then closes the database's connections. (A connection still in use when
-    # the pool is closed would be dropped unclosed: a ResourceWarning on PostgreSQL.)
-    answering = []
-    answer = live_app.wsgi_app
+class Answering:
+    """The requests the test server is answering, so that a test starts only once the last
+    one's have ended (a page closed while it polled, or while its outbox sent a round)."""
 
-    def counted(environ, start_response):
-        answering.append(None)
+    def __init__(self, answer) -> None:
+        self.answer = answer
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.count += 1
         try:
-            return closed_when_dropped(answer(environ, start_response))
+            return closed_when_dropped(self.answer(environ, start_response))
         finally:
-            answering.pop()
+            with self.lock:
+                self.count -= 1
 
-    live_app.wsgi_app = counted
-    srv = make_server("127.0.0.1", 0, live_app, threaded=True)
+    def wait(self, seconds: float = 10) -> None:
+        deadline = time.monotonic() + seconds
+        while self.count and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+
+@pytest.fixture(scope="session")
+def browser_server(browser_app):
+    """The shared app served on a local port, for the worker's whole run."""
+    answering = Answering(browser_app.wsgi_app)
+    browser_app.wsgi_app = answering
+    srv = make_server("127.0.0.1", 0, browser_app, threaded=True)
     # Every request's thread is joined when the server closes, also one accepted just before
-    # the server stopped that has not begun yet (the count below cannot see it): left running,
-    # it took a connection from the pool after the pool was disposed, which was then dropped
-    # unclosed (a ResourceWarning on PostgreSQL, in whichever test came next).
+    # the server stopped that has not begun yet (the count cannot see it): left running, it took
+    # a connection from the pool after the pool was disposed, which was then dropped unclosed
+    # (a ResourceWarning on PostgreSQL).
     srv.daemon_threads = False
     srv.block_on_close = True
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    # Its loop looks for the stop every 50 ms, not every half second (werkzeug's default).
+    thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}"
+    yield f"http://127.0.0.1:{srv.server_port}", answering
     srv.shutdown()
     srv.server_close()
-    deadline = time.monotonic() + 10
-    while answering and time.monotonic() < deadline:
-        time.sleep(0.02)
-    with live_app.app_context():
-        db.engine.dispose()
+    answering.wait()
+
+
+@pytest.fixture
+def live_app(browser_app, browser_server):
+    """The shared app, its database emptied (ids from 1 again) once the last test's requests have
+    ended, and its settings as they were."""
+    browser_server[1].wait()
+    empty_tables(browser_app)
+    config = dict(browser_app.config)
+    yield browser_app
+    browser_app.config.clear()
+    browser_app.config.update(config)
+
+
+def empty_tables(app) -> None:
+    with app.app_context():
+        db.session.remove()
+        if db.engine.dialect.name == "postgresql":
+            # The worker's one database is the rolled-back tests' too: they start it afresh after
+            # this (conftest.shared_database), and this starts from whatever schema they left.
+            shared_database["touched"] = True
+            db.engine.dispose()
+            db.create_all()
+            names = ", ".join(f'"{table.name}"' for table in db.metadata.sorted_tables)
+            with db.engine.begin() as conn:
+                conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            return
+        with db.engine.begin() as conn:
+            for table in reversed(db.metadata.sorted_tables):
+                conn.execute(table.delete())
+            if conn.execute(text("SELECT name FROM sqlite_master WHERE name = 'sqlite_sequence'")).first():
+                conn.execute(text("DELETE FROM sqlite_sequence"))
+
+
+@pytest.fixture
+def server(live_app, browser_server):
+    return browser_server[0]
 
 
 @pytest.fixture
