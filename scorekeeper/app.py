@@ -122,6 +122,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         day_time=languages.day_time,
         preset_name=languages.preset_name,
         join_names=presenters.join_names,
+        import_outcome=presenters.import_outcome,
         describe=presenters.describe,
         rules_summary=presenters.rules_summary,
     )
