@@ -10,7 +10,8 @@ from flask_babel import gettext, ngettext, pgettext
 from scorekeeper.files import cells
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, NEW, RESTORED, Imported
-from scorekeeper.web.languages import card_letter, in_sentence, locale_code, rule_text, stage_title, typed_aliases
+from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
+                                       typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
@@ -235,7 +236,8 @@ def round_points(seat, rules: RuleSet, out: bool) -> str:
 
 def game_data(state: GameState) -> dict:
     """What the phone needs to work out rounds the server has not answered yet
-    (static/js/offline-replay.js): the set-up, the rule set's data and the state now."""
+    (static/js/offline-replay.js): the set-up, the rule set's data and the state now; its words
+    (the round's and the stage's, the contracts) in the reader's language, as the form shows them."""
     setup, rules = state.setup, state.rules
     nxt = state.next
     return {
@@ -246,10 +248,10 @@ def game_data(state: GameState) -> dict:
         "last_stage": rules.last_stage,
         "values": {rank.value: value for rank, value in rules.values.items()},
         "bonuses": bonus_points(rules),
-        "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
+        "stages": [{"number": s.number, "contract": rule_text(s.contract, rules), "cards_dealt": s.cards_dealt}
                    for s in rules.stages],
-        "round_word": rules.round_word,
-        "stage_word": rules.stage_word,
+        "round_word": round_title(rules),
+        "stage_word": stage_title(rules),
         "state": {
             "totals": [p.total for p in state.players],
             "completed": [p.completed for p in state.players],

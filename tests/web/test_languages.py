@@ -253,6 +253,29 @@ def test_flashed_words_carry_names_in_the_readers_language(app, web, balmoral):
     assert stale.status_code == 409 and "Dieses Spiel wurde auf einem anderen Telefon geändert" in text(stale)
 
 
+def script_words(response) -> dict | None:
+    block = re.search(r'<script type="application/json" id="words">([^<]*)</script>', response.text)
+    return json.loads(block.group(1)) if block else None
+
+
+def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmoral):
+    # English pages give none: each module of the script has its own English.
+    assert script_words(web.get(f"/games/{balmoral}")) is None
+    german = script_words(web.get(f"/games/{balmoral}", headers=GERMAN))
+    assert german["live"] == "Wieder verbunden" and german["capitals"] is True
+    assert german["waiting_game"] == "{round} {number} von Spiel {game}: wartet auf Senden"
+    assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
+    french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
+    assert french["capitals"] is False and french["offline"] == "Hors ligne : reconnexion"
+    # Every word has its blanks as the script fills them, none left in the catalogue's form.
+    assert not [key for key, said in german.items() if isinstance(said, str) and "%(" in said]
+    # The round screen's game data, which the phone's own next round is drawn from, in German too.
+    screen = web.get(f"/games/{balmoral}/rounds/new", headers=GERMAN).text
+    data = json.loads(html.unescape(re.search(r"data-replay='([^']+)'", screen).group(1)))
+    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe"
+    assert data["stages"][0]["contract"] == "3 Sätze aus 3"
+
+
 def test_the_api_answers_in_english_whatever_the_browsers_language(web):
     answer = web.get("/api/ratings?rules=nope", headers=GERMAN)
     assert answer.status_code >= 400 and "is not a rule set any game was played by" in answer.get_data(as_text=True)
