@@ -89,7 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.cli import register_cli
     from scorekeeper.web.views import register_views
 
-    from scorekeeper.web import presenters
+    from scorekeeper.web import presenters, scriptwords
 
     app.jinja_env.globals.update(
         result_words=presenters.result_words,
@@ -122,6 +122,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         day_time=languages.day_time,
         preset_name=languages.preset_name,
         join_names=presenters.join_names,
+        import_outcome=presenters.import_outcome,
+        script_words=scriptwords.page_words,
         describe=presenters.describe,
         rules_summary=presenters.rules_summary,
     )

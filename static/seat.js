@@ -27,6 +27,13 @@
     var line = document.querySelector("[data-sent-line]");
     if (line) { line.textContent = text; }
   }
+  // The page's words for its script in its language (#words, as js/banner.js reads them);
+  // English where it gives none.
+  function word(key, english) {
+    var given = {};
+    try { given = JSON.parse((document.getElementById("words") || {}).textContent || "{}"); } catch (e) { given = {}; }
+    return typeof given[key] === "string" ? given[key] : english;
+  }
 
   // "Out" is a box the player can untick: the row is out only while it is ticked (app.js marks
   // the row it belongs to as out whichever way it moved).
@@ -62,7 +69,7 @@
     list.push({ id: id, action: f.getAttribute("action"), fields: fields, at: Date.now() });
     keep(list);
     dirty = false;
-    say("Sending\u2026");
+    say(word("sending", "Sending\u2026"));
     flush();
   }, true);
 
@@ -107,7 +114,8 @@
       .catch(function () { sending = false; notSent(); });
   }
   function notSent() {
-    say("Not sent yet: no signal. Your hand is kept on this phone and goes to the scorekeeper by itself when the signal returns.");
+    say(word("hand_not_sent", "Not sent yet: no signal. Your hand is kept on this phone and goes to the scorekeeper by " +
+             "itself when the signal returns."));
   }
   window.addEventListener("online", flush);
   setInterval(function () { if (waiting().length) { flush(); } }, 3000);
@@ -140,7 +148,7 @@
     if (!holder) { return; }
     tag = holder.getAttribute("data-tag") || tag;
     if (!polling) { polling = setInterval(poll, 2000); }
-    if (waiting().length) { say("Not sent yet: sending\u2026"); flush(); }
+    if (waiting().length) { say(word("hand_sending", "Not sent yet: sending\u2026")); flush(); }
   }
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });

@@ -4,7 +4,11 @@
 // A page that shows a key (an edit link, the club link) is never kept: it says "no-store", and
 // the pages that take or show keys are left out by their address too.
 // (The "3": caches made before are dropped, with any page they kept without a time or as a fragment.)
-const CACHE = "scorekeeper-3-{{ shell|join('|')|hash }}";
+// The offline page and the pages kept are in the language this worker was fetched in (the
+// worker varies by it, as every page does): the cache is named for that language, so a phone
+// whose language changes fetches a worker that differs, and it fills a new cache in the new
+// language and drops the old one on taking charge.
+const CACHE = "scorekeeper-3-{{ locale_code() }}-{{ shell|join('|')|hash }}";
 const KEYED = /^\/(club(\/|$)|games\/[0-9]+\/(share|join|seat)$)/;
 
 function mayKeep(url, response) {

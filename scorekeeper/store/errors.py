@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import OperationalError
 
+from scorekeeper.rules.words import N_
+
 if TYPE_CHECKING:
     from scorekeeper.store.replays import LoadedGame
 
@@ -17,7 +19,18 @@ class NotFound(LookupError):
 
 
 class PlayerNameError(ValueError):
-    pass
+    """A name the roster refuses. Where the store says it in words of its own, ``template`` is
+    those words with their blanks ({name}), marked for the catalogue, and ``params`` fills them:
+    the web says it in the reader's language."""
+
+    def __init__(self, message: str, template: str = "", **params: object) -> None:
+        super().__init__(message)
+        self.template = template
+        self.params = params
+
+    @classmethod
+    def said(cls, template: str, **params: object) -> PlayerNameError:
+        return cls(template.format(**params), template, **params)
 
 
 class BrokenGame(ValueError):
@@ -54,9 +67,10 @@ class Conflict(Exception):
 #: PostgreSQL's SQLSTATE for "disk_full".
 POSTGRES_DISK_FULL = "53100"
 
-DISK_FULL = ("The server's disk is full: this change was not saved. Everything saved before it "
-             "is kept and can still be read. Ask whoever runs the server to free some space, "
-             "then do it again.")
+#: Marked for the catalogue (N_): a page says it in the reader's language.
+DISK_FULL = N_("The server's disk is full: this change was not saved. Everything saved before it "
+               "is kept and can still be read. Ask whoever runs the server to free some space, "
+               "then do it again.")
 
 
 def is_disk_full(error: BaseException) -> bool:

@@ -220,6 +220,15 @@ def problem_message(problem: Problem) -> str:
     return gettext(problem.template).format(**params)
 
 
+def refusal_words(error: Exception) -> str:
+    """A refusal the store said with its own words and blanks (``template``, ``params``: a name
+    the roster refuses) in the reader's language; one it gave no template for, as it said it."""
+    template = getattr(error, "template", "")
+    if not template:
+        return str(error)
+    return gettext(template).format(**getattr(error, "params", {}))
+
+
 def problem_words(problem: Problem) -> str:
     """A problem as a sentence, as ``str(problem)`` says it (the round and the player first),
     in the reader's language."""

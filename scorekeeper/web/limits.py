@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Flask, current_app, request
+from flask_babel import format_decimal, gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -110,12 +111,16 @@ def import_most() -> tuple[int, int]:
 
 class TooLarge(RequestEntityTooLarge):
     def __init__(self, limit: int, size: int | None) -> None:
-        said = f"{size / 1024 / 1024:.1f} MB" if size else "larger than that"
-        super().__init__(
-            f"The upload is {said}; the most this page takes is {limit // (1024 * 1024)} MB. "
-            "Nothing was stored. A larger backup imports on the server: "
-            "flask --app scorekeeper games import FILE"
-        )
+        most = limit // (1024 * 1024)
+        if size:
+            said = gettext("The upload is %(size)s MB; the most this page takes is %(most)s MB. Nothing was stored. "
+                           "A larger backup imports on the server: flask --app scorekeeper games import FILE",
+                           size=format_decimal(round(size / 1024 / 1024, 1), "0.0"), most=most)
+        else:
+            said = gettext("The upload is larger than that; the most this page takes is %(most)s MB. Nothing was "
+                           "stored. A larger backup imports on the server: flask --app scorekeeper games import FILE",
+                           most=most)
+        super().__init__(said)
         self.limit = limit
 
 

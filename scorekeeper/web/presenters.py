@@ -9,7 +9,9 @@ from flask_babel import gettext, ngettext, pgettext
 
 from scorekeeper.files import cells
 from scorekeeper.files.cells import Cell, signed
-from scorekeeper.web.languages import card_letter, in_sentence, locale_code, rule_text, stage_title, typed_aliases
+from scorekeeper.files.transfer import EXISTING, NEW, RESTORED, Imported
+from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
+                                       typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
@@ -234,7 +236,8 @@ def round_points(seat, rules: RuleSet, out: bool) -> str:
 
 def game_data(state: GameState) -> dict:
     """What the phone needs to work out rounds the server has not answered yet
-    (static/js/offline-replay.js): the set-up, the rule set's data and the state now."""
+    (static/js/offline-replay.js): the set-up, the rule set's data and the state now; its words
+    (the round's and the stage's, the contracts) in the reader's language, as the form shows them."""
     setup, rules = state.setup, state.rules
     nxt = state.next
     return {
@@ -245,10 +248,10 @@ def game_data(state: GameState) -> dict:
         "last_stage": rules.last_stage,
         "values": {rank.value: value for rank, value in rules.values.items()},
         "bonuses": bonus_points(rules),
-        "stages": [{"number": s.number, "contract": s.contract, "cards_dealt": s.cards_dealt}
+        "stages": [{"number": s.number, "contract": rule_text(s.contract, rules), "cards_dealt": s.cards_dealt}
                    for s in rules.stages],
-        "round_word": rules.round_word,
-        "stage_word": rules.stage_word,
+        "round_word": round_title(rules),
+        "stage_word": stage_title(rules),
         "state": {
             "totals": [p.total for p in state.players],
             "completed": [p.completed for p in state.players],
@@ -376,3 +379,32 @@ def _bonuses(rules: RuleSet) -> str:
         return ""
     return ngettext("Bonus: %(bonuses)s.", "Bonuses: %(bonuses)s.", len(rules.bonuses),
                     bonuses=", ".join(bonus_words(rules)))
+
+
+def import_outcome(outcome: Imported, of: int) -> str:
+    """What became of one game of an imported file, as the import page lists it."""
+    if outcome.status == NEW:
+        return (gettext("Game %(number)s of %(of)s was imported as game %(id)s.", number=outcome.number, of=of,
+                        id=outcome.game_id) if of > 1 else
+                gettext("The game was imported as game %(id)s.", id=outcome.game_id))
+    if outcome.status == EXISTING:
+        return (gettext("Game %(number)s of %(of)s is already here as game %(id)s; not imported again.",
+                        number=outcome.number, of=of, id=outcome.game_id) if of > 1 else
+                gettext("The game is already here as game %(id)s; not imported again.", id=outcome.game_id))
+    if outcome.status == RESTORED:
+        return (gettext("Game %(number)s of %(of)s is already here as game %(id)s, which had been deleted: it is "
+                        "back in the history; not imported again.", number=outcome.number, of=of, id=outcome.game_id)
+                if of > 1 else
+                gettext("The game is already here as game %(id)s, which had been deleted: it is back in the "
+                        "history; not imported again.", id=outcome.game_id))
+    return (gettext("Game %(number)s of %(of)s is the same game as an earlier one in the file (game %(id)s); "
+                    "imported once.", number=outcome.number, of=of, id=outcome.game_id) if of > 1 else
+            gettext("The game is the same game as an earlier one in the file (game %(id)s); imported once.",
+                    id=outcome.game_id))
+
+
+def conflict_words(conflict) -> str:
+    """A change refused because another phone changed the game first (``store.Conflict``)."""
+    return gettext("This game changed on another phone (version %(version)s, you had version %(expected)s); "
+                   "nothing was saved. Here is the game as it is now.",
+                   version=conflict.loaded.game.version, expected=conflict.expected)

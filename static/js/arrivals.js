@@ -4,6 +4,8 @@
 // is theirs and wins: an arrival for that row is named beside it, never put over it, and once
 // the scorekeeper has said who went out, an arrival does not move it.
 // Nothing happens at import: main.js installs the listeners.
+import { word } from "./banner.js";
+
 var watched = null, tag = null, timer = null, asking = false;
 
 function formOf(el) { return el && el.closest ? el.closest("form.round-form[data-sent]") : null; }
@@ -49,10 +51,10 @@ function arrived(form, data) {
     var line = row.querySelector("[data-arrival]");
     var known = line && line.getAttribute("data-revision") === String(hand.revision);
     if (row.hasAttribute("data-typed")) {
-      if (line) { line.textContent = hand.player + " sent: " + hand.words + " (yours is kept)"; }
+      if (line) { line.textContent = word("sent_kept", "{name} sent: {hand} (yours is kept)", { name: hand.player, hand: hand.words }); }
     } else if (!known) {
       fill(form, row, hand);
-      if (line) { line.textContent = "sent by " + hand.player + ": " + hand.words; }
+      if (line) { line.textContent = word("sent_by", "sent by {name}: {hand}", { name: hand.player, hand: hand.words }); }
     }
     if (line) { line.setAttribute("data-revision", String(hand.revision)); }
   });

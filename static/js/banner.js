@@ -10,6 +10,25 @@ export function el(tag, cls, text) {
   return e;
 }
 
+// The script's words in the page's language: the page carries them as JSON (#words, from
+// scorekeeper/web/scriptwords.py) with blanks to fill ({name}); a module passes its English
+// for a page that gives none. setWords: the words given another way (Node's tests).
+var given = null;
+export function setWords(words) { given = words || {}; }
+function words() {
+  if (given === null) {
+    var block = typeof document === "undefined" ? null : document.getElementById("words");
+    try { given = block ? JSON.parse(block.textContent) : {}; } catch (e) { given = {}; }
+  }
+  return given;
+}
+export function word(key, english, values) {
+  var text = typeof words()[key] === "string" ? words()[key] : english;
+  return text.replace(/\{(\w+)\}/g, function (whole, name) { return values && name in values ? values[name] : whole; });
+}
+// A title word ("Round", "Deal") inside a sentence: lower case, but German nouns keep theirs.
+export function inSentence(title) { return words().capitals ? title : title.toLowerCase(); }
+
 var banner = null, lost = false, kept = null;
 
 export function keptAt() { return kept; }
@@ -33,7 +52,8 @@ function clock(ms) {
   return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
 }
 export function keptWords() {
-  return "Offline: " + (document.querySelector("#board") ? "the scoreboard" : "this page") + " as of " + clock(kept);
+  return document.querySelector("#board") ? word("kept_board", "Offline: the scoreboard as of {time}", { time: clock(kept) })
+    : word("kept_page", "Offline: this page as of {time}", { time: clock(kept) });
 }
 // The server could not be reached: the words are the caller's (the outbox names the round it keeps).
 export function lose(text) {
@@ -43,7 +63,8 @@ export function lose(text) {
 export function offline(formSave) {
   lost = true;
   if (kept) { say(keptWords()); return; }
-  say(formSave ? "Offline, retrying\u2026 nothing you entered is lost." : "Offline: reconnecting");
+  say(formSave ? word("offline_saving", "Offline, retrying\u2026 nothing you entered is lost.")
+    : word("offline", "Offline: reconnecting"));
 }
 export function backOnline() {
   if (!lost && !kept) { return; }
@@ -61,7 +82,7 @@ export function backOnline() {
       window.htmx.ajax("GET", location.pathname + location.search, { target: "#main", swap: "innerHTML" });
     }
   }
-  say("Live again");
+  say(word("live", "Live again"));
   banner._hide = setTimeout(function () { say(""); }, 4000);
 }
 

@@ -7,6 +7,7 @@
 // installs the listeners where a round screen is on the page.
 import { cardsOf, dock, ending, field, formOf, isOut, nameOf, recheck, refresh, rows, selected, table } from "./keypad.js";
 import { DRAFT, draftId, flush, formDraftId, gameOf, keep, waiting } from "./outbox.js";
+import { word } from "./banner.js";
 
 // A draft's id: the round's action and number (outbox.js: its entry there has the same id).
 export { DRAFT, draftId, formDraftId };
@@ -92,10 +93,14 @@ function holds(form) {
     var bonuses = Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (tick) {
       return ", " + tick.nextElementSibling.textContent;
     }).join("");
-    if (isOut(row)) { return nameOf(row) + " went out" + bonuses; }
-    if (points) { return nameOf(row) + ": " + (points === "0" ? "no cards" : points + " points") + bonuses; }
-    return nameOf(row) + ": " + (cards.length ? cards.map(function (c) { return c.text; }).join(" ") +
-      " (" + row.querySelector(".penalty").textContent + ")" : "no cards yet") + bonuses;
+    var name = { name: nameOf(row), points: points };
+    if (isOut(row)) { return word("holds_out", "{name} went out", name) + bonuses; }
+    if (points) {
+      return (points === "0" ? word("holds_no_cards", "{name}: no cards", name) : word("holds_points", "{name}: {points} points", name)) + bonuses;
+    }
+    if (!cards.length) { return word("holds_empty", "{name}: no cards yet", name) + bonuses; }
+    return word("holds_cards", "{name}: {cards} ({penalty})", { name: nameOf(row), penalty: row.querySelector(".penalty").textContent,
+      cards: cards.map(function (c) { return c.text; }).join(" ") }) + bonuses;
   }).join(" \u00b7 ");
 }
 // The round as offline-replay.js reads it, for the phone's own figures while it waits.

@@ -3,7 +3,7 @@
 // row at once. Without this script the same buttons post to the server, which does the same.
 // Nothing happens at import: main.js installs the listeners (and says what follows a change)
 // where a round screen is on the page.
-import { el } from "./banner.js";
+import { el, word } from "./banner.js";
 
 export function formOf(el) { return el && el.closest ? el.closest("form.round-form") : null; }
 
@@ -86,12 +86,12 @@ export function refresh(row) {
   var sum = 0, unknown = false;
   chips.textContent = "";
   if (isOut(row)) {
-    chips.appendChild(el("span", "note", "went out"));
+    chips.appendChild(el("span", "note", word("went_out", "went out")));
     output.textContent = String(bonusPoints(row));
     return;
   }
   if (points.value.trim()) {
-    chips.appendChild(el("span", "note", points.value.trim() === "0" ? "no cards" : "counted by hand"));
+    chips.appendChild(el("span", "note", points.value.trim() === "0" ? word("no_cards", "no cards") : word("counted", "counted by hand")));
     var typed = points.value.trim();
     output.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed) + bonusPoints(row)) : typed;
     return;
@@ -100,7 +100,7 @@ export function refresh(row) {
     chips.appendChild(el("span", card.value === null ? "chip bad" : "chip", card.text));
     if (card.value === null) { unknown = true; } else { sum += card.value; }
   });
-  if (!list.length) { chips.appendChild(el("span", "note muted", "no cards yet")); }
+  if (!list.length) { chips.appendChild(el("span", "note muted", word("no_cards_yet", "no cards yet"))); }
   output.textContent = unknown ? "?" : String(sum + bonusPoints(row));
 }
 
@@ -189,7 +189,9 @@ export function ending(form) {
     }
   });
   note.hidden = !reasons.length;
-  note.textContent = reasons.length ? "Saving ends the game: " + reasons.join(" and ") + "." : "";
+  note.textContent = reasons.length ? word("ending", "Saving ends the game: {reasons}.", { reasons: reasons.reduce(function (all, one) {
+    return word("and", "{names} and {last}", { names: all, last: one });
+  }) }) : "";
 }
 
 // ---- Errors that hold now, not when Save was last tapped. What the phone can count itself (a
@@ -204,9 +206,9 @@ function problems(form) {
     if (isOut(row) || field(row, "points").value.trim()) { return; }
     cardsOf(form, row).forEach(function (card) {
       if (!card.rank) {
-        found[seat].push(name + ': "' + card.text + '" is not a card.');
+        found[seat].push(word("not_a_card", '{name}: "{card}" is not a card.', { name: name, card: card.text }));
       } else if (card.value === null) {
-        found[seat].push(name + ": " + card.text + " is not a card of this game.");
+        found[seat].push(word("not_in_game", "{name}: {card} is not a card of this game.", { name: name, card: card.text }));
       } else {
         total[card.rank] = (total[card.rank] || 0) + 1;
         label[card.rank] = card.text;
@@ -217,11 +219,13 @@ function problems(form) {
   Object.keys(total).forEach(function (rank) {
     var limit = (limits.cards || {})[rank];
     if (limit === undefined || total[rank] <= limit) { return; }
-    var what = rank === "JK" ? limit + " joker" + (limit === 1 ? "" : "s") + " in play"
-      : limits.decks + (limits.decks === 1 ? " deck holds" : " decks hold") + " only " + limit + " of " + rank;
+    var key = rank === "JK" ? (limit === 1 ? "too_many_joker" : "too_many_jokers") : (limits.decks === 1 ? "too_many_deck" : "too_many_decks");
+    var but = { too_many_joker: "1 joker in play", too_many_jokers: "{limit} jokers in play", too_many_deck: "1 deck holds only {limit} of {rank}",
+                too_many_decks: "{decks} decks hold only {limit} of {rank}" }[key];
     Object.keys(held[rank]).forEach(function (seat) {
       var row = form.querySelector(".player[data-seat='" + seat + "']");
-      found[seat].push(nameOf(row) + ": " + total[rank] + " \u00d7 " + label[rank] + " in this round, but " + what + ".");
+      found[seat].push(word(key, "{name}: {total} \u00d7 {card} in this round, but " + but + ".", { name: nameOf(row), total: total[rank],
+        card: label[rank], limit: limit, decks: limits.decks, rank: label[rank] }));
     });
   });
   return found;

@@ -6,6 +6,8 @@
 // compares the server's totals with the phone's. js/offline.js redraws the rows and the dock after, and
 // imports this module once a round waits to be sent or the signal is gone.
 
+import { inSentence, word } from "./banner.js";
+
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function strong(text) {
@@ -20,8 +22,16 @@ function span(parts) {
   return s;
 }
 
+// A line whose words put a blank in bold ("<strong>{name}</strong> dealt"), its blanks filled.
+function marked(key, english, values) {
+  return span(word(key, english).split(/<strong>\{(\w+)\}<\/strong>/).map(function (part, i) {
+    return i % 2 ? strong(String(values[part])) : word("", part, values);
+  }));
+}
+
 function describe(game, stageNumber) {
-  return game.stage_word + " " + stageNumber + ": " + game.stages[stageNumber - 1].contract;
+  return word("contract", "{stage} {number}: {contract}",
+              { stage: game.stage_word, number: stageNumber, contract: game.stages[stageNumber - 1].contract });
 }
 
 // "Ann dealt · 11 cards each · Deal 2: two sets of three, one run of four" (the contract
@@ -29,9 +39,9 @@ function describe(game, stageNumber) {
 function dealLine(form, game, next) {
   var line = form.querySelector(".deal-line");
   line.textContent = "";
-  line.appendChild(span([strong(next.dealer), " dealt"]));
+  line.appendChild(marked("dealt", "<strong>{name}</strong> dealt", { name: next.dealer }));
   line.appendChild(document.createTextNode(" "));
-  line.appendChild(span([strong(String(next.cards_dealt)), " cards each"]));
+  line.appendChild(marked("cards_each", "<strong>{num}</strong> cards each", { num: next.cards_dealt }));
   if (game.progression !== "ladder") {
     line.appendChild(document.createTextNode(" "));
     line.appendChild(span([describe(game, next.stages[0])]));
@@ -41,7 +51,7 @@ function dealLine(form, game, next) {
 // A blank row for one player, with this round's contract.
 function resetRow(row, game, next) {
   var seat = Number(row.getAttribute("data-seat")), name = game.players[seat];
-  var stage = next.stages[seat], word = game.stage_word.toLowerCase();
+  var stage = next.stages[seat], stageWord = inSentence(game.stage_word);
   row.classList.remove("is-out", "has-error", "typing", "is-selected");
   row.querySelectorAll("input[name=went_out], input[name^=achieved-], input[name^=bonus-]").forEach(function (i) { i.checked = false; });
   row.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
@@ -54,9 +64,12 @@ function resetRow(row, game, next) {
   var contract = row.querySelector(".contract");
   if (contract) { contract.textContent = describe(game, stage); }
   var made = row.querySelector("input[name^=achieved-]");
-  if (made) { made.setAttribute("aria-label", name + " made the " + word + " (" + word + " " + stage + ")"); }
+  if (made) {
+    made.setAttribute("aria-label", word("made", "{name} made the {stage}", { name: name, stage: stageWord }) + " (" + stageWord + " " + stage + ")");
+  }
   if (next.finishers.indexOf(name) >= 0) {
-    row.setAttribute("data-finishes", name + " completes " + word + " " + game.last_stage);
+    row.setAttribute("data-finishes", word("completes", "{name} completes {stage} {number}",
+                                           { name: name, stage: stageWord, number: game.last_stage }));
   } else {
     row.removeAttribute("data-finishes");
   }
@@ -64,15 +77,16 @@ function resetRow(row, game, next) {
 
 // The form, made into the form of the round `next` (an object of OfflineReplay.nextRound).
 export function advance(form, game, next) {
-  var word = game.round_word.toLowerCase(), title = "Record " + word + " " + next.number;
+  var round = { round: inSentence(game.round_word), number: next.number };
+  var title = capital(word("record", "Record {round} {number}", round)), rest = document.title.indexOf(" \u00b7 ");
   form.querySelector("input[name=number]").value = String(next.number);
-  form.querySelector(".round-head h1").textContent = capital(title);
-  document.title = document.title.replace(/^Record (round|deal) [0-9]+/i, capital(title));
+  form.querySelector(".round-head h1").textContent = title;
+  document.title = title + (rest >= 0 ? document.title.slice(rest) : "");
   var save = form.querySelector("button[name=save]");
-  save.textContent = "Save " + word + " " + next.number;
+  save.textContent = word("save", "Save {round} {number}", round);
   save._words = save.textContent;
   dealLine(form, game, next);
-  form.setAttribute("data-last", next.is_last ? word + " " + next.number + " is the last" : "");
+  form.setAttribute("data-last", next.is_last ? word("last", "{round} {number} is the last", round) : "");
   form.querySelectorAll(".errors").forEach(function (e) { e.remove(); });
   var ending = form.querySelector(".ending");
   if (ending) { ending.hidden = true; ending.textContent = ""; }

@@ -3,7 +3,7 @@
 // dropped can go on: the kept scoreboard is shown where the server's would be, the form is
 // turned into the round the phone's replay says comes next, and what is saved goes into the
 // outbox like any round. Nothing happens at import: main.js installs the listeners.
-import { el, keptAt, keptWords, offline, say, setKept } from "./banner.js";
+import { el, inSentence, keptAt, keptWords, offline, say, setKept, word } from "./banner.js";
 import { drop, gameInAddress, gameOf, isSending, outbox, waiting } from "./outbox.js";
 
 // A page part drawn anew (main.js's init, set by install).
@@ -52,14 +52,15 @@ export function phoneFigures() {
   var phone = phoneState(holder, id);
   if (!phone || !phone.mine.length) { return; }
   var box = el("section", "phone-figures"), state = phone.state, game = phone.game;
-  box.setAttribute("aria-label", "Worked out on this phone");
+  box.setAttribute("aria-label", word("phone_figures", "Worked out on this phone"));
   holder.parentNode.insertBefore(box, holder);
   if (!state) {
-    box.appendChild(el("p", "", "Not yet sent: the scores are worked out when the rounds reach the server."));
+    box.appendChild(el("p", "", word("phone_unknown", "Not yet sent: the scores are worked out when the rounds reach the server.")));
     return;
   }
-  var last = phone.mine[phone.mine.length - 1], word = last.word.toLowerCase();
-  box.appendChild(el("h2", "", "Not yet sent: after " + word + " " + last.number + ", worked out on this phone"));
+  var last = phone.mine[phone.mine.length - 1], round = inSentence(last.word);
+  var lastRound = { round: round, number: last.number }, nextRound = { round: round, number: state.next && state.next.number };
+  box.appendChild(el("h2", "", word("phone_after", "Not yet sent: after {round} {number}, worked out on this phone", lastRound)));
   var list = el("ol", "phone-totals");
   game.players.map(function (name, seat) { return { name: name, total: state.totals[seat], level: state.completed[seat] }; })
     .sort(function (a, b) { return a.total - b.total; })
@@ -68,19 +69,21 @@ export function phoneFigures() {
       item.setAttribute("data-player", p.name);
       item.appendChild(el("span", "pname", p.name));
       item.appendChild(el("strong", "phone-total", " " + p.total));
-      if (p.level !== null) { item.appendChild(el("span", "small", " \u00b7 level " + Math.min(p.level + 1, game.last_stage))); }
+      if (p.level !== null) {
+        item.appendChild(el("span", "small", " \u00b7 " + word("level", "level {number}", { number: Math.min(p.level + 1, game.last_stage) })));
+      }
       list.appendChild(item);
     });
   box.appendChild(list);
   // The scoreboard's own "Record round N" names the server's next round; the phone's is
   // later, and that is the one its kept round screen opens.
   var record = board && state.next ? board.querySelector("a[href$='/rounds/new']") : null;
-  if (record) { record.textContent = "Record " + word + " " + state.next.number; }
+  if (record) { record.textContent = word("record", "Record {round} {number}", nextRound); }
   box.appendChild(el("p", "small", state.next
-    ? "Next: " + word + " " + state.next.number + ", " + state.next.dealer + " deals."
-    : "The game ends with " + word + " " + last.number + "."));
+    ? word("next", "Next: {round} {number}, {name} deals.", { round: round, number: state.next.number, name: state.next.dealer })
+    : word("ends_with", "The game ends with {round} {number}.", lastRound)));
   if (state.next && (form || stashed(id))) {
-    var next = el("button", "button primary wide", "Record " + word + " " + state.next.number + " on this phone");
+    var next = el("button", "button primary wide", word("record_here", "Record {round} {number} on this phone", nextRound));
     next.type = "button";
     next.setAttribute("data-record-next", id);
     box.appendChild(next);
@@ -93,7 +96,7 @@ export function phoneFigures() {
   // A mistake in a round not yet sent: take it back out of the outbox (its draft stays, so
   // the round screen opens with what was entered).
   if (!isSending(last.id)) {
-    var undo = el("button", "button wide", "Undo " + word + " " + last.number + " (not yet sent)");
+    var undo = el("button", "button wide", word("undo_waiting", "Undo {round} {number} (not yet sent)", lastRound));
     undo.type = "button";
     undo.setAttribute("data-undo-waiting", last.id);
     box.appendChild(undo);
@@ -221,9 +224,11 @@ export function keptPage() {
     item.classList.add("is-offline");
   });
   if (off.length) {
-    var why = el("p", "needs-signal", (canRecord ? "Rounds are recorded on this phone and sent later; corrections" :
-                  "Recording, corrections") + ", undo and sharing need the signal: " +
-                  "they work again by themselves when this phone is back online.");
+    var why = el("p", "needs-signal", canRecord
+      ? word("needs_signal_recording", "Rounds are recorded on this phone and sent later; corrections, undo and sharing " +
+             "need the signal: they work again by themselves when this phone is back online.")
+      : word("needs_signal", "Recording, corrections, undo and sharing need the signal: they work again by themselves " +
+             "when this phone is back online."));
     main.insertBefore(why, main.firstChild);
   }
   say(keptWords());
@@ -244,7 +249,7 @@ export function install(build, redrawWith) {
     var board = document.querySelector("#board[data-replay]");
     if ((form && gameOf(form.getAttribute("action")) === entry.game) ||
         (board && board.getAttribute("data-game") === entry.game)) { recordNext(entry.game); }
-    say(entry.word + " " + entry.number + " taken back: it was not sent.");
+    say(word("taken_back", "{round} {number} taken back: it was not sent.", { round: entry.word, number: entry.number }));
   });
   window.addEventListener("popstate", function () {
     var id = gameInAddress();

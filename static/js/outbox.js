@@ -5,7 +5,7 @@
 // createOutbox is the whole of that, on the storage, fetch and clock it is handed, so that it
 // runs in Node as well (tests/js/outbox.test.mjs); below it, the page's side: the notes that
 // show it, on every page (the round screen's Save fills it: drafts.js). Nothing happens at import.
-import { backOnline, el, lose, say } from "./banner.js";
+import { backOnline, el, inSentence, lose, say, word } from "./banner.js";
 
 export var OUTBOX = "scorekeeper-outbox";
 // A round's draft (drafts.js) is kept under its round's action and number: the same round in
@@ -173,8 +173,13 @@ export function gameInAddress() {
 }
 export function describe(entry, full) {
   var here = !full && entry.game === gameInAddress();
-  return (entry.correction ? "Correction of " + entry.word.toLowerCase() : entry.word) + " " + entry.number +
-    (here ? "" : " of game " + entry.game) + ": waiting to send";
+  var values = { round: entry.correction ? inSentence(entry.word) : entry.word, number: entry.number, game: entry.game };
+  if (entry.correction) {
+    return here ? word("correction_waiting", "Correction of {round} {number}: waiting to send", values)
+      : word("correction_waiting_game", "Correction of {round} {number} of game {game}: waiting to send", values);
+  }
+  return here ? word("waiting", "{round} {number}: waiting to send", values)
+    : word("waiting_game", "{round} {number} of game {game}: waiting to send", values);
 }
 
 // The service worker cannot read localStorage: for its background sync (sw.js) the outbox is
@@ -188,8 +193,8 @@ function mirror(list) {
 }
 
 function notSent(entry) {
-  lose("Offline, retrying\u2026 " + entry.word.toLowerCase() + " " + entry.number +
-       " is kept on this phone and sent by itself when the signal returns.");
+  lose(word("not_sent", "Offline, retrying\u2026 {round} {number} is kept on this phone and sent by itself when the " +
+            "signal returns.", { round: inSentence(entry.word), number: entry.number }));
   // The round just saved waits, and the phone knows it has no network: the scoreboard this
   // phone kept takes the form's place (with what waits, worked out on the phone), at the
   // game's own address, so that a reload or Back leads to the game rather than to a form
@@ -207,7 +212,7 @@ function answered(entry, response, html) {
   if (form && gameOf(form.getAttribute("action")) === entry.game &&
       Number(form.querySelector("input[name=number]").value) > Number(entry.number)) {
     // The scorekeeper is already entering a later round: it stays on screen.
-    say(entry.word + " " + entry.number + " sent.");
+    say(word("sent", "{round} {number} sent.", { round: entry.word, number: entry.number }));
     showOutbox();
     return;
   }
@@ -215,7 +220,7 @@ function answered(entry, response, html) {
     document.querySelector("[data-offline-page]");
   var main = document.querySelector("#main");
   if (!mine || !main || !window.htmx) {
-    say(entry.word + " " + entry.number + " of game " + entry.game + " sent.");
+    say(word("sent_game", "{round} {number} of game {game} sent.", { round: entry.word, number: entry.number, game: entry.game }));
     return;
   }
   window.htmx.swap(main, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
@@ -247,7 +252,7 @@ export function showOutbox() {
     var pending = waiting(form);
     save.disabled = !!pending;
     save.classList.toggle("is-waiting", !!pending);
-    save.textContent = pending ? "Waiting to send\u2026" : save._words;
+    save.textContent = pending ? word("save_waiting", "Waiting to send\u2026") : save._words;
   });
   waitingList();
   hooks.shown();
@@ -266,7 +271,7 @@ export function waitingList() {
       return id && all.indexOf(id) === i;
     });
     games.forEach(function (id) {
-      var link = el("a", "button primary", "Back to game " + id);
+      var link = el("a", "button primary", word("back_to_game", "Back to game {game}", { game: id }));
       link.href = "/games/" + id;
       link.setAttribute("data-game-link", id);
       back.insertBefore(link, back.firstChild);
@@ -274,10 +279,10 @@ export function waitingList() {
   }
   var list = outbox();
   spot.textContent = "";
-  if (!list.length) { spot.textContent = "Nothing from this phone is waiting to be sent."; return; }
+  if (!list.length) { spot.textContent = word("nothing_waiting", "Nothing from this phone is waiting to be sent."); return; }
   var items = el("ul", "waiting");
   list.forEach(function (entry) { items.appendChild(el("li", "", describe(entry, true) + " (" + entry.holds + ")")); });
-  spot.appendChild(el("strong", "", "Waiting to be sent from this phone:"));
+  spot.appendChild(el("strong", "", word("waiting_list", "Waiting to be sent from this phone:")));
   spot.appendChild(items);
 }
 

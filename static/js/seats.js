@@ -3,7 +3,7 @@
 // seat gets its buttons to move up a seat and to leave the table (they post, and the server
 // rearranges the seats with the first dealer kept on the same person).
 // Nothing happens at import: main.js installs the listener where the seats are on the page.
-import { el } from "./banner.js";
+import { el, word } from "./banner.js";
 
 function seatButtons(seat, index, name) {
   var up = seat.querySelector("button[name=up]"), drop = seat.querySelector("button[name=drop]");
@@ -42,12 +42,12 @@ export function install() {
     seat.className = "seat";
     var dot = last.querySelector(".dot").cloneNode(true);
     dot.className = "dot seat-" + (n % 8);
-    var label = el("label", "visually-hidden", "Seat " + (n + 1));
+    var label = el("label", "visually-hidden", word("seat", "Seat {number}", { number: n + 1 }));
     label.htmlFor = "seat-" + n;
     var input = last.querySelector("input[name^=seat-]").cloneNode(false);
     input.id = input.name = "seat-" + n;
     input.value = "";
-    input.placeholder = "Seat " + (n + 1) + ": name";
+    input.placeholder = word("seat_name", "Seat {number}: name", { number: n + 1 });
     var pick = last.querySelector(".dealer-pick").cloneNode(true);
     var radio = pick.querySelector("input");
     radio.value = String(n);

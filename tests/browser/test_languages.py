@@ -3,6 +3,7 @@ keys named in German, and the round saved with the canonical ones."""
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper import store
@@ -40,3 +41,22 @@ def test_a_german_phone_taps_koenig_dame_bube_ass_and_the_round_stores_k_q_j_a(a
     with live_app.app_context():
         hands = store.load(game_id).state.rounds[0].record.hands
         assert {name: hand.canonical for name, hand in hands.items()} == {"Ben": "A K Q J", "Cat": "7"}
+
+
+@pytest.mark.parametrize("locale", ["en-GB", "de-DE", "es-ES", "fr-FR", "fi-FI"])
+def test_the_menu_fits_one_line_of_a_phone_in_every_language(another_phone, server, locale):
+    page = another_phone(locale=locale).new_page()
+    page.goto(f"{server}/")
+    expect(page.locator("html")).to_have_attribute("lang", locale[:2])
+    header = page.locator("header.top").bounding_box()
+    parts = [page.locator("header.top .brand"), *page.locator("header.top nav a").all()]
+    assert len(parts) == 7
+    boxes = [part.bounding_box() for part in parts]
+    # One line: every link beside the spade, none below another, none past the screen's edge.
+    tops = [round(box["y"]) for box in boxes]
+    assert max(tops) - min(tops) <= 1, (locale, tops)
+    assert all(box["x"] >= 0 and box["x"] + box["width"] <= 390 for box in boxes), (locale, boxes)
+    assert header["height"] < 2 * min(box["height"] for box in boxes), (locale, header)
+    # Each link stays a fingertip's size, and the page does not scroll sideways.
+    assert all(box["height"] >= 44 and box["width"] >= 24 for box in boxes), (locale, boxes)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -4,6 +4,8 @@ language for another, and the shipped catalogues complete."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import subprocess
 import sys
@@ -142,6 +144,136 @@ def test_a_german_browser_reads_a_players_page_in_german(app, web, balmoral):
     assert "1 Spiel (1 laufend)" in words and "Gewonnene Spiele" in words and "Direkter Vergleich" in words
     assert "Die Leiter von Balmoral-Rommé" in words and "Laufend mit 0" in words
     assert "Head to head" not in words and "Recent games" not in words
+
+
+def seat_phone(app, web, game_id: int, seat: int):
+    """The phone of the player in ``seat``, holding the seat link the scorekeeper made."""
+    web.post(f"/games/{game_id}/seat-links")
+    keys = re.findall(r'href="http[^"]*/games/\d+/seat#key=([^"]+)"', web.get(f"/games/{game_id}/share").get_data(as_text=True))
+    phone = app.test_client()
+    assert phone.post(f"/games/{game_id}/seat", data={"key": keys[seat]}).status_code == 303
+    return phone
+
+
+def test_a_german_player_reads_their_own_hand_page_in_german(app, web, balmoral):
+    cat = seat_phone(app, web, balmoral, 2)
+    page = cat.get(f"/games/{balmoral}/hand", headers=GERMAN)
+    assert html_lang(page) == "de"
+    words = text(page)
+    assert "Cat: Runde 1" in words and "An den Punkteführer senden" in words and "Noch nicht gesendet" in words
+    assert "Send to the scorekeeper" not in words and "Not sent yet" not in words
+    # The keypad in the German letters, its words for the script in German too.
+    keys = dict(re.findall(r'data-rank="([^"]+)" data-label="([^"]+)"', page.text))
+    assert (keys["Q"], keys["J"]) == ("D", "B")
+    said = json.loads(html.unescape(re.search(r"data-words='([^']+)'", page.text).group(1)))
+    assert said["keypad"] == "Karten für {name}" and said["empty"] == "tippe die Karten auf deiner Hand"
+    save_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "K Q", 3: "3"})
+    words = text(cat.get(f"/games/{balmoral}/hand", headers=GERMAN))
+    assert "Runde 1 gespeichert: deine Hand K D (20)." in words and "Das ist nicht meine Hand" in words
+    cat.post(f"/games/{balmoral}/hand/flag", data={"number": "1"})
+    assert "Du hast gemeldet, dass Runde 1 für dich falsch ist." in text(cat.get(f"/games/{balmoral}/hand", headers=GERMAN))
+    board = text(web.get(f"/games/{balmoral}", headers=GERMAN))
+    assert "Cat sagt, Runde 1 ist falsch." in board and "Verwerfen" in board
+    dismissed = web.post(f"/games/{balmoral}/flags/dismiss", data={"number": "1", "seat": "2"}, headers=GERMAN,
+                         follow_redirects=True)
+    assert "Meldung von Cat zu Runde 1 verworfen" in text(dismissed)
+    # What a seat link may not do, said in German.
+    refused = cat.get(f"/games/{balmoral}/rounds/new", headers=GERMAN)
+    assert refused.status_code == 403 and "Dieses Telefon hat den Platzlink von Cat" in text(refused)
+    french = text(cat.get(f"/games/{balmoral}/hand", headers={"Accept-Language": "fr"}))
+    assert "Cat : manche 2" in french and "Envoyer au marqueur" in french and "Send to" not in french
+
+
+def test_the_pages_that_take_a_key_are_in_the_readers_language(app, web, balmoral):
+    stranger = app.test_client()
+    join = stranger.get(f"/games/{balmoral}/join", headers=GERMAN)
+    assert html_lang(join) == "de"
+    words = text(join)
+    assert f"Punkte für Spiel {balmoral} führen" in words and "Bearbeitungsschlüssel" in words
+    assert "(der Teil des Links nach #key=" in words and "Dem Spiel nur zuschauen" in words
+    refused = text(stranger.post(f"/games/{balmoral}/join", data={"key": "x"}, headers=GERMAN))
+    assert "Dieser Bearbeitungslink funktioniert nicht mehr" in refused
+    seat = text(stranger.get(f"/games/{balmoral}/seat", headers={"Accept-Language": "es"}))
+    assert "Anota tu propia mano" in seat and "Anotar mi mano en este teléfono" in seat
+    refused = text(stranger.post(f"/games/{balmoral}/seat", data={"key": "x"}, headers={"Accept-Language": "fi"}))
+    assert "Tämä paikkalinkki ei enää toimi" in refused
+    club = text(stranger.get("/club", headers=GERMAN))
+    assert "Der Clubverwalter" in club and "Dieses Telefon zum Clubverwalter machen" in club
+    assert "Clubschlüssel" in club and "Make this phone the keeper" not in club
+    assert "Dieses Telefon ist der Clubverwalter" in text(web.get("/club", headers=GERMAN))
+    # The keeper's pages refuse another phone in its language, naming what only the keeper may do.
+    refused = stranger.get("/import", headers=GERMAN)
+    assert refused.status_code == 403
+    assert "Nur der Clubverwalter kann Dateien importieren und Sicherungen herunterladen" in text(refused)
+
+
+def test_deleting_a_game_and_a_round_asks_in_the_readers_language(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    words = text(web.get(f"/games/{balmoral}/delete", headers=GERMAN))
+    assert f"Spiel {balmoral} löschen?" in words and f"Ja, Spiel {balmoral} löschen" in words
+    assert "Nein, behalten" in words and "Seine Spieldatei herunterladen" in words
+    words = text(web.get(f"/games/{balmoral}/rounds/1/delete", headers=GERMAN))
+    assert "Runde 1 löschen?" in words and "Ben ist raus; Strafpunkte Ann 39, Ben 0, Cat 32, Dan 5." in words
+    assert "Ja, Runde 1 löschen" in words and "Yes, delete" not in words
+    french = text(web.get(f"/games/{balmoral}/rounds/1/delete", headers={"Accept-Language": "fr"}))
+    assert "Supprimer la manche 1 ?" in french and "Non, la garder" in french
+
+
+def test_a_round_sent_twice_differently_is_compared_in_the_readers_language(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    answer = post_round(web, balmoral, 1, went_out=1, hands={0: "7", 2: "10 10 Q 2"}, points={3: "5"},
+                        headers={**HTMX, **GERMAN})
+    assert answer.status_code == 409
+    words = text(answer)
+    assert "Runde 1: zwei Fassungen" in words and "Gespeicherte Runde 1 behalten" in words
+    assert "Gespeichert" in words and "Dieses Telefons" in words and "ist raus" in words
+    assert "two versions" not in words and "went out" not in words
+
+
+def test_the_import_page_and_a_games_length_are_in_the_readers_language(app, web, four):
+    words = text(web.get("/import", headers=GERMAN))
+    assert "Eine Sicherung herunterladen" in words and "Eine Spieldatei oder eine Sicherung (.json)" in words
+    assert "Download the backup" not in words
+    refused = text(web.post("/import", data={}, headers=GERMAN))
+    assert "Wähle zuerst eine Datei." in refused
+    history = text(web.get("/history", headers=GERMAN))
+    assert re.search(r"\d+ (Std\. \d\d )?Min\.", history) and " min" not in history
+
+
+def test_flashed_words_carry_names_in_the_readers_language(app, web, balmoral):
+    made = web.post(f"/games/{balmoral}/seat-links", headers=GERMAN, follow_redirects=True)
+    assert "Platzlinks für 4 Spieler erstellt" in text(made)
+    web.post("/players/", data={"name": "Eve"})
+    taken = text(web.post("/players/", data={"name": "eve"}, headers=GERMAN))
+    assert "„Eve“ steht schon in der Spielerliste" in taken
+    # A round saved on a version another phone has moved past: refused in the reader's words.
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    stale = web.post(f"/games/{balmoral}/rounds/1/edit", headers={**HTMX, **GERMAN},
+                     data=round_form(1, went_out=1, hands={0: "7", 2: "Q"}, points={3: "5"}, save="1", version="1"))
+    assert stale.status_code == 409 and "Dieses Spiel wurde auf einem anderen Telefon geändert" in text(stale)
+
+
+def script_words(response) -> dict | None:
+    block = re.search(r'<script type="application/json" id="words">([^<]*)</script>', response.text)
+    return json.loads(block.group(1)) if block else None
+
+
+def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmoral):
+    # English pages give none: each module of the script has its own English.
+    assert script_words(web.get(f"/games/{balmoral}")) is None
+    german = script_words(web.get(f"/games/{balmoral}", headers=GERMAN))
+    assert german["live"] == "Wieder verbunden" and german["capitals"] is True
+    assert german["waiting_game"] == "{round} {number} von Spiel {game}: wartet auf Senden"
+    assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
+    french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
+    assert french["capitals"] is False and french["offline"] == "Hors ligne : reconnexion"
+    # Every word has its blanks as the script fills them, none left in the catalogue's form.
+    assert not [key for key, said in german.items() if isinstance(said, str) and "%(" in said]
+    # The round screen's game data, which the phone's own next round is drawn from, in German too.
+    screen = web.get(f"/games/{balmoral}/rounds/new", headers=GERMAN).text
+    data = json.loads(html.unescape(re.search(r"data-replay='([^']+)'", screen).group(1)))
+    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe"
+    assert data["stages"][0]["contract"] == "3 Sätze aus 3"
 
 
 def test_the_api_answers_in_english_whatever_the_browsers_language(web):
@@ -296,6 +428,18 @@ def test_pages_vary_by_language_and_a_board_never_revalidates_into_another_one(w
     assert web.get(f"/games/{balmoral}", headers={"If-None-Match": german.headers["ETag"], **GERMAN}).status_code == 304
     web.set_cookie(languages.COOKIE, "fi")
     assert web.get(f"/games/{balmoral}", headers={"If-None-Match": german.headers["ETag"], **GERMAN}).status_code == 200
+
+
+def test_the_service_worker_keeps_its_offline_page_in_a_cache_of_the_readers_language(web):
+    def cache(response):
+        return re.search(r'const CACHE = "([^"]+)"', response.text).group(1)
+
+    english, german = web.get("/sw.js"), web.get("/sw.js", headers=GERMAN)
+    assert "Accept-Language" in german.headers["Vary"] and "Cookie" in german.headers["Vary"]
+    # A phone whose language changes fetches a worker that differs, which fills a new cache.
+    assert cache(english) != cache(german) and "-de-" in cache(german)
+    assert cache(web.get("/sw.js", headers=GERMAN)) == cache(german)
+    assert "Punkte für Kontrakt-Rommé" in web.get("/manifest.webmanifest", headers=GERMAN).json["description"]
 
 
 def test_the_api_and_static_files_do_not_vary_by_language(web, balmoral):

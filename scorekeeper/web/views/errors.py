@@ -30,7 +30,7 @@ PAGES = {
                                      "try again; nothing was changed.")),
     500: (N_("Something went wrong"), N_("This change may not have been saved; every round saved before it is "
                                          "kept. Reload the page to see what was.")),
-    507: ("The server's disk is full", DISK_FULL),
+    507: (N_("The server's disk is full"), DISK_FULL),
 }
 
 
@@ -53,10 +53,10 @@ def _seat_holders_words(status: int) -> tuple[str, str] | None:
     seat = seat_keys.held_seat(game_id)
     if seat is None:
         return None
-    return ("Only the scorekeeper can do that",
-            f"This phone holds {seat.name}\u2019s seat link: it sends {seat.name}\u2019s own hand, and nothing else. "
-            "Saving, undoing and correcting rounds, and starting a game, are the scorekeeper\u2019s: the phone "
-            "with the game\u2019s edit link. Nothing was changed.")
+    return (gettext("Only the scorekeeper can do that"),
+            gettext("This phone holds %(name)s\u2019s seat link: it sends %(name)s\u2019s own hand, and nothing "
+                    "else. Saving, undoing and correcting rounds, and starting a game, are the scorekeeper\u2019s: "
+                    "the phone with the game\u2019s edit link. Nothing was changed.", name=seat.name))
 
 
 def _back_to_the_game(status: int) -> str | None:
@@ -94,8 +94,8 @@ def register(app: Flask) -> None:
         if isinstance(error, NotKeeper | NoClubKey | TooLarge | NotYourSeat):  # they say what to do: who may, how large
             return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
         if isinstance(error, RateLimitExceeded):
-            return answer(429, message=f"At most {error.description} from one address: wait a minute and "
-                                       "try again. Nothing was changed.")
+            return answer(429, message=gettext("At most %(limit)s from one address: wait a minute and try again. "
+                                               "Nothing was changed.", limit=error.description))
         return with_headers(answer(error.code or 500), error)
 
     @app.errorhandler(OperationalError)

@@ -6,6 +6,7 @@ import json
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, make_response, request
+from flask_babel import format_decimal, gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -13,6 +14,7 @@ from scorekeeper.store import access, replays
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
+from scorekeeper.rules import N_
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GameFileError
@@ -27,7 +29,8 @@ REMEMBER_IMPORTED = 20
 
 
 class ImportForm(FlaskForm):
-    file = FileField("A game file or a backup (.json)", validators=[FileRequired("Choose a file first.")])
+    file = FileField(lazy_gettext("A game file or a backup (.json)"),
+                     validators=[FileRequired(lazy_gettext("Choose a file first."))])
 
 
 @bp.get("/games/<int:game_id>.json")
@@ -50,7 +53,7 @@ def game_csv(game_id: int):
 
 
 @bp.get("/backup.json")
-@club_only("download the backup of every game")
+@club_only(N_("download the backup of every game"))
 def backup():
     """Every game (deleted ones too), as ``flask games export --all`` prints it."""
     today = datetime.now(UTC).strftime("%Y-%m-%d")
@@ -58,7 +61,7 @@ def backup():
 
 
 @bp.route("/import", methods=["GET", "POST"])
-@club_only("import files and download backups")
+@club_only(N_("import files and download backups"))
 @max_body("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)  # a backup may be larger than the app's usual limit
 def upload():
     """Restore a game file or a backup: refused whole, or every new game stored; never twice."""
@@ -69,21 +72,21 @@ def upload():
         status = 400 if "csrf_token" in form.errors else 422
         return _page(status, form=form, refused=None, outcomes=None)
     upload = form.file.data
-    name = (upload.filename or "the file")[:80]
+    name = (upload.filename or gettext("the file"))[:80]
     raw = upload.read()
     try:
         doc = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
-        return _refused(form, f"{name}: not a JSON document (it is not UTF-8 text)")
+        return _refused(form, gettext("%(file)s: not a JSON document (it is not UTF-8 text)", file=name))
     except (ValueError, RecursionError) as exc:
-        return _refused(form, f"{name}: not a JSON document ({exc})")
+        return _refused(form, gettext("%(file)s: not a JSON document (%(reason)s)", file=name, reason=exc))
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
         return _refused(form, f"{name}: {refusal}", 413)
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:
-        return _refused(form, f"{name}: refused: {exc}")
+        return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=exc))
     keys: list[str] = []
     outcomes = transfer.import_files(files, keys=keys)
     new = [o for o in outcomes if o.status == transfer.NEW]
@@ -102,8 +105,9 @@ def _page(status: int = 200, **context):
     """The page, with the most an import here takes (said before a file is chosen)."""
     games, rounds = import_most()
     most_bytes = int(current_app.config.get("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES))
-    return render("import.html", status, game_count=_game_count(), most_games=games, most_rounds=rounds,
-                  most_mb=most_bytes // (1024 * 1024), **context)
+    # Large numbers grouped as the reader's language groups them ("10,000", "10.000").
+    return render("import.html", status, game_count=_game_count(), most_games=format_decimal(games),
+                  most_rounds=format_decimal(rounds), most_mb=most_bytes // (1024 * 1024), **context)
 
 
 def _game_count() -> int:

@@ -355,8 +355,9 @@ def join(game_id: int):
     key = request.form.get("key", "").strip()
     if not access.key_matches(loaded.game, key):
         return key_page("join.html", 403, game=loaded.game,
-                        problem="This edit link no longer works: the scorekeeper made a new key, or the link "
-                                "was cut short. You can still watch the game; ask for a fresh link to keep score.")
+                        problem=gettext("This edit link no longer works: the scorekeeper made a new key, or the "
+                                        "link was cut short. You can still watch the game; ask for a fresh link to "
+                                        "keep score."))
     access.remember(game_id, key)
     flash(gettext("This phone can now keep score for this game."), "ok")
     return go(url_for("games.scoreboard", game_id=game_id))

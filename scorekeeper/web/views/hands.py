@@ -9,11 +9,12 @@ hand", above the board. Without JavaScript every key posts, as on the round scre
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, request, url_for
+from flask_babel import gettext
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
 from scorekeeper.store.seats import seat_keys
-from scorekeeper.rules import RoundError
+from scorekeeper.rules import N_, RoundError
 from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import saved_words, sent_words
@@ -27,9 +28,10 @@ bp = Blueprint("hands", __name__, url_prefix="/games/<int:game_id>/hand")
 class NotYourSeat(Forbidden):
     """A phone without this game's seat link (or one made anew since) opened a player's page."""
 
-    title = "This page is a player's own"
-    description = ("Open your own seat link (\u201cEnter Ann\u2019s hand\u201d) from the scorekeeper\u2019s Share "
-                   "page: the scorekeeper may have made new seat links since this phone opened its one.")
+    # In the catalogue (N_); the error page says them in the reader's language.
+    title = N_("This page is a player's own")
+    description = N_("Open your own seat link (\u201cEnter Ann\u2019s hand\u201d) from the scorekeeper\u2019s Share "
+                     "page: the scorekeeper may have made new seat links since this phone opened its one.")
 
 
 def _seat(game_id: int) -> seat_keys.HeldSeat:
@@ -118,13 +120,15 @@ def own_hand(game_id: int):
 
 def _already_saved(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, number: int):
     state = loaded.state
-    word = state.rules.round_word
+    word = languages.round_title(state.rules)
     if 1 <= number <= len(state.rounds):
         line = saved_words(state, state.rounds[number - 1], seat.name)
-        message = (f"{word} {number} is already saved, with your hand as {line}: nothing was sent. "
-                   "If that is not your hand, tap \u201cThat\u2019s not my hand\u201d.")
+        message = gettext("%(round)s %(number)s is already saved, with your hand as %(hand)s: nothing was sent. "
+                          "If that is not your hand, tap \u201cThat\u2019s not my hand\u201d.",
+                          round=word, number=number, hand=line)
     else:
-        message = f"{word} {number} is not the one being played: nothing was sent."
+        message = gettext("%(round)s %(number)s is not the one being played: nothing was sent.", round=word,
+                          number=number)
     return _page(loaded, seat, status=409, message=message)
 
 
@@ -154,7 +158,7 @@ def flag(game_id: int):
     loaded = _load(game_id)
     number = small_int(request.form.get("number"))
     if number is None or not 1 <= number <= len(loaded.state.rounds):
-        return _page(loaded, seat, status=409, message="That round is no longer saved: nothing was flagged.")
+        return _page(loaded, seat, status=409, message=gettext("That round is no longer saved: nothing was flagged."))
     store.flag_round(game_id, number, seat.position)
     if not is_htmx():
         return go(url_for("hands.own_hand", game_id=game_id))

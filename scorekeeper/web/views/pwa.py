@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, make_response, redirect, render_template, url_for
+from flask_babel import gettext
 
 from scorekeeper.web.assets import script_modules
 
@@ -30,7 +31,7 @@ def manifest():
         {
             "name": "Scorekeeper",
             "short_name": "Scorekeeper",
-            "description": "Keep score for contract rummy at the card table",
+            "description": gettext("Keep score for contract rummy at the card table"),
             "start_url": url_for("games.index"),
             "scope": "/",
             "display": "standalone",

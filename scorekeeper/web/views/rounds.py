@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, redirect, request, url_for
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import in_sentence, problem_message, round_title
+from scorekeeper.web.languages import in_sentence, problem_message, problem_words, round_title, stage_title
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
-from scorekeeper.web.presenters import bonus_words, card_label, sent_words
+from scorekeeper.web.presenters import bonus_words, card_label, conflict_words, sent_words
 from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
 from scorekeeper.rules import GameState, RoundError
 from scorekeeper.web.views.common import go, is_htmx, render, whole_number
@@ -113,7 +113,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
             # This phone's own correction sent again (its answer was lost): already done.
             flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
             return _scoreboard(exc.loaded)
-        flash(str(exc), "warn")
+        flash(conflict_words(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     except store.AlreadyRecorded as exc:
         return _recorded_already(_load(game_id), exc.number, record)
@@ -163,17 +163,19 @@ def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]
     """Each player's part of the two versions of a round, in words."""
     ladder = "achieved" in stored
     rules = setup.rules
-    stage = rules.stage_word.lower()
+    stage = in_sentence(stage_title(rules))
 
     def words(doc: dict, name: str) -> str:
         if doc["went_out"] == name:
-            said = "went out"
+            said = gettext("went out")
         elif name in doc["points"]:
-            said = "no cards" if doc["points"][name] == 0 else f"{doc['points'][name]} points"
+            points = doc["points"][name]
+            said = gettext("no cards") if points == 0 else ngettext("%(num)d point", "%(num)d points", points)
         else:
-            said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or "no cards"
+            said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or gettext("no cards")
         if ladder and doc["went_out"] != name:
-            said += f", made the {stage}" if name in doc["achieved"] else f", no {stage}"
+            said += ", " + (gettext("made the %(stage)s", stage=stage) if name in doc["achieved"]
+                            else gettext("no %(stage)s", stage=stage))
         for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
             said += f", {bonus}"
         return said
@@ -220,10 +222,10 @@ def delete_round(game_id: int, number: int):
         try:
             saved = store.delete_round(game_id, number, _version())
         except store.Conflict as exc:
-            flash(str(exc), "warn")
+            flash(conflict_words(exc), "warn")
             return _scoreboard(exc.loaded, 409)
         except RoundError as exc:
-            flash(str(exc), "error")
+            flash("; ".join(problem_words(p) for p in exc.problems), "error")
             return _scoreboard(loaded, 409)
         flash(gettext("Round %(number)s deleted; the rounds after it are renumbered and worked out again.", number=number), "ok")
         return _scoreboard(saved)
@@ -247,7 +249,7 @@ def undo_round(game_id: int):
     try:
         saved = store.delete_round(game_id, last.number, _version())
     except store.Conflict as exc:
-        flash(str(exc), "warn")
+        flash(conflict_words(exc), "warn")
         return _scoreboard(exc.loaded, 409)
     # The removed round is kept, exactly as recorded, for "Restore" on the board (undone.py).
     undone.remember(game_id, saved.game.version, last.number, word, round_document(state.setup, last.record))

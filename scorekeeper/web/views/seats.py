@@ -4,6 +4,7 @@ screen is told, by a conditional poll, which hands have arrived; a flag is dismi
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, make_response, request, url_for
+from flask_babel import gettext, ngettext
 
 from scorekeeper import store
 from scorekeeper.store import access
@@ -50,8 +51,9 @@ def join(game_id: int):
     seat = seat_keys.seat_of(game_id, key)
     if seat is None:
         return key_page("seat_join.html", 403, game=loaded.game,
-                        problem="This seat link no longer works: the scorekeeper made new seat links, or the link "
-                                "was cut short. Ask the scorekeeper for your link from the Share page.")
+                        problem=gettext("This seat link no longer works: the scorekeeper made new seat links, or "
+                                        "the link was cut short. Ask the scorekeeper for your link from the Share "
+                                        "page."))
     seat_keys.hold(game_id, key)
     return go(url_for("hands.own_hand", game_id=game_id))
 
@@ -64,7 +66,8 @@ def new_links(game_id: int):
         abort(400)
     keys = seat_keys.make_seat_keys(game_id)
     seat_keys.remember_made(game_id, keys)
-    flash(f"Seat links made for {len(keys)} players: any earlier seat links no longer work.", "ok")
+    flash(ngettext("Seat links made for %(num)d player: any earlier seat links no longer work.",
+                   "Seat links made for %(num)d players: any earlier seat links no longer work.", len(keys)), "ok")
     return go(url_for("games.share", game_id=game_id) + "#seat-links")
 
 
@@ -106,5 +109,6 @@ def dismiss(game_id: int):
     if number is not None and position is not None:
         store.dismiss_flag(game_id, number, position)
         if position < len(loaded.seats):
-            flash(f"{loaded.seats[position].name}'s word on round {number} dismissed: the round stays as saved.", "ok")
+            flash(gettext("%(name)s's word on round %(number)s dismissed: the round stays as saved.",
+                          name=loaded.seats[position].name, number=number), "ok")
     return go(url_for("games.scoreboard", game_id=game_id))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, request, url_for
+from flask_babel import gettext
 
 from scorekeeper.web import clubkey as club
 from scorekeeper.web.forms import ConfirmForm
@@ -21,11 +22,12 @@ def join():
         key = request.form.get("key", "").strip()
         if not club.matches(key):
             return key_page(
-                "club.html", 403, problem="That is not the club key (or a newer one has replaced it). "
-                "On the server, `flask --app scorekeeper club-key` makes a new club link.")
+                "club.html", 403, problem=gettext("That is not the club key (or a newer one has replaced it). "
+                                                  "On the server, `flask --app scorekeeper club-key` makes a new "
+                                                  "club link."))
         club.remember(key)
-        flash("This phone is now the club\u2019s keeper: it may rename players, restore deleted games, "
-              "import and download backups.", "ok")
+        flash(gettext("This phone is now the club\u2019s keeper: it may rename players, restore deleted games, "
+                      "import and download backups."), "ok")
         return go(url_for("games.index"))
     return key_page("club.html", problem=None)
 
@@ -36,6 +38,6 @@ def leave():
     if not ConfirmForm().validate_on_submit():
         abort(400)
     club.forget()
-    flash("This phone is no longer the club\u2019s keeper.", "ok")
+    flash(gettext("This phone is no longer the club\u2019s keeper."), "ok")
     return go(url_for("games.index"))
 

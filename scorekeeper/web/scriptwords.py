@@ -1,0 +1,122 @@
+"""The words the phone's script (``static/js/``) builds its sentences from, in the reader's
+language: every page carries them as JSON (``base.html``, ``<script type="application/json"
+id="words">``), and ``banner.js``'s ``word`` fills their blanks ({name}, {round}). Each module
+keeps its English for a page that gives none.
+
+The messages are the catalogue's own, the same the templates use where a page says the same
+thing ("sent by %(name)s: %(hand)s"), with each ``%(name)s`` written ``{name}`` for the script.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask_babel import get_translations
+
+from scorekeeper.web.languages import DEFAULT, locale_code
+
+_BLANK = re.compile(r"%\((\w+)\)[sd]")
+
+
+def _script(text: str) -> str:
+    return _BLANK.sub(r"{\1}", text)
+
+
+def _(message: str) -> str:
+    """A message in the reader's language, its blanks left for the script."""
+    return _script(get_translations().ugettext(message))
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a plural message for ``n``, its blanks ({num}) left for the script."""
+    return _script(get_translations().ungettext(singular, plural, n))
+
+
+def words() -> dict[str, object]:
+    """Every word of the phone's script, by the name the script asks for it."""
+    return {
+        # Whether a title word keeps its capital inside a sentence (German nouns do), as
+        # languages.in_sentence says it for the server's words.
+        "capitals": locale_code() == "de",
+        # banner.js: the lost signal.
+        "offline": _("Offline: reconnecting"),
+        "offline_saving": _("Offline, retrying\u2026 nothing you entered is lost."),
+        "live": _("Live again"),
+        "kept_board": _("Offline: the scoreboard as of %(time)s"),
+        "kept_page": _("Offline: this page as of %(time)s"),
+        # outbox.js: rounds waiting to be sent.
+        "waiting": _("%(round)s %(number)s: waiting to send"),
+        "waiting_game": _("%(round)s %(number)s of game %(game)s: waiting to send"),
+        "correction_waiting": _("Correction of %(round)s %(number)s: waiting to send"),
+        "correction_waiting_game": _("Correction of %(round)s %(number)s of game %(game)s: waiting to send"),
+        "not_sent": _("Offline, retrying\u2026 %(round)s %(number)s is kept on this phone and sent by itself "
+                      "when the signal returns."),
+        "sent": _("%(round)s %(number)s sent."),
+        "sent_game": _("%(round)s %(number)s of game %(game)s sent."),
+        "save_waiting": _("Waiting to send\u2026"),
+        "back_to_game": _("Back to game %(game)s"),
+        "nothing_waiting": _("Nothing from this phone is waiting to be sent."),
+        "waiting_list": _("Waiting to be sent from this phone:"),
+        # drafts.js: what a round waiting holds, in a line.
+        "holds_out": _("%(name)s went out"),
+        "holds_no_cards": _("%(name)s: no cards"),
+        "holds_points": _("%(name)s: %(points)s points"),
+        "holds_cards": _("%(name)s: %(cards)s (%(penalty)s)"),
+        "holds_empty": _("%(name)s: no cards yet"),
+        # keypad.js: a row's chips, the game's end, what the phone counts itself.
+        "went_out": _("went out"),
+        "no_cards": _("no cards"),
+        "counted": _("counted by hand"),
+        "no_cards_yet": _("no cards yet"),
+        "ending": _("Saving ends the game: %(reasons)s."),
+        "and": _("%(names)s and %(last)s"),
+        "not_a_card": _('%(name)s: "%(card)s" is not a card.'),
+        "not_in_game": _("%(name)s: %(card)s is not a card of this game."),
+        "too_many_joker": _("%(name)s: %(total)s \u00d7 %(card)s in this round, but 1 joker in play."),
+        "too_many_jokers": _("%(name)s: %(total)s \u00d7 %(card)s in this round, but %(limit)s jokers in play."),
+        "too_many_deck": _("%(name)s: %(total)s \u00d7 %(card)s in this round, but 1 deck holds only %(limit)s of "
+                           "%(rank)s."),
+        "too_many_decks": _("%(name)s: %(total)s \u00d7 %(card)s in this round, but %(decks)s decks hold only "
+                            "%(limit)s of %(rank)s."),
+        # offline-form.js: the next round's form, made on the phone.
+        "contract": _("%(stage)s %(number)s: %(contract)s"),
+        "dealt": _("<strong>%(name)s</strong> dealt"),
+        "cards_each": ngettext("<strong>%(num)d</strong> card each", "<strong>%(num)d</strong> cards each", 10),
+        "made": _("%(name)s made the %(stage)s"),
+        "completes": _("%(name)s completes %(stage)s %(number)s"),
+        "record": _("Record %(round)s %(number)s"),
+        "save": _("Save %(round)s %(number)s"),
+        "last": _("%(round)s %(number)s is the last"),
+        # offline.js: the rounds waiting, worked out on the phone, and a page kept without signal.
+        "phone_figures": _("Worked out on this phone"),
+        "phone_unknown": _("Not yet sent: the scores are worked out when the rounds reach the server."),
+        "phone_after": _("Not yet sent: after %(round)s %(number)s, worked out on this phone"),
+        "level": _("level %(number)s"),
+        "next": _("Next: %(round)s %(number)s, %(name)s deals."),
+        "ends_with": _("The game ends with %(round)s %(number)s."),
+        "record_here": _("Record %(round)s %(number)s on this phone"),
+        "undo_waiting": _("Undo %(round)s %(number)s (not yet sent)"),
+        "taken_back": _("%(round)s %(number)s taken back: it was not sent."),
+        "needs_signal_recording": _("Rounds are recorded on this phone and sent later; corrections, undo and "
+                                    "sharing need the signal: they work again by themselves when this phone is "
+                                    "back online."),
+        "needs_signal": _("Recording, corrections, undo and sharing need the signal: they work again by "
+                          "themselves when this phone is back online."),
+        # arrivals.js: players' own hands arriving on the round screen.
+        "sent_by": _("sent by %(name)s: %(hand)s"),
+        "sent_kept": _("%(name)s sent: %(hand)s (yours is kept)"),
+        # seats.js: a seat added on the new-game page.
+        "seat": _("Seat %(number)s"),
+        "seat_name": _("Seat %(number)s: name"),
+        # seat.js: a player's own hand on its way.
+        "sending": _("Sending\u2026"),
+        "hand_not_sent": _("Not sent yet: no signal. Your hand is kept on this phone and goes to the scorekeeper "
+                           "by itself when the signal returns."),
+        "hand_sending": _("Not sent yet: sending\u2026"),
+    }
+
+
+def page_words() -> dict[str, object]:
+    """What a page gives its script: nothing in English (each module has its own), the words
+    otherwise."""
+    return {} if locale_code() == DEFAULT else words()
