@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request, url_for
 from flask_babel import format_decimal, ngettext
 
-from scorekeeper.web import charts
+from scorekeeper.web import charts, presenters
 from scorekeeper.club import history
 from scorekeeper.store.figures import ratings
 from scorekeeper.files import transfer
@@ -72,8 +72,8 @@ def leaderboard_csv():
                       rulesets=offered_rulesets(played, None), periods=history.PERIODS, spark=spark)
     suffix = "".join(f"-{part}" for part in (filters.rules, filters.period if filters.period != "all" else None)
                      if part)
-    return download(transfer.ratings_csv(history.leaderboard(filters)), f"scorekeeper-ratings{suffix}.csv",
-                     "text/csv")
+    return download(transfer.ratings_csv(history.leaderboard(filters), presenters.csv_words()),
+                    f"scorekeeper-ratings{suffix}.csv", "text/csv")
 
 
 def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
