@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import OperationalError
 
+from scorekeeper.rules import N_, Phrase
+
 if TYPE_CHECKING:
     from scorekeeper.store.replays import LoadedGame
 
@@ -17,7 +19,17 @@ class NotFound(LookupError):
 
 
 class PlayerNameError(ValueError):
-    pass
+    """A name the roster cannot take. ``said``: its words with their blanks, for a reader in
+    another language (None for a message said only in English)."""
+
+    def __init__(self, message: str, said: Phrase | None = None) -> None:
+        super().__init__(message)
+        self.said = said
+
+    @classmethod
+    def taken(cls, name: str) -> PlayerNameError:
+        said = Phrase(N_('"{name}" is already on the roster'), {"name": name})
+        return cls(str(said), said)
 
 
 class BrokenGame(ValueError):

@@ -35,7 +35,7 @@ def add_player(name: str) -> Player:
         raise PlayerNameError(str(exc)) from None
     existing = find_player(cleaned)
     if existing is not None:
-        raise PlayerNameError(f'"{existing.name}" is already on the roster')
+        raise PlayerNameError.taken(existing.name)
     player = Player(name=cleaned, name_key=name_key(cleaned))
     db.session.add(player)
     db.session.commit()
@@ -53,7 +53,7 @@ def rename_player(player_id: int, name: str) -> Player:
         raise PlayerNameError(str(exc)) from None
     other = find_player(cleaned)
     if other is not None and other.id != player.id:
-        raise PlayerNameError(f'"{other.name}" is already on the roster')
+        raise PlayerNameError.taken(other.name)
     if player.name != cleaned:
         # Every game the player sat at shows the new name: a change to each of those games
         # (their ETags change, watchers see it, and no state worked out before is used again).

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from flask import Flask, current_app, g, request, session
+from flask_babel import gettext
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
@@ -105,10 +106,12 @@ class NotKeeper(Forbidden):
     """A 403 that says who may do it."""
 
     def __init__(self, what: str) -> None:
-        self.title = f"Only the club\u2019s keeper can {what}"
+        # ``what`` is marked with N_ where the view names it: said here in the reader's language.
+        what = gettext(what)
+        self.title = gettext("Only the club\u2019s keeper can %(what)s", what=what)
         super().__init__(
-            f"Only the club\u2019s keeper can {what}: the phone that opened the club link "
-            "(whoever runs the club\u2019s server has it). Nothing was changed."
+            gettext("Only the club\u2019s keeper can %(what)s: the phone that opened the club link "
+                    "(whoever runs the club\u2019s server has it). Nothing was changed.", what=what)
         )
 
 

@@ -220,6 +220,15 @@ def problem_message(problem: Problem) -> str:
     return gettext(problem.template).format(**params)
 
 
+def said(error: Exception) -> str:
+    """An error's message in the reader's language where it carries its words with their blanks
+    (``said``, a :class:`~scorekeeper.rules.Phrase`); else as it said it."""
+    phrase = getattr(error, "said", None)
+    if phrase is None:
+        return str(error)
+    return gettext(phrase.template).format(**{key: str(value) for key, value in phrase.params})
+
+
 def problem_words(problem: Problem) -> str:
     """A problem as a sentence, as ``str(problem)`` says it (the round and the player first),
     in the reader's language."""

@@ -47,7 +47,7 @@ DEALER_CHOICES = [
 
 def _deck_words(deck: Deck) -> str:
     """A deck in the reader's words, its cards as the keypad shows them: "Phase 10 (1 2 ... Skip Wild)"."""
-    title = "Phase 10" if deck is Deck.PHASE10 else pgettext("deck", "Standard")
+    title = gettext("Phase 10") if deck is Deck.PHASE10 else pgettext("deck", "Standard")
     return f"{title} ({' '.join(rank_label(card.value) for card in deck.ranks)})"
 
 

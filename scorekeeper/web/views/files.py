@@ -14,6 +14,7 @@ from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web import presenters
+from scorekeeper.rules import N_
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GameFileError
@@ -53,7 +54,7 @@ def game_csv(game_id: int):
 
 
 @bp.get("/backup.json")
-@club_only("download the backup of every game")
+@club_only(N_("download the backup of every game"))
 def backup():
     """Every game (deleted ones too), as ``flask games export --all`` prints it."""
     today = datetime.now(UTC).strftime("%Y-%m-%d")
@@ -61,7 +62,7 @@ def backup():
 
 
 @bp.route("/import", methods=["GET", "POST"])
-@club_only("import files and download backups")
+@club_only(N_("import files and download backups"))
 @max_body("IMPORT_MAX_BYTES", IMPORT_MAX_BYTES)  # a backup may be larger than the app's usual limit
 def upload():
     """Restore a game file or a backup: refused whole, or every new game stored; never twice."""

@@ -14,7 +14,7 @@ from scorekeeper import store
 from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID, Game, Player
-from scorekeeper.rules import PRESETS
+from scorekeeper.rules import N_, PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
 from scorekeeper.web.languages import preset_name
@@ -27,8 +27,9 @@ def duration_words(length: timedelta) -> str:
     """A game's length as people say it: "45 min", "2 h 05 min"."""
     minutes = int(length.total_seconds() // 60)
     if minutes < 60:
-        return f"{max(minutes, 1)} min"
-    return f"{minutes // 60} h {minutes % 60:02d} min"
+        return gettext("%(minutes)s min", minutes=max(minutes, 1))
+    hours, minutes = divmod(minutes, 60)
+    return gettext("%(hours)s h %(minutes)s min", hours=hours, minutes=str(minutes).zfill(2))
 
 
 
@@ -177,7 +178,7 @@ def may_restore(game: Game) -> bool:
 
 
 @bp.route("/games/<int:game_id>/purge", methods=["GET", "POST"])
-@club_only("delete a game for good")
+@club_only(N_("delete a game for good"))
 def purge(game_id: int):
     stored = _stored(game_id)
     if not stored.deleted:

@@ -20,7 +20,7 @@ from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.replays import rules_of
-from scorekeeper.rules import PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
+from scorekeeper.rules import N_, PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
 from scorekeeper.web.languages import rule_text
 from scorekeeper.web.rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                                        in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
@@ -30,8 +30,8 @@ bp = Blueprint("house_rules", __name__, url_prefix="/rules")
 bp.add_app_template_global(rank_label, "rank_label")
 bp.add_app_template_global(error_id, "error_id")
 
-SAVE = "save house rule sets"
-CHANGE = "change house rule sets"
+SAVE = N_("save house rule sets")
+CHANGE = N_("change house rule sets")
 
 
 

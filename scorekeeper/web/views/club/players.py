@@ -6,6 +6,8 @@ from flask import Blueprint, abort, flash, request, url_for
 from flask_babel import gettext
 
 from scorekeeper import store
+from scorekeeper.rules import N_
+from scorekeeper.web.languages import said
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm, PlayerForm
 from scorekeeper.web.views.common import go, render
@@ -30,7 +32,7 @@ def roster():
             try:
                 player = store.add_player(form.name.data)
             except store.PlayerNameError as exc:
-                form.name.errors = [str(exc)]
+                form.name.errors = [said(exc)]
             else:
                 flash(gettext("%(name)s is on the roster.", name=player.name), "ok")
                 return go(url_for("players.roster"))
@@ -39,7 +41,7 @@ def roster():
 
 
 @bp.route("/<int:player_id>/edit", methods=["GET", "POST"])
-@club_only("rename players")
+@club_only(N_("rename players"))
 def rename(player_id: int):
     if store.get_player(player_id) is None:
         abort(404)
@@ -51,7 +53,7 @@ def rename(player_id: int):
             except store.NotFound:
                 abort(404)
             except store.PlayerNameError as exc:
-                form.name.errors = [str(exc)]
+                form.name.errors = [said(exc)]
             else:
                 flash(gettext("Renamed to %(name)s, everywhere the name shows.", name=player.name), "ok")
                 return go(url_for("players.roster"))
@@ -64,7 +66,7 @@ def rename(player_id: int):
 
 
 @bp.post("/<int:player_id>/remove")
-@club_only("remove players from the roster")
+@club_only(N_("remove players from the roster"))
 def remove(player_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
@@ -73,7 +75,7 @@ def remove(player_id: int):
     except store.NotFound:
         abort(404)
     except store.PlayerNameError as exc:
-        flash(str(exc), "error")
+        flash(said(exc), "error")
         return go(url_for("players.roster"))
     flash(gettext("Removed from the roster."), "ok")
     return go(url_for("players.roster"))

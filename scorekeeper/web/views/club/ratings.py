@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request, url_for
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 
 from scorekeeper.web import charts, presenters
 from scorekeeper.club import history
@@ -24,12 +24,14 @@ def rating_filter(played: dict[str, str]) -> tuple[history.RatingFilter, list[tu
     rules = request.args.get("rules") or None
     problem = rules_problem(rules, played) if rules is not None else None
     if problem is not None:
-        problems.append(("rules", f"{problem} Or none, for every game."))
+        problems.append(("rules", gettext("%(problem)s Or none, for every game.", problem=problem)))
         rules = None
     period = request.args.get("period") or "all"
     if period not in history.PERIODS:
-        choices = " or ".join(f'"{key}" ({words.lower()})' for key, words in history.PERIODS.items())
-        problems.append(("period", f'"{period[:20]}" is not a period: choose {choices}.'))
+        choices = gettext(" or ").join(gettext('"%(key)s" (%(words)s)', key=key, words=gettext(words).lower())
+                                       for key, words in history.PERIODS.items())
+        problems.append(("period", gettext('"%(period)s" is not a period: choose %(choices)s.', period=period[:20],
+                                           choices=choices)))
         period = "all"
     return history.RatingFilter(rules, period), problems
 
