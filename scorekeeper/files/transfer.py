@@ -22,7 +22,7 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ from scorekeeper.files.gamefile import (
 )
 from scorekeeper.store.models import Game, db
 from scorekeeper.store.replays import LoadedGame, load_games
-from scorekeeper.files.cells import round_cells
+from scorekeeper.files.cells import round_cells, signed
 from scorekeeper.rules import GameState, Progression
 
 #: The largest upload an import takes over the web (a backup of years of games is far larger
@@ -282,6 +282,25 @@ CSV_COLUMNS = (
     "round", "dealer", "player", "cards", "counted_by_hand", "penalty", "running_total", "level",
     "went_out", "made_contract", "bonuses", "bonus_points",
 )
+RATINGS_COLUMNS = ("Rank", "Player", "Rating", "Games", "Wins", "Change over the last 5 games", "Provisional",
+                   "mu", "sigma")
+
+
+@dataclass(frozen=True)
+class CsvWords:
+    """The words of a CSV a person opens in a spreadsheet: the column names, yes and no, and a
+    bonus's label. English by default; the download from a page gives the reader's language.
+    The numbers, the names and the cards are the same in every language."""
+
+    columns: Sequence[str] = CSV_COLUMNS
+    ratings_columns: Sequence[str] = RATINGS_COLUMNS
+    yes: str = "yes"
+    no: str = "no"
+    #: A bonus's label as the reader reads it (a preset's, translated).
+    label: Callable[[GameState, str], str] = lambda state, label: label
+
+
+ENGLISH = CsvWords()
 
 
 #: What starts a formula in a spreadsheet, and what a spreadsheet may split a line on.
@@ -306,51 +325,55 @@ def _cell(value: object) -> object:
     return value
 
 
-def ratings_csv(board) -> str:
+def ratings_csv(board, words: CsvWords = ENGLISH) -> str:
     """The leaderboard (:class:`scorekeeper.club.history.Leaderboard`): one row a player, the ranked
     ones first, then the provisional ones; names quoted as in :func:`game_csv`."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow(["Rank", "Player", "Rating", "Games", "Wins", "Change over the last 5 games", "Provisional",
-                     "mu", "sigma"])
+    writer.writerow(list(words.ratings_columns))
     for i, line in enumerate([*board.ranked, *board.provisional], start=1):
         r = line
         provisional = r.provisional
         writer.writerow(["" if provisional else i, _cell(line.name), round(r.rating, 1), r.games, r.wins,
-                         round(r.recent_change, 1), "yes" if provisional else "no", round(r.mu, 4),
+                         round(r.recent_change, 1), words.yes if provisional else words.no, round(r.mu, 4),
                          round(r.sigma, 4)])
     return out.getvalue()
 
 
-def game_csv(state: GameState) -> str:
+def game_csv(state: GameState, words: CsvWords = ENGLISH) -> str:
     """One row per round and player: the cards entered, the penalty (bonuses included), the running
     total, the level, and the bonuses earned with their points."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_NONNUMERIC)
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow(list(words.columns))
     ladder = state.rules.progression is Progression.LADDER
+    yes, no = words.yes, words.no
     for result in state.rounds:
         for seat, (name, cell) in enumerate(zip(state.setup.players, round_cells(state, result), strict=True)):
             cards = "" if cell.counted else cell.text
             earned = [state.rules.bonus(key) for key in (result.record.bonuses or {}).get(name, ())]
+            keys = (result.record.bonuses or {}).get(name, ())
+            bonuses = [f"{words.label(state, b.label)} {signed(b.points)}" for b in state.rules.bonuses if b.key in keys]
             writer.writerow([
                 result.number,
                 _cell(result.dealer),
                 _cell(name),
                 cards,
-                "yes" if cell.counted else "no",
+                yes if cell.counted else no,
                 cell.penalty,
                 result.totals[seat],
                 result.stages[seat].number,
-                "yes" if cell.went_out else "no",
-                ("yes" if cell.achieved else "no") if ladder else "",
-                "; ".join(cell.bonuses),
+                yes if cell.went_out else no,
+                (yes if cell.achieved else no) if ladder else "",
+                "; ".join(bonuses),
                 sum(bonus.points for bonus in earned if bonus is not None),
             ])
     return "\ufeff" + out.getvalue()
 
 
 __all__ = [
+    "ENGLISH",
+    "CsvWords",
     "EXISTING",
     "NEW",
     "REPEATED",

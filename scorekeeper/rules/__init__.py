@@ -51,11 +51,12 @@ from scorekeeper.rules.replay import (
     replay,
     start,
 )
-from scorekeeper.rules.words import N_
+from scorekeeper.rules.words import N_, Phrase
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
     "N_",
+    "Phrase",
     "GAME_OVER",
     "MISSING",
     "TOO_MANY",

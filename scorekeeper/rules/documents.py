@@ -29,6 +29,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from dataclasses import field as _field
 from enum import Enum
 from functools import lru_cache
 from typing import Any, TypeVar
@@ -36,6 +37,7 @@ from typing import Any, TypeVar
 from scorekeeper.rules.cards import Card, Deck, Rank
 from scorekeeper.rules.names import clean_name, has_half_character
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.words import N_, Phrase
 
 # The limits of RULESETS.md, named so that messages and checks cannot drift apart.
 MAX_NAME = 60
@@ -67,12 +69,15 @@ _BONUS_KEY = re.compile(r"[a-z0-9-]+")
 
 @dataclass(frozen=True)
 class DocumentProblem:
-    """One broken limit: the field it concerns, the stage or rank where it applies."""
+    """One broken limit: the field it concerns, the stage or rank where it applies. ``said``:
+    the message's words with their blanks, for a reader in another language (None for a
+    message said only in English)."""
 
     field: str
     message: str
     stage: int | None = None
     rank: str | None = None
+    said: Phrase | None = _field(default=None, compare=False)
 
     def __str__(self) -> str:
         return f"{self.field}: {self.message}"
@@ -116,20 +121,24 @@ class _Reader:
         self.doc = doc
         self.problems: list[DocumentProblem] = []
 
-    def refuse(self, field: str, message: str, stage: int | None = None, rank: str | None = None) -> None:
-        self.problems.append(DocumentProblem(field, message, stage, rank))
+    def refuse(self, field: str, template: str, params: Mapping[str, object] | None = None,
+               stage: int | None = None, rank: str | None = None) -> None:
+        said = Phrase(template, params)
+        self.problems.append(DocumentProblem(field, str(said), stage, rank, said))
 
-    def text(self, field: str, value: object, most: int, what: str = "", stage: int | None = None,
+    def text(self, field: str, value: object, most: int, what: Phrase | str = "", stage: int | None = None,
              least: int = 1) -> str | None:
         cleaned = _text(value)
-        where = f"{what} " if what else ""
         if isinstance(value, str) and has_half_character(value):
-            self.refuse(field, f"{where}holds half a character (a lone surrogate such as \\ud800), "
-                               "which no file or database can keep", stage)
+            self.refuse(field, N_("{what} holds half a character (a lone surrogate such as \\ud800), which no file "
+                                  "or database can keep") if what else
+                        N_("holds half a character (a lone surrogate such as \\ud800), which no file or database "
+                           "can keep"), {"what": what} if what else {}, stage)
         elif cleaned is None:
-            self.refuse(field, f"{where}must be text without control characters", stage)
+            self.refuse(field, N_("{what} must be text without control characters"), {"what": what}, stage)
         elif not least <= len(cleaned) <= most:
-            self.refuse(field, f"{where}must be {least} to {most} characters, not {len(cleaned)}", stage)
+            self.refuse(field, N_("{what} must be {least} to {most} characters, not {length}"),
+                        {"what": what, "least": least, "most": most, "length": len(cleaned)}, stage)
         else:
             return cleaned
         return None
@@ -143,15 +152,16 @@ class _Reader:
         try:
             return clean_name(text, "rule set's name", MAX_NAME)
         except ValueError as exc:
-            self.refuse(field, str(exc))
+            # Said only in English: a name the text check let through (invisible characters...).
+            self.problems.append(DocumentProblem(field, str(exc)))
             return None
 
-    def whole(self, field: str, value: object, least: int, most: int, what: str = "",
+    def whole(self, field: str, value: object, least: int, most: int, what: Phrase | str = "",
               stage: int | None = None, rank: str | None = None) -> int | None:
         if _is_int(value) and least <= value <= most:  # type: ignore[operator]
             return value  # type: ignore[return-value]
-        where = f"{what} " if what else ""
-        self.refuse(field, f"{where}must be a whole number from {least} to {most}, not {value!r}", stage, rank)
+        self.refuse(field, N_("{what} must be a whole number from {least} to {most}, not {value}"),
+                    {"what": what, "least": least, "most": most, "value": repr(value)}, stage, rank)
         return None
 
     def choice(self, field: str, value: object, kind: type[E]) -> E | None:
@@ -159,32 +169,34 @@ class _Reader:
             return kind(value)
         except (ValueError, TypeError):
             allowed = " or ".join(f'"{m.value}"' for m in kind)
-            self.refuse(field, f"must be {allowed}, not {value!r}")
+            self.refuse(field, N_("{what} must be {allowed}, not {value}"),
+                        {"what": "", "allowed": allowed, "value": repr(value)})
             return None
 
     def listing(self, field: str, least: int, most: int) -> list[Any] | None:
         value = self.doc.get(field)
         if not isinstance(value, list):
-            self.refuse(field, "must be a list")
+            self.refuse(field, N_("{what} must be a list"), {"what": ""})
         elif not least <= len(value) <= most:
-            self.refuse(field, f"must hold {least} to {most} entries, not {len(value)}")
+            self.refuse(field, N_("{what} must hold {least} to {most} entries, not {count}"),
+                        {"what": "", "least": least, "most": most, "count": len(value)})
         else:
             return value
         return None
 
 
 def _entry(reader: _Reader, field: str, value: object, keys: set[str], optional: set[str],
-           what: str, stage: int | None = None) -> Mapping[str, Any] | None:
+           what: Phrase, stage: int | None = None) -> Mapping[str, Any] | None:
     """One row of a list field: an object with exactly the keys it should have."""
     if not isinstance(value, Mapping):
-        reader.refuse(field, f"{what} must be an object", stage)
+        reader.refuse(field, N_("{what} must be an object"), {"what": what}, stage)
         return None
     missing = sorted(keys - optional - set(value))
     extra = sorted(set(value) - keys, key=str)
     if missing:
-        reader.refuse(field, f"{what} has no {missing[0]}", stage)
+        reader.refuse(field, N_("{what} has no {key}"), {"what": what, "key": missing[0]}, stage)
     elif extra:
-        reader.refuse(field, f'{what} has an unknown field "{extra[0]}"', stage)
+        reader.refuse(field, N_('{what} has an unknown field "{key}"'), {"what": what, "key": extra[0]}, stage)
     else:
         return value
     return None
@@ -196,12 +208,14 @@ def _stages(reader: _Reader, progression: Progression | None) -> tuple[Stage, ..
         return None
     stages: list[Stage] = []
     for number, row in enumerate(rows, start=1):
-        what = f"stage {number}"
-        entry = _entry(reader, "stages", row, {"contract", "cards"}, set(), what, number)
+        where = {"stage": "stage", "number": number}
+        entry = _entry(reader, "stages", row, {"contract", "cards"}, set(), Phrase(N_("{stage} {number}"), where), number)
         if entry is None:
             continue
-        contract = reader.text("stages", entry["contract"], MAX_CONTRACT, f"{what}'s contract", number)
-        cards = reader.whole("stages", entry["cards"], 1, MAX_CARDS, f"{what}'s cards", number)
+        contract = reader.text("stages", entry["contract"], MAX_CONTRACT,
+                               Phrase(N_("{stage} {number}'s contract"), where), number)
+        cards = reader.whole("stages", entry["cards"], 1, MAX_CARDS, Phrase(N_("{stage} {number}'s cards"), where),
+                             number)
         if contract is not None and cards is not None:
             stages.append(Stage(number, contract, cards))
     if len(stages) != len(rows):
@@ -213,8 +227,9 @@ def _stages(reader: _Reader, progression: Progression | None) -> tuple[Stage, ..
             if stage.cards_dealt != first:
                 reader.refuse(
                     "stages",
-                    f"stage {stage.number} deals {stage.cards_dealt} cards but a ladder deals the same "
-                    f"number every stage (stage 1 deals {first})",
+                    N_("{stage} {number} deals {cards} cards but a ladder deals the same number every {stage} "
+                       "({stage} 1 deals {first})"),
+                    {"stage": "stage", "number": stage.number, "cards": stage.cards_dealt, "first": first},
                     stage.number,
                 )
                 return None
@@ -224,7 +239,7 @@ def _stages(reader: _Reader, progression: Progression | None) -> tuple[Stage, ..
 def _values(reader: _Reader, deck: Deck | None, jokers: bool | None) -> dict[Card, int] | None:
     given = reader.doc.get("values")
     if not isinstance(given, Mapping):
-        reader.refuse("values", "must be an object from rank to value")
+        reader.refuse("values", N_("{what} must be an object from rank to value"), {"what": ""})
         return None
     if deck is None or jokers is None:
         return None  # which ranks need a value is unknown; the deck's own message says why
@@ -232,10 +247,10 @@ def _values(reader: _Reader, deck: Deck | None, jokers: bool | None) -> dict[Car
     values: dict[Card, int] = {}
     for rank in ranks:
         if rank.value not in given:
-            reader.refuse("values", f"no value for {rank.value}", rank=rank.value)
+            reader.refuse("values", N_("no value for {rank}"), {"rank": rank.value}, rank=rank.value)
             continue
-        value = reader.whole("values", given[rank.value], 0, MAX_VALUE, f"the value of {rank.value}",
-                             rank=rank.value)
+        value = reader.whole("values", given[rank.value], 0, MAX_VALUE,
+                             Phrase(N_("the value of {rank}"), {"rank": rank.value}), rank=rank.value)
         if value is not None:
             values[rank] = value
     known = {rank.value for rank in ranks}
@@ -243,9 +258,11 @@ def _values(reader: _Reader, deck: Deck | None, jokers: bool | None) -> dict[Car
         if key in known:
             continue
         if key == Rank.JOKER.value and deck is Deck.STANDARD:
-            reader.refuse("values", "JK has a value but the rule set plays without jokers", rank=key)
+            reader.refuse("values", N_("JK has a value but the rule set plays without jokers"), rank=key)
+        elif deck is Deck.PHASE10:
+            reader.refuse("values", N_("{rank} is not a rank of the Phase 10 deck"), {"rank": repr(key)}, rank=str(key))
         else:
-            reader.refuse("values", f"{key!r} is not a rank of the {deck.title} deck", rank=str(key))
+            reader.refuse("values", N_("{rank} is not a rank of the standard deck"), {"rank": repr(key)}, rank=str(key))
     return values if len(values) == len(ranks) and len(given) == len(ranks) else None
 
 
@@ -257,7 +274,7 @@ def _dealer_rules(reader: _Reader) -> tuple[DealerRule, ...] | None:
     if None in rules:
         return None
     if len(set(rules)) != len(rules):
-        reader.refuse("dealer_rules", f'"{rules[0].value}" is given twice')  # type: ignore[union-attr]
+        reader.refuse("dealer_rules", N_('"{rule}" is given twice'), {"rule": rules[0].value})  # type: ignore[union-attr]
         return None
     return tuple(rules)  # type: ignore[arg-type]
 
@@ -269,33 +286,38 @@ def _deck_table(reader: _Reader, jokers: bool | None, deck: Deck | None, max_pla
         return None
     table: list[tuple[int, int, int]] = []
     for i, row in enumerate(rows, start=1):
-        what = f"row {i}"
-        entry = _entry(reader, "decks", row, {"up_to", "decks", "jokers"}, {"jokers"}, what)
+        where = {"number": i}
+        entry = _entry(reader, "decks", row, {"up_to", "decks", "jokers"}, {"jokers"}, Phrase(N_("row {number}"), where))
         if entry is None:
             continue
-        up_to = reader.whole("decks", entry["up_to"], MIN_PLAYERS, MAX_PLAYERS, f"{what}'s up_to")
-        decks = reader.whole("decks", entry["decks"], 1, MAX_DECKS, f"{what}'s decks")
-        row_jokers = reader.whole("decks", entry.get("jokers", 0), 0, MAX_ROW_JOKERS, f"{what}'s jokers")
+        up_to = reader.whole("decks", entry["up_to"], MIN_PLAYERS, MAX_PLAYERS, Phrase(N_("row {number}'s up_to"), where))
+        decks = reader.whole("decks", entry["decks"], 1, MAX_DECKS, Phrase(N_("row {number}'s decks"), where))
+        row_jokers = reader.whole("decks", entry.get("jokers", 0), 0, MAX_ROW_JOKERS,
+                                  Phrase(N_("row {number}'s jokers"), where))
         if up_to is None or decks is None or row_jokers is None:
             continue
         if row_jokers and jokers is False:
-            reader.refuse("decks", f"{what} suggests {row_jokers} jokers but the rule set plays without jokers")
+            reader.refuse("decks", N_("row {number} suggests {jokers} jokers but the rule set plays without jokers"),
+                          {**where, "jokers": row_jokers})
             continue
         if table and up_to <= table[-1][0]:
-            reader.refuse("decks", f"{what}'s up_to must be above the row before's ({table[-1][0]})")
+            reader.refuse("decks", N_("row {number}'s up_to must be above the row before's ({before})"),
+                          {**where, "before": table[-1][0]})
             continue
         if deck is not None and stages is not None:
             # A suggestion must be a set-up a game can start with (GameSetup refuses this too).
             most = max(s.cards_dealt for s in stages)
             if decks * deck.size < up_to * most:
-                plural = "s" if decks != 1 else ""
-                reader.refuse("decks", f"{what}: {decks} deck{plural} cannot deal {most} cards to {up_to} players")
+                reader.refuse("decks", N_("row {number}: 1 deck cannot deal {most} cards to {count} players") if decks == 1
+                              else N_("row {number}: {decks} decks cannot deal {most} cards to {count} players"),
+                              {**where, "decks": decks, "most": most, "count": up_to})
                 continue
         table.append((up_to, decks, row_jokers))
     if len(table) != len(rows):
         return None
     if max_players is not None and table[-1][0] < max_players:
-        reader.refuse("decks", f"the last row is for up to {table[-1][0]} players, but max_players is {max_players}")
+        reader.refuse("decks", N_("the last row is for up to {count} players, but {max_players} is {most}"),
+                      {"count": table[-1][0], "max_players": "max_players", "most": max_players})
         return None
     return tuple(table)
 
@@ -309,24 +331,26 @@ def _bonuses(reader: _Reader) -> tuple[Bonus, ...] | None:
     bonuses: list[Bonus] = []
     keys: set[str] = set()
     for i, row in enumerate(rows, start=1):
-        what = f"bonus {i}"
-        entry = _entry(reader, "bonuses", row, {"key", "label", "points"}, set(), what)
+        entry = _entry(reader, "bonuses", row, {"key", "label", "points"}, set(), Phrase(N_("bonus {number}"), {"number": i}))
         if entry is None:
             continue
         key = entry["key"]
         if not isinstance(key, str) or not 1 <= len(key) <= MAX_BONUS_KEY or not _BONUS_KEY.fullmatch(key):
-            reader.refuse("bonuses", f"{what}'s key {key!r} must be 1 to {MAX_BONUS_KEY} lowercase letters, "
-                          "digits and -")
+            reader.refuse("bonuses", N_("bonus {number}'s key {key} must be 1 to {most} lowercase letters, digits and -"),
+                          {"number": i, "key": repr(key), "most": MAX_BONUS_KEY})
             continue
         if key in keys:
-            reader.refuse("bonuses", f'the key "{key}" is used twice')
+            reader.refuse("bonuses", N_('the key "{key}" is used twice'), {"key": key})
             continue
         keys.add(key)
-        label = reader.text("bonuses", entry["label"], MAX_BONUS_LABEL, f'"{key}"\'s label')
+        # The bonus by its key in quotes: a form that knows the bonus's label says it by that.
+        bonus = {"bonus": f'"{key}"'}
+        label = reader.text("bonuses", entry["label"], MAX_BONUS_LABEL, Phrase(N_("{bonus}'s label"), bonus))
         points = reader.whole("bonuses", entry["points"], -MAX_BONUS_POINTS, MAX_BONUS_POINTS,
-                              f'"{key}"\'s points')
+                              Phrase(N_("{bonus}'s points"), bonus))
         if points == 0:
-            reader.refuse("bonuses", f'"{key}" scores 0 points, so it changes nothing: give it points or leave it out')
+            reader.refuse("bonuses", N_("{bonus} scores 0 points, so it changes nothing: give it points or leave it out"),
+                          bonus)
             continue
         if label is not None and points is not None:
             bonuses.append(Bonus(key, label, points))
@@ -340,12 +364,13 @@ def parse_ruleset(document: object, *, key: str = "") -> RuleSet:
     document. Raises :class:`RuleSetError` listing every problem found.
     """
     if not isinstance(document, Mapping):
-        raise RuleSetError([DocumentProblem("rules", "a rule set must be an object (a JSON document)")])
+        said = Phrase(N_("a rule set must be an object (a JSON document)"))
+        raise RuleSetError([DocumentProblem("rules", str(said), said=said)])
     reader = _Reader(document)
-    for field in sorted(set(document) - set(FIELDS), key=str):
-        reader.refuse(str(field), "is not a field of a rule set")
-    for field in sorted(REQUIRED - set(document)):
-        reader.refuse(field, "is missing")
+    for unknown in sorted(set(document) - set(FIELDS), key=str):
+        reader.refuse(str(unknown), N_("{what} is not a field of a rule set"), {"what": ""})
+    for absent in sorted(REQUIRED - set(document)):
+        reader.refuse(absent, N_("{what} is missing"), {"what": ""})
     doc = document
 
     name = reader.name("name", doc["name"]) if "name" in doc else None
@@ -354,10 +379,10 @@ def parse_ruleset(document: object, *, key: str = "") -> RuleSet:
     jokers = doc.get("jokers")
     if "jokers" in doc:
         if not isinstance(jokers, bool):
-            reader.refuse("jokers", f"must be true or false, not {jokers!r}")
+            reader.refuse("jokers", N_("{what} must be true or false, not {value}"), {"what": "", "value": repr(jokers)})
             jokers = None
         elif jokers and deck is Deck.PHASE10:
-            reader.refuse("jokers", "the Phase 10 deck has no jokers (it has wilds)")
+            reader.refuse("jokers", N_("the Phase 10 deck has no jokers (it has wilds)"))
             jokers = None
     stage_word = None
     if "stage_name" in doc:
@@ -374,14 +399,15 @@ def parse_ruleset(document: object, *, key: str = "") -> RuleSet:
     if "max_players" in doc:
         max_players = reader.whole("max_players", doc["max_players"], MIN_PLAYERS, MAX_PLAYERS)
     if min_players is not None and max_players is not None and min_players > max_players:
-        reader.refuse("max_players", f"{max_players} is below min_players ({min_players})")
+        reader.refuse("max_players", N_("{most} is below {min_players} ({least})"),
+                      {"most": max_players, "min_players": "min_players", "least": min_players})
         max_players = None
     deck_table = _deck_table(reader, jokers, deck, max_players, stages) if "decks" in doc else None
     bonuses = _bonuses(reader)
     winner = reader.choice("winner", doc["winner"], WinnerRule) if "winner" in doc else None
     if winner is WinnerRule.LOWEST_FINISHER and progression is Progression.DEAL:
         # In a deal game everyone plays every stage: there is no one "finisher" to single out.
-        reader.refuse("winner", '"lowest-finisher" needs the ladder progression')
+        reader.refuse("winner", N_('"lowest-finisher" needs the ladder progression'))
     note = reader.text("note", doc.get("note", ""), MAX_NOTE, least=0)
 
     if reader.problems:
@@ -467,7 +493,8 @@ def ruleset_from_text(text: str, key: str = "") -> RuleSet:
     try:
         document = json.loads(text)
     except ValueError:
-        raise RuleSetError([DocumentProblem("rules", "the stored rule set is not a JSON document")]) from None
+        said = Phrase(N_("the stored rule set is not a JSON document"))
+        raise RuleSetError([DocumentProblem("rules", str(said), said=said)]) from None
     return parse_ruleset(document, key=key)
 
 

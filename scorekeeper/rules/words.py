@@ -1,5 +1,6 @@
 """A marker for the engine's own words that a reader sees: the built-in rule sets' names,
-contracts, stage words, notes and bonuses, the dealer rules, the cards' names.
+contracts, stage words, notes and bonuses, the dealer rules, the cards' names; and
+:class:`Phrase`, a message with its blanks, for a reader in another language.
 
 The engine speaks English and imports no translation library: ``N_`` returns its text
 unchanged, and only marks it, so that the catalogues' extraction (``make translations``,
@@ -12,9 +13,45 @@ the reader's language, a preset's only: a house rule set reads as its author wro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
+
 
 def N_(text: str) -> str:  # noqa: N802 (the name gettext's tools know)
     return text
 
 
-__all__ = ["N_"]
+@dataclass(frozen=True)
+class Phrase:
+    """Words with blanks (``template``, marked with :func:`N_`) and what fills them, so that a
+    caller can say them in another language: the engine's English is ``str(phrase)``. A blank
+    may be filled by another phrase (what a message is about: "stage 3's cards"). A template
+    that starts with ``{what} `` says what it is about only when it is told: filled with "", the
+    message is about the whole field its problem names, and leaves it out.
+
+    >>> str(Phrase(N_("{what} must be text"), {"what": Phrase(N_("stage {number}'s contract"), {"number": 3})}))
+    "stage 3's contract must be text"
+    >>> str(Phrase(N_("{what} must be text"), {"what": ""}))
+    'must be text'
+    """
+
+    template: str
+    params: tuple[tuple[str, object], ...] = ()
+
+    def __init__(self, template: str, params: Mapping[str, object] | None = None) -> None:
+        object.__setattr__(self, "template", template)
+        object.__setattr__(self, "params", tuple((params or {}).items()))
+
+    @property
+    def values(self) -> dict[str, object]:
+        return dict(self.params)
+
+    def __str__(self) -> str:
+        values = {key: str(value) for key, value in self.params}
+        template = self.template
+        if values.get("what") == "" and template.startswith("{what} "):
+            template = template[len("{what} "):]
+        return template.format(**values)
+
+
+__all__ = ["N_", "Phrase"]

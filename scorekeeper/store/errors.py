@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper.rules.words import N_
+from scorekeeper.rules import N_, Phrase
 
 if TYPE_CHECKING:
     from scorekeeper.store.replays import LoadedGame
@@ -19,18 +19,17 @@ class NotFound(LookupError):
 
 
 class PlayerNameError(ValueError):
-    """A name the roster refuses. Where the store says it in words of its own, ``template`` is
-    those words with their blanks ({name}), marked for the catalogue, and ``params`` fills them:
-    the web says it in the reader's language."""
+    """A name the roster cannot take. ``said``: its words with their blanks, for a reader in
+    another language (None for a message said only in English)."""
 
-    def __init__(self, message: str, template: str = "", **params: object) -> None:
+    def __init__(self, message: str, said: Phrase | None = None) -> None:
         super().__init__(message)
-        self.template = template
-        self.params = params
+        self.said = said
 
     @classmethod
-    def said(cls, template: str, **params: object) -> PlayerNameError:
-        return cls(template.format(**params), template, **params)
+    def taken(cls, name: str) -> PlayerNameError:
+        said = Phrase(N_('"{name}" is already on the roster'), {"name": name})
+        return cls(str(said), said)
 
 
 class BrokenGame(ValueError):

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound, PlayerNameError
 from scorekeeper.store.models import Game, Player, Seat, db
-from scorekeeper.rules import N_, clean_name, name_key
+from scorekeeper.rules import N_, Phrase, clean_name, name_key
 
 
 def find_player(name: str) -> Player | None:
@@ -35,7 +35,7 @@ def add_player(name: str) -> Player:
         raise PlayerNameError(str(exc)) from None
     existing = find_player(cleaned)
     if existing is not None:
-        raise PlayerNameError.said(N_('"{name}" is already on the roster'), name=existing.name)
+        raise PlayerNameError.taken(existing.name)
     player = Player(name=cleaned, name_key=name_key(cleaned))
     db.session.add(player)
     db.session.commit()
@@ -53,7 +53,7 @@ def rename_player(player_id: int, name: str) -> Player:
         raise PlayerNameError(str(exc)) from None
     other = find_player(cleaned)
     if other is not None and other.id != player.id:
-        raise PlayerNameError.said(N_('"{name}" is already on the roster'), name=other.name)
+        raise PlayerNameError.taken(other.name)
     if player.name != cleaned:
         # Every game the player sat at shows the new name: a change to each of those games
         # (their ETags change, watchers see it, and no state worked out before is used again).
@@ -94,8 +94,8 @@ def remove_player(player_id: int) -> None:
     if player is None:
         raise NotFound(f"no player {player_id}")
     if games_played(player_id):
-        raise PlayerNameError.said(N_("{name} has played, so stays on the roster to keep the history"),
-                                   name=player.name)
+        said = Phrase(N_("{name} has played, so stays on the roster to keep the history"), {"name": player.name})
+        raise PlayerNameError(str(said), said)
     db.session.delete(player)
     db.session.commit()
 

@@ -16,8 +16,10 @@ from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound
 from scorekeeper.store.models import MAX_ID, HouseRuleSet, db, utcnow
 from scorekeeper.rules import (
+    N_,
     PRESETS,
     DocumentProblem,
+    Phrase,
     RuleSet,
     RuleSetError,
     document_text,
@@ -125,8 +127,11 @@ def _name_taken(rules: RuleSet, ruleset_id: int | None) -> None:
 
 def _name_in_use(name: str, other: str) -> RuleSetError:
     # The other's name as it is written, when it differs from this one only in how (case, spaces).
-    same = "" if other == name else f" (as \u201c{other}\u201d)"
-    return RuleSetError([DocumentProblem("name", f"another rule set is called \u201c{name}\u201d{same}: choose another name")])
+    said = (Phrase(N_("another rule set is called \u201c{name}\u201d: choose another name"), {"name": name})
+            if other == name else
+            Phrase(N_("another rule set is called \u201c{name}\u201d (as \u201c{other}\u201d): choose another name"),
+                   {"name": name, "other": other}))
+    return RuleSetError([DocumentProblem("name", str(said), said=said)])
 
 
 def _house_row(row: HouseRuleSet, rules: RuleSet) -> None:

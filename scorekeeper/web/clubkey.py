@@ -106,7 +106,7 @@ class NotKeeper(Forbidden):
     """A 403 that says who may do it."""
 
     def __init__(self, what: str) -> None:
-        # ``what`` is marked where it is written (N_) and said here in the reader's language.
+        # ``what`` is marked with N_ where the view names it: said here in the reader's language.
         what = gettext(what)
         self.title = gettext("Only the club\u2019s keeper can %(what)s", what=what)
         super().__init__(

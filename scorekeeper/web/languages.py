@@ -220,13 +220,13 @@ def problem_message(problem: Problem) -> str:
     return gettext(problem.template).format(**params)
 
 
-def refusal_words(error: Exception) -> str:
-    """A refusal the store said with its own words and blanks (``template``, ``params``: a name
-    the roster refuses) in the reader's language; one it gave no template for, as it said it."""
-    template = getattr(error, "template", "")
-    if not template:
+def said(error: Exception) -> str:
+    """An error's message in the reader's language where it carries its words with their blanks
+    (``said``, a :class:`~scorekeeper.rules.Phrase`); else as it said it."""
+    phrase = getattr(error, "said", None)
+    if phrase is None:
         return str(error)
-    return gettext(template).format(**getattr(error, "params", {}))
+    return gettext(phrase.template).format(**{key: str(value) for key, value in phrase.params})
 
 
 def problem_words(problem: Problem) -> str:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from flask_babel import gettext, ngettext, pgettext
 
-from scorekeeper.files import cells
+from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, NEW, RESTORED, Imported
 from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
@@ -369,8 +369,9 @@ def _contracts(rules: RuleSet) -> str:
 
 
 def _values(rules: RuleSet) -> str:
-    parts = [f"{cards} {gettext('face value') if worth == 'face' else worth}"
-             for cards, worth in rules.value_groups(card_letter)]
+    # Said outside the f-string: the catalogues' extraction does not look inside one.
+    face = gettext("face value")
+    parts = [f"{cards} {face if worth == 'face' else worth}" for cards, worth in rules.value_groups(card_letter)]
     return gettext("Cards left in hand count %(values)s.", values=", ".join(parts))
 
 
@@ -408,3 +409,19 @@ def conflict_words(conflict) -> str:
     return gettext("This game changed on another phone (version %(version)s, you had version %(expected)s); "
                    "nothing was saved. Here is the game as it is now.",
                    version=conflict.loaded.game.version, expected=conflict.expected)
+def csv_words() -> transfer.CsvWords:
+    """A CSV's words in the reader's language, for a download a person opens in a spreadsheet:
+    the column names, yes and no, a preset's bonuses. (The game file and the API keep theirs.)"""
+    return transfer.CsvWords(
+        columns=(pgettext("csv", "round"), pgettext("csv", "dealer"), pgettext("csv", "player"),
+                 pgettext("csv", "cards"), pgettext("csv", "counted_by_hand"), pgettext("csv", "penalty"),
+                 pgettext("csv", "running_total"), pgettext("csv", "level"), pgettext("csv", "went_out"),
+                 pgettext("csv", "made_contract"), pgettext("csv", "bonuses"), pgettext("csv", "bonus_points")),
+        ratings_columns=(pgettext("csv", "Rank"), pgettext("csv", "Player"), pgettext("csv", "Rating"),
+                         pgettext("csv", "Games"), pgettext("csv", "Wins"),
+                         pgettext("csv", "Change over the last 5 games"), pgettext("csv", "Provisional"),
+                         "mu", "sigma"),
+        yes=pgettext("csv", "yes"),
+        no=pgettext("csv", "no"),
+        label=lambda state, label: rule_text(label, state.rules),
+    )

@@ -8,6 +8,10 @@ on as typed, so the engine's message names what was typed ("must be a whole numb
 
 The buttons that change the shape of the form (add a stage, move one up, remove a bonus...)
 work on the form's data and show the form again; nothing is saved until "Save".
+
+Every word of the editor is in the reader's language: its labels and choices, and the engine's
+refusals, which the engine gives with their blanks (:class:`~scorekeeper.rules.Phrase`) and
+this module fills with the editor's words ("Deal 3", a bonus by its label) before saying them.
 """
 
 from __future__ import annotations
@@ -16,11 +20,14 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from flask_babel import gettext, lazy_gettext, pgettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
 
-from scorekeeper.rules import PRESETS, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Progression, Rank, WinnerRule
+from scorekeeper.rules import (PRESETS, N_, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Phrase, Progression,
+                               Rank, WinnerRule)
 from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
+from scorekeeper.web.languages import court_letters, in_sentence
 
 _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 
@@ -30,71 +37,79 @@ _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 DEALER_CHOICES = [
     SelectChoice(",".join(rule.value for rule in rules), words)
     for rules, words in (
-        ((DealerRule.WINNER,), "The winner of a round deals the next"),
-        ((DealerRule.ROTATE,), "The deal moves one seat clockwise"),
-        ((DealerRule.WINNER, DealerRule.ROTATE), "The winner deals; a table may choose clockwise instead"),
-        ((DealerRule.ROTATE, DealerRule.WINNER), "Clockwise; a table may choose the winner instead"),
+        ((DealerRule.WINNER,), lazy_gettext("The winner of a round deals the next")),
+        ((DealerRule.ROTATE,), lazy_gettext("The deal moves one seat clockwise")),
+        ((DealerRule.WINNER, DealerRule.ROTATE), lazy_gettext("The winner deals; a table may choose clockwise instead")),
+        ((DealerRule.ROTATE, DealerRule.WINNER), lazy_gettext("Clockwise; a table may choose the winner instead")),
     )
 ]
 
 
 def _deck_words(deck: Deck) -> str:
-    """A deck in the engine's words, its cards as the keypad shows them: "Phase 10 (1 2 ... Skip Wild)"."""
-    return f"{deck.title[:1].upper()}{deck.title[1:]} ({' '.join(card.label for card in deck.ranks)})"
+    """A deck in the reader's words, its cards as the keypad shows them: "Phase 10 (1 2 ... Skip Wild)"."""
+    title = gettext("Phase 10") if deck is Deck.PHASE10 else pgettext("deck", "Standard")
+    return f"{title} ({' '.join(rank_label(card.value) for card in deck.ranks)})"
 
 
 class StageForm(Form):
-    contract = StringField("Contract", render_kw={"autocomplete": "off"})
-    cards = StringField("Cards dealt", render_kw=_NUMBER)
+    contract = StringField(lazy_gettext("Contract"), render_kw={"autocomplete": "off"})
+    cards = StringField(lazy_gettext("Cards dealt"), render_kw=_NUMBER)
 
 
 class ValueForm(Form):
     rank = HiddenField()
-    value = StringField("Value", render_kw=_NUMBER)
+    value = StringField(lazy_gettext("Value"), render_kw=_NUMBER)
 
 
 class DeckRowForm(Form):
-    up_to = StringField("Up to players", render_kw=_NUMBER)
-    decks = StringField("Decks", render_kw=_NUMBER)
-    jokers = StringField("Jokers", render_kw=_NUMBER)
+    up_to = StringField(lazy_gettext("Up to players"), render_kw=_NUMBER)
+    decks = StringField(lazy_gettext("Decks"), render_kw=_NUMBER)
+    jokers = StringField(lazy_gettext("Jokers"), render_kw=_NUMBER)
 
 
 class BonusForm(Form):
-    label = StringField("What earns it?", render_kw={"autocomplete": "off"})
-    points = StringField("Points", render_kw={"inputmode": "text", "autocomplete": "off"})
-    key = StringField("Short name for the game file", render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
+    label = StringField(lazy_gettext("What earns it?"), render_kw={"autocomplete": "off"})
+    points = StringField(lazy_gettext("Points"), render_kw={"inputmode": "text", "autocomplete": "off"})
+    key = StringField(lazy_gettext("Short name for the game file"),
+                      render_kw={"autocomplete": "off", "autocapitalize": "off", "spellcheck": "false"})
 
 
 class RuleSetForm(FlaskForm):
     """The whole document. Choice fields do not check their choice (``validate_choice``): the
     engine says what is wrong with a value, as it does for the API."""
 
-    name = StringField("What do you call these rules?", render_kw={"autocomplete": "off"})
-    stage_name = StringField("What do you call each contract's turn?", render_kw={"autocomplete": "off"})
-    progression = RadioField("Does everyone play the same contract?", validate_choice=False, choices=[
-        SelectChoice(Progression.DEAL.value, "Yes: one deal for each contract, in order, and the game ends after the last"),
-        SelectChoice(Progression.LADDER.value, "No: each player climbs their own ladder, moving up when they make their contract"),
+    name = StringField(lazy_gettext("What do you call these rules?"), render_kw={"autocomplete": "off"})
+    stage_name = StringField(lazy_gettext("What do you call each contract's turn?"), render_kw={"autocomplete": "off"})
+    progression = RadioField(lazy_gettext("Does everyone play the same contract?"), validate_choice=False, choices=[
+        SelectChoice(Progression.DEAL.value,
+                     lazy_gettext("Yes: one deal for each contract, in order, and the game ends after the last")),
+        SelectChoice(Progression.LADDER.value,
+                     lazy_gettext("No: each player climbs their own ladder, moving up when they make their contract")),
     ])
     stages = FieldList(FormField(StageForm), max_entries=MAX_STAGES)
-    deck = RadioField("Deck", validate_choice=False, choices=[
-        SelectChoice(deck.value, _deck_words(deck)) for deck in Deck
-    ])
-    jokers = BooleanField("Play with jokers")
+    # Its choices name the cards in the reader's letters: made for each form (see __init__).
+    deck = RadioField(lazy_gettext("Deck"), validate_choice=False, choices=[])
+    jokers = BooleanField(lazy_gettext("Play with jokers"))
     values = FieldList(FormField(ValueForm))
-    hand_limit = RadioField("Can a hand end a round bigger than it was dealt?", validate_choice=False, choices=[
-        SelectChoice(HandLimit.DEALT.value, "No: each turn draws one card and discards one"),
-        SelectChoice(HandLimit.NONE.value, "Yes: players buy discards or draw penalty cards"),
+    hand_limit = RadioField(lazy_gettext("Can a hand end a round bigger than it was dealt?"), validate_choice=False, choices=[
+        SelectChoice(HandLimit.DEALT.value, lazy_gettext("No: each turn draws one card and discards one")),
+        SelectChoice(HandLimit.NONE.value, lazy_gettext("Yes: players buy discards or draw penalty cards")),
     ])
-    dealer_rules = RadioField("Who deals the next round?", validate_choice=False, choices=DEALER_CHOICES)
-    min_players = StringField("Fewest players", render_kw=_NUMBER)
-    max_players = StringField("Most players", render_kw=_NUMBER)
+    dealer_rules = RadioField(lazy_gettext("Who deals the next round?"), validate_choice=False, choices=DEALER_CHOICES)
+    min_players = StringField(lazy_gettext("Fewest players"), render_kw=_NUMBER)
+    max_players = StringField(lazy_gettext("Most players"), render_kw=_NUMBER)
     decks = FieldList(FormField(DeckRowForm), max_entries=MAX_PLAYERS)
     bonuses = FieldList(FormField(BonusForm), max_entries=MAX_BONUSES)
-    winner = RadioField("Who wins?", validate_choice=False, choices=[
-        SelectChoice(WinnerRule.LOWEST.value, "The lowest total"),
-        SelectChoice(WinnerRule.LOWEST_FINISHER.value, "Among those who finished the last stage, the lowest total (ladder only)"),
+    winner = RadioField(lazy_gettext("Who wins?"), validate_choice=False, choices=[
+        SelectChoice(WinnerRule.LOWEST.value, lazy_gettext("The lowest total")),
+        SelectChoice(WinnerRule.LOWEST_FINISHER.value,
+                     lazy_gettext("Among those who finished the last stage, the lowest total (ladder only)")),
     ])
-    note = TextAreaField("A note for the players")
+    note = TextAreaField(lazy_gettext("A note for the players"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.deck.choices = [SelectChoice(deck.value, _deck_words(deck)) for deck in Deck]
 
 
 # ----------------------------------------------------------- document -> form
@@ -123,11 +138,23 @@ def editor_data(document: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def preset_words(data: dict[str, Any]) -> dict[str, Any]:
+    """A preset's form data with its words (name, stage word, contracts, bonuses, note) in the
+    reader's language: the copy a table makes of it is theirs, in the words they play in."""
+    for key in ("name", "stage_name", "note"):
+        data[key] = gettext(data[key]) if data.get(key) else data.get(key, "")
+    for row in data["stages"]:
+        row["contract"] = gettext(row["contract"]) if row["contract"] else row["contract"]
+    for row in data["bonuses"]:
+        row["label"] = gettext(row["label"]) if row["label"] else row["label"]
+    return data
+
+
 def copy_name(name: str, taken: Iterable[str]) -> str:
     """A name for a copy that no rule set has yet: "Liverpool Rummy (house)", then "(house 2)"."""
     known = {n.casefold() for n in taken}
     for n in range(1, 100):
-        suffix = " (house)" if n == 1 else f" (house {n})"
+        suffix = " " + (gettext("(house)") if n == 1 else gettext("(house %(number)s)", number=n))
         candidate = name[: 60 - len(suffix)] + suffix
         if candidate.casefold() not in known:
             return candidate
@@ -296,12 +323,13 @@ def bonus_labels(data: Mapping[str, Any]) -> dict[str, str]:
 
 
 def stage_word(data: Mapping[str, Any]) -> str:
-    """The word the editor's form uses for a stage: its own, else its progression's."""
+    """The word the editor's form uses for a stage: its own, else its progression's (in the
+    reader's language)."""
     try:
         default = Progression(data.get("progression")).stage_word
     except ValueError:
         default = Progression.DEAL.stage_word
-    return str(data.get("stage_name") or "").strip() or default
+    return str(data.get("stage_name") or "").strip() or gettext(default)
 
 
 def in_the_editors_words(problem: DocumentProblem, word: str = "Stage",
@@ -320,7 +348,12 @@ def in_the_editors_words(problem: DocumentProblem, word: str = "Stage",
     '“Went out in one go” scores 0 points, so it changes nothing'
     >>> in_the_editors_words(DocumentProblem("max_players", "4 is below min_players (5)"))
     '4 is below the fewest players (5)'
+
+    A problem the engine gave with its blanks (``said``) is said in the reader's language, the
+    blanks filled with the same words.
     """
+    if problem.said is not None:
+        return _said(problem, word, labels or {})
     message = problem.message
     for key, label in (labels or {}).items():
         message = message.replace(f'"{key}"', f"\u201c{label}\u201d")
@@ -340,9 +373,63 @@ def in_the_editors_words(problem: DocumentProblem, word: str = "Stage",
 #: Engine messages that name a document's values, said as the editor's choices say them.
 _ENGINE_WORDS = {
     '"lowest-finisher" needs the ladder progression':
-        "\u201cAmong those who finished the last stage\u201d works only on a ladder, where each player "
-        "climbs alone: choose the ladder, or the lowest total.",
+        N_("\u201cAmong those who finished the last stage\u201d works only on a ladder, where each player "
+           "climbs alone: choose the ladder, or the lowest total."),
 }
+
+#: The engine's words for a text too short, and the editor's for the commonest case: a field
+#: left empty.
+_LENGTH = "{what} must be {least} to {most} characters, not {length}"
+_EMPTY = N_("{what} is empty: write it (up to {most} characters)")
+#: A field the engine names by its name in the document, as the editor calls it.
+_FIELD_NAMES = {"min_players": N_("the fewest players"), "max_players": N_("the most players")}
+_TYPED = re.compile(r"'(.*)'")
+
+
+def quoted(text: str) -> str:
+    """What a person typed or named, in the quotation marks of the reader's language."""
+    return gettext("\u201c%(text)s\u201d", text=text)
+
+
+def _said(problem: DocumentProblem, word: str, labels: Mapping[str, str]) -> str:
+    """:func:`in_the_editors_words` for a problem given with its blanks, in the reader's language."""
+    if problem.message in _ENGINE_WORDS:
+        return gettext(_ENGINE_WORDS[problem.message])
+    said = problem.said
+    assert said is not None
+    if said.values.get("what") == "" and not problem.message.startswith(("must ", "is ")):
+        return problem.message  # no such message: each that leaves out its subject starts so
+    message = _fill(problem, said, word, labels)
+    stage = in_sentence(word)
+    if problem.stage is not None and message.startswith(stage):  # "Deal 3's cards ..."
+        message = word + message[len(stage):]
+    return message
+
+
+def _fill(problem: DocumentProblem, phrase: Phrase, word: str, labels: Mapping[str, str]) -> str:
+    values = phrase.values
+    template = phrase.template
+    if template == _LENGTH and values.get("least") == 1 and values.get("length") == 0:
+        template = _EMPTY
+    filled: dict[str, str] = {}
+    for key, value in values.items():
+        if isinstance(value, Phrase):
+            filled[key] = _fill(problem, value, word, labels)
+        elif key == "what":  # a message about a whole field: the field's name says what
+            filled[key] = gettext(FIELD_WORDS[problem.field]) if problem.field in FIELD_WORDS else problem.field
+        elif key == "stage" and problem.stage is not None:
+            filled[key] = in_sentence(word)
+        elif key == "bonus":
+            # The bonus's key in quotes, as the engine says it: the table knows it by its label.
+            label = labels.get(str(value).strip('"'))
+            filled[key] = quoted(label) if label else str(value)
+        elif key in _FIELD_NAMES:
+            filled[key] = gettext(_FIELD_NAMES[key])
+        elif key == "value" and isinstance(value, str) and (typed := _TYPED.fullmatch(value)):
+            filled[key] = quoted(typed.group(1))
+        else:
+            filled[key] = str(value)
+    return gettext(template).format(**filled)
 
 
 def error_id(place: Any) -> str:
@@ -356,11 +443,11 @@ def error_id(place: Any) -> str:
 
 #: What the editor calls a field, for an engine message that starts with "must be".
 FIELD_WORDS = {
-    "name": "The name", "stage_name": "The word for a stage", "progression": "How players move on",
-    "deck": "The deck", "hand_limit": "The cards left in a hand", "dealer_rules": "Who deals next",
-    "min_players": "The fewest players", "max_players": "The most players", "winner": "Who wins",
-    "note": "The note", "stages": "The stages", "values": "The values", "decks": "The decks",
-    "bonuses": "The bonuses",
+    "name": N_("The name"), "stage_name": N_("The word for a stage"), "progression": N_("How players move on"),
+    "deck": N_("The deck"), "hand_limit": N_("The cards left in a hand"), "dealer_rules": N_("Who deals next"),
+    "min_players": N_("The fewest players"), "max_players": N_("The most players"), "winner": N_("Who wins"),
+    "note": N_("The note"), "stages": N_("The stages"), "values": N_("The values"), "decks": N_("The decks"),
+    "bonuses": N_("The bonuses"),
 }
 
 
@@ -370,11 +457,15 @@ _LABELS = {card.value: card.label for card in (*Rank, *Phase10Rank)}
 
 
 def rank_label(rank: str) -> str:
-    """How the keypad shows a value row's rank (the form's deck may be one the engine does not
-    know, so the rank is looked up in both decks); a rank of neither, as typed."""
-    return _LABELS.get(rank, rank)
+    """How the keypad shows a value row's rank, in the reader's letters and words (the form's
+    deck may be one the engine does not know, so the rank is looked up in both decks); a rank
+    of neither, as typed."""
+    label = _LABELS.get(rank, rank)
+    if label != rank:  # Joker, Skip, Wild
+        return gettext(label)
+    return court_letters().get(rank, rank)
 
 
 __all__ = ["RuleSetForm", "apply_action", "bonus_key", "copy_name", "deck_ranks", "document_from",
-           "editor_data", "error_id", "follow_deck", "in_the_editors_words", "problems_by_place", "rank_label",
-           "stage_word"]
+           "editor_data", "error_id", "follow_deck", "in_the_editors_words", "preset_words", "problems_by_place",
+           "quoted", "rank_label", "stage_word"]

@@ -13,7 +13,7 @@ import re
 
 from flask_babel import get_translations
 
-from scorekeeper.web.languages import DEFAULT, locale_code
+from scorekeeper.web.languages import locale_code
 
 _BLANK = re.compile(r"%\((\w+)\)[sd]")
 
@@ -117,6 +117,6 @@ def words() -> dict[str, object]:
 
 
 def page_words() -> dict[str, object]:
-    """What a page gives its script: nothing in English (each module has its own), the words
-    otherwise."""
-    return {} if locale_code() == DEFAULT else words()
+    """What a page gives its script: nothing where no catalogue speaks for the page (English:
+    each module has its own words), the words otherwise."""
+    return words() if getattr(get_translations(), "files", None) else {}

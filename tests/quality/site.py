@@ -1,9 +1,10 @@
 """One seeded Scorekeeper for the quality gates, and the catalogue of every page it serves.
 
-The same catalogue feeds the three gates: axe-core (every page in the browser, light and dark),
-the Nu HTML checker (every page's HTML as served, whole and as the htmx fragment) and
-Lighthouse (three pages). A page is named once here, so adding a page to the app means
-adding one line below, and all three gates see it.
+The same catalogue feeds the gates: axe-core (every page in the browser, light and dark), the
+Nu HTML checker (every page's HTML as served, whole and as the htmx fragment), Lighthouse (three
+pages) and the pseudo-locale check (every word a page shows comes from the translation
+catalogue). A page is named once here, so adding a page to the app means adding one line
+below, and every gate sees it.
 """
 
 from __future__ import annotations

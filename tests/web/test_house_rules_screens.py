@@ -557,3 +557,32 @@ def test_the_editor_says_the_engines_problems_in_its_own_words():
     assert in_the_editors_words(typed).endswith("not \u201cabc\u201d")
     winner = DocumentProblem("winner", '"lowest-finisher" needs the ladder progression')
     assert "works only on a ladder" in in_the_editors_words(winner)
+
+
+@pytest.mark.parametrize("changes", [
+    {"name": "", "note": "n" * 301, "stage_name": "x" * 21},
+    {"stages": [{"contract": "", "cards": 31}, {"contract": "x", "cards": "abc"}, "no", {"contract": "x"}]},
+    {"values": {**ruleset_document(LIVERPOOL)["values"], "A": 501, "K": "abc", "Z": 3}, "jokers": False},
+    {"deck": "phase10", "jokers": True, "progression": "y", "winner": "z", "hand_limit": 1, "dealer_rules": []},
+    {"min_players": 5, "max_players": 4, "bonuses": [{"key": "a", "label": "", "points": 0},
+                                                     {"key": "b", "label": "L", "points": "x"}]},
+    {"decks": [{"up_to": 4, "decks": 1, "jokers": 3}, {"up_to": 3, "decks": 1}, {"up_to": 9, "decks": 0}]},
+    {"winner": "lowest-finisher", "bonus": 1},
+])
+def test_the_editors_english_is_the_same_from_the_engines_blanks_as_from_its_words(app, changes):
+    """The editor says a problem from the engine's words with their blanks (so another language
+    can say it); in English that is word for word what it made of the engine's message."""
+    from dataclasses import replace
+
+    from scorekeeper.rules import RuleSetError
+    from scorekeeper.web.rulesform import bonus_labels, in_the_editors_words, stage_word
+
+    document = {**ruleset_document(LIVERPOOL), **changes}
+    with app.test_request_context(), pytest.raises(RuleSetError) as refused:
+        parse_ruleset(document)
+    with app.test_request_context():
+        word = stage_word(document)
+        labels = bonus_labels({"bonuses": document["bonuses"]})
+        for problem in refused.value.problems:
+            assert problem.said is not None, problem
+            assert in_the_editors_words(problem, word, labels) == in_the_editors_words(replace(problem, said=None), word, labels)

@@ -17,6 +17,7 @@ from babel.messages.pofile import read_po
 
 from conftest import CLUB_KEY, form_token
 from factories import HTMX, family_liverpool, post_round, round_form, save_round, text
+from test_house_rules_screens import form_of, press
 
 from scorekeeper.web import languages
 
@@ -314,6 +315,52 @@ def test_a_house_rule_set_reads_as_its_author_wrote_it(web):
     # Its contracts are the author's, word for word (though the first is a preset's too),
     # inside the German sentence.
     assert "Kontrakte von 2 sets of 3 bis 3 runs of 4 and 1 set of 2." in words
+
+
+
+def test_a_german_browser_reads_the_house_rules_and_their_editor_in_german(web):
+    words = text(web.get("/rules", headers=GERMAN))
+    assert "Jeder Tisch spielt ein bisschen anders." in words and "Die eigenen dieses Tisches" in words
+    assert "Liverpool-Rommé" in words and "2–10 Augenwert" in words and "face value" not in words
+    words = text(web.get("/rules/phase10", headers=GERMAN))
+    assert "Wie es weitergeht" in words and "Phasen" in words and "Das Phase-10-Kartenspiel" in words
+    assert "Aussetzen 15" in words and "Bis 6 Spieler: 1 Kartenspiel." in words and "How players move on" not in words
+    editor = web.get("/rules/liverpool/copy", headers=GERMAN)
+    words = text(editor)
+    assert "Liverpool-Rommé kopieren und ändern" in words and "Runde hinzufügen" in words
+    assert "Standard (A K D B 10 9 8 7 6 5 4 3 2)" in words and "Wer gibt die nächste Runde?" in words
+    # The copy is the table's own, in its words: the preset's name, word and contracts in German.
+    fields = form_of(editor)
+    assert fields["name"] == "Liverpool-Rommé (Haus)" and fields["stage_name"] == "Runde"
+    assert fields["stages-0-contract"] == "2 Sätze aus 3" and fields["bonuses-0-label"] == "Perfekt abgehoben"
+
+
+def test_the_editor_names_each_field_bonus_and_stage_in_the_readers_language(web):
+    url = "/rules/liverpool/copy"
+    refused = press(web, url, web.get(url, headers=GERMAN), "save", headers=GERMAN, **{
+        "name": "", "stages-2-cards": "31", "values-0-value": "501", "bonuses-0-points": "0",
+        "min_players": "5", "max_players": "4"})
+    assert refused.status_code == 422
+    words = text(refused)
+    assert "Nichts wurde gespeichert: bring diese Punkte zuerst in Ordnung." in words
+    assert "Der Name: ist leer, trag etwas ein (bis zu 60 Zeichen)" in words
+    assert "Karten (Runde 3): muss eine ganze Zahl von 1 bis 30 sein, nicht 31" in words
+    assert "der Wert von A: muss eine ganze Zahl von 0 bis 500 sein, nicht 501" in words
+    assert "„Perfekt abgehoben“ bringt 0 Punkte" in words and "die Mindestzahl an Spielern (5) liegt über 4" in words
+    taken = press(web, url, web.get(url, headers=GERMAN), "save", headers=GERMAN, name="liverpool rummy")
+    assert "ein anderes Regelwerk heißt schon „liverpool rummy“ (als „Liverpool Rummy“)" in text(taken)
+
+
+def test_a_csv_download_speaks_the_readers_language_and_the_game_file_does_not(web, balmoral):
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    german = web.get(f"/games/{balmoral}.csv", headers=GERMAN).get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert german[0].startswith('"Runde","Geber","Spieler","Karten","von Hand gezählt","Strafpunkte"')
+    assert '"Ben",' in german[2] and '"ja"' in german[2]
+    english = web.get(f"/games/{balmoral}.csv").get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert english[0].startswith('"round","dealer","player","cards","counted_by_hand"')
+    assert web.get(f"/games/{balmoral}.json", headers=GERMAN).get_data() == web.get(f"/games/{balmoral}.json").get_data()
+    ratings = web.get("/ratings.csv", headers=GERMAN).get_data(as_text=True)
+    assert ratings.startswith('"Platz","Spieler","Wertung","Spiele","Siege"')
 
 
 # ---------------------------------------------------------------- the language page

@@ -14,6 +14,7 @@ from scorekeeper.store import access, replays
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
+from scorekeeper.web import presenters
 from scorekeeper.rules import N_
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import import_most, max_body
@@ -49,7 +50,9 @@ def game_csv(game_id: int):
     stored = replays.load_game(game_id)
     if stored is None or stored.state is None:
         abort(404)
-    return download(transfer.game_csv(stored.state), f"scorekeeper-game-{game_id}.csv", "text/csv")
+    # The columns in the reader's language: a person opens it in a spreadsheet.
+    return download(transfer.game_csv(stored.state, presenters.csv_words()), f"scorekeeper-game-{game_id}.csv",
+                    "text/csv")
 
 
 @bp.get("/backup.json")

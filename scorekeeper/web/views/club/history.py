@@ -28,7 +28,8 @@ def duration_words(length: timedelta) -> str:
     minutes = int(length.total_seconds() // 60)
     if minutes < 60:
         return gettext("%(minutes)s min", minutes=max(minutes, 1))
-    return gettext("%(hours)s h %(minutes)s min", hours=minutes // 60, minutes=str(minutes % 60).zfill(2))
+    hours, minutes = divmod(minutes, 60)
+    return gettext("%(hours)s h %(minutes)s min", hours=hours, minutes=str(minutes).zfill(2))
 
 
 

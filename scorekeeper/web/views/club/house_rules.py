@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, request, url_for
+from flask_babel import gettext, lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import StringField
 
@@ -19,22 +20,23 @@ from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.replays import rules_of
-from scorekeeper.rules import PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
+from scorekeeper.rules import N_, PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
+from scorekeeper.web.languages import rule_text
 from scorekeeper.web.rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
-                         problems_by_place, rank_label, stage_word)
+                                       in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
 from scorekeeper.web.views.common import go, is_htmx, render
 
 bp = Blueprint("house_rules", __name__, url_prefix="/rules")
 bp.add_app_template_global(rank_label, "rank_label")
 bp.add_app_template_global(error_id, "error_id")
 
-SAVE = "save house rule sets"
-CHANGE = "change house rule sets"
+SAVE = N_("save house rule sets")
+CHANGE = N_("change house rule sets")
 
 
 
 class RenameForm(FlaskForm):
-    name = StringField("New name", render_kw={"autocomplete": "off", "maxlength": 60})
+    name = StringField(lazy_gettext("New name"), render_kw={"autocomplete": "off", "maxlength": 60})
 
 
 def _entry(key: str) -> store.RuleSetEntry:
@@ -91,8 +93,10 @@ def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
     status, problems, pressed = 200, {}, None
     if request.method == "GET":
         data = editor_data(entry.document)
+        if entry.preset:
+            data = preset_words(data)
         if house_id is None:
-            data["name"] = copy_name(entry.name, _taken_names())
+            data["name"] = copy_name(data["name"], _taken_names())
     else:
         data = RuleSetForm().data
         data.pop("csrf_token", None)
@@ -101,19 +105,20 @@ def _editor(entry: store.RuleSetEntry, house_id: int | None, action: str):
         if pressed is None and "save" in request.form:
             if followed:
                 # The deck or the jokers changed since the values were shown: show them first.
-                status, problems = 422, {"values": ["The values now follow the deck you chose: check them, "
-                                                    "then save again."]}
+                status, problems = 422, {"values": [gettext("The values now follow the deck you chose: check them, "
+                                                            "then save again.")]}
             else:
                 try:
                     saved = store.save_ruleset(document_from(data), house_id)
                 except RuleSetError as exc:
                     status, problems = 422, problems_by_place(exc.problems, data)
                 else:
-                    flash(f"Saved \u201c{saved.name}\u201d. Games already played keep the rules they were "
-                          "played by.", "ok")
+                    flash(gettext("Saved \u201c%(name)s\u201d. Games already played keep the rules they were "
+                                  "played by.", name=saved.name), "ok")
                     return _go_to_top(url_for(".show", key=saved.key))
     form = RuleSetForm(formdata=None, data=data)
-    response = render("rules_edit.html", status, form=form, entry=entry, copying=house_id is None,
+    response = render("rules_edit.html", status, form=form, entry=entry, name=rule_text(entry.name, entry.rules),
+                      copying=house_id is None,
                       action=action, problems=problems, word=stage_word(data),
                       opened=pressed in ("add_deck_row", "remove_deck_row"))
     if problems and is_htmx():
@@ -147,7 +152,7 @@ def rename(key: str):
         except RuleSetError as exc:
             problem = " ".join(" ".join(messages) for messages in problems_by_place(exc.problems).values())
         else:
-            flash(f"Renamed \u201c{renamed.name}\u201d.", "ok")
+            flash(gettext("Renamed \u201c%(name)s\u201d.", name=renamed.name), "ok")
             return go(url_for(".show", key=renamed.key))
     return render("rules_rename.html", 422 if problem else 200, form=form, entry=entry, problem=problem)
 
@@ -160,7 +165,8 @@ def delete(key: str):
         if not ConfirmForm().validate_on_submit():
             abort(400)
         store.delete_ruleset(entry.house_id)
-        flash(f"Deleted \u201c{entry.name}\u201d. Games played with it keep their copy of its rules.", "ok")
+        flash(gettext("Deleted \u201c%(name)s\u201d. Games played with it keep their copy of its rules.",
+                      name=entry.name), "ok")
         return go(url_for(".index"))
     return render("rules_delete.html", entry=entry)
 
@@ -209,7 +215,8 @@ def save_game_rules(game_id: int):
     game_id, rules = _game_rules(game_id)
     saved_as = _saved_as(rules)
     if saved_as is not None:
-        flash(f"These rules are already saved as \u201c{saved_as.name}\u201d.", "ok")
+        flash(gettext("These rules are already saved as \u201c%(name)s\u201d.", name=rule_text(saved_as.name, saved_as.rules)),
+              "ok")
         return go(url_for(".show", key=saved_as.key))
     document = ruleset_document(rules)  # named as the game's rules are, unless a rule set has the name
     taken = _taken_names()
@@ -218,7 +225,8 @@ def save_game_rules(game_id: int):
     try:
         saved = store.save_ruleset(document)
     except RuleSetError as exc:
-        flash(f"These rules could not be saved: {exc.first}.", "error")
+        problem = f"{exc.first.field}: {in_the_editors_words(exc.first)}"
+        flash(gettext("These rules could not be saved: %(problem)s.", problem=problem), "error")
         return go(url_for(".game_rules", game_id=game_id))
-    flash(f"Saved this game\u2019s rules as \u201c{saved.name}\u201d.", "ok")
+    flash(gettext("Saved this game\u2019s rules as \u201c%(name)s\u201d.", name=saved.name), "ok")
     return go(url_for(".show", key=saved.key))

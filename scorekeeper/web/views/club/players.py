@@ -7,9 +7,9 @@ from flask_babel import gettext
 
 from scorekeeper import store
 from scorekeeper.rules import N_
+from scorekeeper.web.languages import said
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm, PlayerForm
-from scorekeeper.web.languages import refusal_words
 from scorekeeper.web.views.common import go, render
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -32,7 +32,7 @@ def roster():
             try:
                 player = store.add_player(form.name.data)
             except store.PlayerNameError as exc:
-                form.name.errors = [refusal_words(exc)]
+                form.name.errors = [said(exc)]
             else:
                 flash(gettext("%(name)s is on the roster.", name=player.name), "ok")
                 return go(url_for("players.roster"))
@@ -53,7 +53,7 @@ def rename(player_id: int):
             except store.NotFound:
                 abort(404)
             except store.PlayerNameError as exc:
-                form.name.errors = [refusal_words(exc)]
+                form.name.errors = [said(exc)]
             else:
                 flash(gettext("Renamed to %(name)s, everywhere the name shows.", name=player.name), "ok")
                 return go(url_for("players.roster"))
@@ -75,7 +75,7 @@ def remove(player_id: int):
     except store.NotFound:
         abort(404)
     except store.PlayerNameError as exc:
-        flash(refusal_words(exc), "error")
+        flash(said(exc), "error")
         return go(url_for("players.roster"))
     flash(gettext("Removed from the roster."), "ok")
     return go(url_for("players.roster"))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, request, url_for
-from flask_babel import format_decimal, ngettext
+from flask_babel import format_decimal, gettext, ngettext
 
-from scorekeeper.web import charts
+from scorekeeper.web import charts, presenters
 from scorekeeper.club import history
 from scorekeeper.store.figures import ratings
 from scorekeeper.files import transfer
@@ -24,12 +24,14 @@ def rating_filter(played: dict[str, str]) -> tuple[history.RatingFilter, list[tu
     rules = request.args.get("rules") or None
     problem = rules_problem(rules, played) if rules is not None else None
     if problem is not None:
-        problems.append(("rules", f"{problem} Or none, for every game."))
+        problems.append(("rules", gettext("%(problem)s Or none, for every game.", problem=problem)))
         rules = None
     period = request.args.get("period") or "all"
     if period not in history.PERIODS:
-        choices = " or ".join(f'"{key}" ({words.lower()})' for key, words in history.PERIODS.items())
-        problems.append(("period", f'"{period[:20]}" is not a period: choose {choices}.'))
+        choices = gettext(" or ").join(gettext('"%(key)s" (%(words)s)', key=key, words=gettext(words).lower())
+                                       for key, words in history.PERIODS.items())
+        problems.append(("period", gettext('"%(period)s" is not a period: choose %(choices)s.', period=period[:20],
+                                           choices=choices)))
         period = "all"
     return history.RatingFilter(rules, period), problems
 
@@ -72,8 +74,8 @@ def leaderboard_csv():
                       rulesets=offered_rulesets(played, None), periods=history.PERIODS, spark=spark)
     suffix = "".join(f"-{part}" for part in (filters.rules, filters.period if filters.period != "all" else None)
                      if part)
-    return download(transfer.ratings_csv(history.leaderboard(filters)), f"scorekeeper-ratings{suffix}.csv",
-                     "text/csv")
+    return download(transfer.ratings_csv(history.leaderboard(filters), presenters.csv_words()),
+                    f"scorekeeper-ratings{suffix}.csv", "text/csv")
 
 
 def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
