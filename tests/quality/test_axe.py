@@ -35,6 +35,34 @@ def browser_context_args(browser_context_args):
     return {**browser_context_args, "service_workers": "block"}
 
 
+@pytest.fixture(scope="module")
+def context(browser, browser_context_args):
+    """One phone for every page of this module, so that the static files come from its HTTP
+    cache after the first page (they are immutable) rather than for each of about a hundred
+    pages; its cookies and stored data are cleared before each page (:func:`check`)."""
+    phone = browser.new_context(**browser_context_args)
+    phone.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"))
+    yield phone
+    phone.close()
+
+
+@pytest.fixture
+def page(context):
+    tab = context.new_page()
+    yield tab
+    tab.close()
+
+
+def forget(context, page: PwPage, base: str) -> None:
+    """The phone as new to the site: no cookie, nothing kept by a page before (a round's draft,
+    the outbox), its cache of static files aside."""
+    context.clear_cookies()
+    session = context.new_cdp_session(page)
+    session.send("Storage.clearDataForOrigin",
+                 {"origin": base, "storageTypes": "local_storage,indexeddb,cache_storage,service_workers"})
+    session.detach()
+
+
 #: What the colour scheme can change: every other rule reads the same page in the dark as in the
 #: light, so the dark pass runs only these.
 COLOUR_RULES = ["color-contrast", "link-in-text-block"]
@@ -186,7 +214,7 @@ def open_page(page: PwPage, base: str, seeded: Seeded, spec: Page) -> None:
 
 
 def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: str | None, artifacts_dir) -> None:
-    context.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"))
+    forget(context, page, base)
     if cookie:
         context.add_cookies([{"name": "session", "value": cookie, "url": base}])
     errors: list[str] = []
@@ -243,8 +271,8 @@ BROKEN = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Broken</titl
 
 def test_the_axe_check_can_fail(page, context, quality_server, artifacts_dir):
     """The same check, on a page broken on purpose (served from the app's origin, so axe loads)."""
-    context.route(f"{quality_server}/__quality__/broken",
-                  lambda route: route.fulfill(body=BROKEN, content_type="text/html"))
+    page.route(f"{quality_server}/__quality__/broken",
+               lambda route: route.fulfill(body=BROKEN, content_type="text/html"))
     spec = Page("broken-on-purpose", "/__quality__/broken")
     with pytest.raises(AssertionError) as failed:
         check(page, context, quality_server, Seeded(), spec, None, artifacts_dir)
