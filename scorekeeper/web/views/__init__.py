@@ -9,12 +9,14 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from scorekeeper.web.views import api, api_seats, errors, files, games, hands, languages, pwa, rounds, seats
+    from scorekeeper.web.views import errors, files, games, hands, languages, pwa, rounds, seats
+    # api.seats and api.ratings add their routes to the API's blueprint (api.games.bp).
+    from scorekeeper.web.views.api import games as api, ratings as api_ratings, seats as api_seats  # noqa: F401
     from scorekeeper.web.views.club import history, house_rules, keeper, players, ratings, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
-    app.register_blueprint(api.bp)  # with the routes api_seats adds to it (imported above)
+    app.register_blueprint(api.bp)
     app.register_blueprint(pwa.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(rounds.bp)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request, url_for
+from flask import Blueprint, request
 from flask_babel import format_decimal, gettext, ngettext
 
 from scorekeeper.web import charts, presenters
 from scorekeeper.club import history
-from scorekeeper.store.figures import ratings
 from scorekeeper.files import transfer
 from scorekeeper.web.views.club.history import offered_rulesets, rules_problem
-from scorekeeper.web.views.api_errors import ApiError
 from scorekeeper.web.views.common import download, render
 
 bp = Blueprint("ratings", __name__)
@@ -76,40 +74,3 @@ def leaderboard_csv():
                      if part)
     return download(transfer.ratings_csv(history.leaderboard(filters), presenters.csv_words()),
                     f"scorekeeper-ratings{suffix}.csv", "text/csv")
-
-
-def _player_json(line: history.RatedPlayer, rank: int | None) -> dict:
-    r = line
-    return {
-        "rank": rank,
-        "player_id": line.player_id,
-        "name": line.name,
-        "rating": round(r.rating, 1),
-        "mu": r.mu,
-        "sigma": r.sigma,
-        "games": r.games,
-        "wins": r.wins,
-        "recent": [round(v, 1) for v in r.recent],
-        "recent_change": round(r.recent_change, 1),
-        "provisional": r.provisional,
-        "url": url_for("stats.player", player_id=line.player_id),
-    }
-
-
-def api_ratings():
-    """``GET /api/ratings`` (registered on the API's blueprint, for its JSON errors)."""
-    filters, problems = rating_filter(history.rulesets_played())
-    if problems:
-        field, message = problems[0]
-        # A rule-set key is open-ended (house-N): one no game was played by is not found, as
-        # on the page; a period is one of a few words, so another is a bad request.
-        raise ApiError(404 if field == "rules" else 400, message, field=field)
-    board = history.leaderboard(filters)
-    return jsonify({
-        "rules": filters.rules,
-        "period": filters.period,
-        "games": board.games,
-        "provisional_below": ratings.PROVISIONAL_BELOW,
-        "ranked": [_player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
-        "provisional": [_player_json(line, None) for line in board.provisional],
-    })

@@ -16,8 +16,8 @@ from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import links
 from scorekeeper.web.presenters import saved_words, sent_words
-from scorekeeper.web.views.api import _json_body, _require_key, bp
-from scorekeeper.web.views.api_errors import ApiError
+from scorekeeper.web.views.api.games import bp, json_body, require_key
+from scorekeeper.web.views.api.errors import ApiError
 from scorekeeper.web.views.common import held
 from scorekeeper.rules import CardError, Problem, RoundError, RoundRecord, parse_hand
 from scorekeeper.rules.cards import MAX_HAND_TEXT
@@ -45,7 +45,7 @@ def _hand(game_id: int, state, position: int, hand: store.Sent) -> dict:
 def make_seat_links(game_id: int):
     """A seat key and link for every player (the edit key); every earlier seat key stops working."""
     loaded = _game(game_id)
-    _require_key(loaded.game)
+    require_key(loaded.game)
     keys = seat_keys.make_seat_keys(game_id)
     return jsonify({"seats": [
         {"seat": position, "player": seat.name, "seat_key": key, "seat_url": links.seat_link(game_id, key)}
@@ -149,7 +149,7 @@ def send_hand(game_id: int, seat: int):
     name = _seat_number(loaded, seat)
     _seat_allowed(loaded, seat)
     state = loaded.state
-    number, record = _record(_json_body(), name, state.rules)
+    number, record = _record(json_body(), name, state.rules)
     try:
         sent = store.send_hand(game_id, number, name, record)
     except store.AlreadyRecorded:

@@ -35,7 +35,7 @@ from scorekeeper.rules import (
     advance,
     replay,
 )
-from scorekeeper.web.views.api_errors import ApiError
+from scorekeeper.web.views.api.errors import ApiError
 from scorekeeper.web.views.common import held, unencoded
 from scorekeeper.web.views.errors import with_headers
 
@@ -52,7 +52,7 @@ def http_error(error: HTTPException):
     return with_headers((jsonify({"error": {"message": error.description or error.name}}), error.code), error)
 
 
-def _json_body() -> dict:
+def json_body() -> dict:
     if not request.is_json:
         raise ApiError(415, "send the body as JSON (Content-Type: application/json)")
     try:
@@ -72,11 +72,11 @@ def _game(game_id: int, editing: bool = False) -> store.LoadedGame:
     except store.NotFound:
         raise ApiError(404, f"no game {game_id}") from None
     if editing:
-        _require_key(loaded.game)
+        require_key(loaded.game)
     return loaded
 
 
-def _require_key(game: Game) -> None:
+def require_key(game: Game) -> None:
     """401 when the request carries no edit key, 403 when it carries another one."""
     key = access.bearer_key()
     if key is None:
@@ -171,7 +171,7 @@ def _house_rules(doc: dict):
 def create_game():
     """A game from a game file: its rules a preset's key, a whole document, or (version 2) a
     house rule set's key; the game keeps its own copy of them either way."""
-    doc = _json_body()
+    doc = json_body()
     try:
         gf = read_game(doc, _house_rules(doc))
     except GameFileError as exc:
@@ -212,8 +212,8 @@ def record_round(game_id: int):
     if peeked is None:
         raise ApiError(404, f"no game {game_id}")
     game, rules = peeked
-    _require_key(game)
-    doc = _json_body()
+    require_key(game)
+    doc = json_body()
     number = _number(doc)
     # The hands are read with the game's deck (1 to 12, skips and wilds in Phase 10).
     record = _read_round(doc, None, number, rules.deck if rules is not None else None)
@@ -259,7 +259,7 @@ def replace_round(game_id: int, number: int):
     loaded = _game(game_id, editing=True)
     if not 1 <= number <= len(loaded.state.rounds):
         raise ApiError(404, f"game {game_id} has no round {number}")
-    doc = _json_body()
+    doc = json_body()
     if "number" in doc and _number(doc) != number:
         raise ApiError(422, f'"number" says {doc["number"]} but the URL says round {number}', "number")
     record = _read_round(doc, loaded.state, number)
@@ -293,7 +293,7 @@ def delete_round(game_id: int, number: int):
 def import_files():
     """A game file or a backup, as the upload page takes it: refused whole, or every new game
     stored (never twice); the edit keys of the games stored."""
-    doc = _json_body()
+    doc = json_body()
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
         raise ApiError(413, refusal)
@@ -327,7 +327,7 @@ def rulesets():
 def save_ruleset():
     """Save a house rule set from its document, checked as every document is (422 naming the
     field, and the stage or rank); the club keeper's, as the roster is."""
-    doc = _json_body()
+    doc = json_body()
     try:
         entry = store.save_ruleset(doc)
     except RuleSetError as exc:
@@ -337,14 +337,6 @@ def save_ruleset():
                                **({"rank": p.rank} if p.rank is not None else {})} for p in exc.problems]}
         raise ApiError(422, str(exc), problem.field, extra=extra) from None
     return jsonify(_ruleset_entry(entry)), 201
-
-
-@bp.get("/ratings")
-def ratings():
-    """The club's ratings, with the leaderboard's filters (``rules``, ``period``)."""
-    from scorekeeper.web.views.club.ratings import api_ratings
-
-    return api_ratings()
 
 
 @bp.get("/backup")

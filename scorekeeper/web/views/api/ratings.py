@@ -1,0 +1,51 @@
+"""The club's ratings in the API (``GET /api/ratings``), on the API's blueprint so that a refused
+filter is answered as JSON; the filters are the ratings page's own."""
+
+from __future__ import annotations
+
+from flask import jsonify, url_for
+
+from scorekeeper.club import history
+from scorekeeper.store.figures import ratings as rating_figures
+from scorekeeper.web.views.api.errors import ApiError
+from scorekeeper.web.views.api.games import bp
+from scorekeeper.web.views.club.ratings import rating_filter
+
+
+def player_json(line: history.RatedPlayer, rank: int | None) -> dict:
+    r = line
+    return {
+        "rank": rank,
+        "player_id": line.player_id,
+        "name": line.name,
+        "rating": round(r.rating, 1),
+        "mu": r.mu,
+        "sigma": r.sigma,
+        "games": r.games,
+        "wins": r.wins,
+        "recent": [round(v, 1) for v in r.recent],
+        "recent_change": round(r.recent_change, 1),
+        "provisional": r.provisional,
+        "url": url_for("stats.player", player_id=line.player_id),
+    }
+
+
+@bp.get("/ratings")
+def ratings():
+    """The club's ratings, with the leaderboard's filters (``rules``, ``period``), as the ratings
+    page shows them; a filter it refuses is a JSON error."""
+    filters, problems = rating_filter(history.rulesets_played())
+    if problems:
+        field, message = problems[0]
+        # A rule-set key is open-ended (house-N): one no game was played by is not found, as
+        # on the page; a period is one of a few words, so another is a bad request.
+        raise ApiError(404 if field == "rules" else 400, message, field=field)
+    board = history.leaderboard(filters)
+    return jsonify({
+        "rules": filters.rules,
+        "period": filters.period,
+        "games": board.games,
+        "provisional_below": rating_figures.PROVISIONAL_BELOW,
+        "ranked": [player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
+        "provisional": [player_json(line, None) for line in board.provisional],
+    })
