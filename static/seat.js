@@ -120,9 +120,10 @@
   window.addEventListener("online", flush);
   setInterval(function () { if (waiting().length) { flush(); } }, 3000);
 
-  // Has the round been saved, or the hand changed on the seat's other phone? One small question
-  // every two seconds (304 while nothing changed); the answer replaces the page unless the
-  // player is changing their hand for the same round.
+  // Has the round been saved, or the hand changed on the seat's other phone or entered by the
+  // scorekeeper? One small question every second, as the round screen asks (304 while nothing
+  // changed), so the scorekeeper's entry shows here within a second or two of their last tap;
+  // the answer replaces the page unless the player is changing their hand for the same round.
   function poll() {
     var holder = page();
     if (!holder || document.hidden || sending || waiting().length || navigator.onLine === false) { return; }
@@ -147,7 +148,7 @@
     var holder = page();
     if (!holder) { return; }
     tag = holder.getAttribute("data-tag") || tag;
-    if (!polling) { polling = setInterval(poll, 2000); }
+    if (!polling) { polling = setInterval(poll, 1000); }
     if (waiting().length) { say(word("hand_sending", "Not sent yet: sending\u2026")); flush(); }
   }
   document.addEventListener("DOMContentLoaded", start);
