@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 from scorekeeper import store
 from scorekeeper.files.gamefile import round_document
 
-from .test_table import row, start_game
+from .test_signal import controlled_by_the_service_worker, sync_registration
+from .test_table import row, start_game, time_passes
 from .test_taps import Taps
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -174,3 +175,43 @@ def test_an_offline_players_hand_arrives_when_the_signal_returns(page: Page, ser
     expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: J 4 (14)")
     assert cat.evaluate("localStorage.getItem('scorekeeper-seat-outbox')") == "[]"
     expect(row(page, "Cat").locator("[data-chips]")).to_have_text("J4")
+
+
+@pytest.mark.offline
+def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Page, server, another_phone, live_app):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    phone = another_phone()
+    cat = open_seat(lambda: phone, links["Cat"], "Cat")
+    controlled_by_the_service_worker(cat)
+    phone.set_offline(True)
+    tap_hand(cat, Taps(), "Cat", "J 4")
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Not sent yet: no signal")
+    cat.wait_for_function("() => OutboxDB.read('hands').then((list) => !!(list && list.length === 1))")
+    cat.close()  # the phone's browser closes the app, the hand still waiting
+    phone.set_offline(False)
+    blank, cdp, registration = sync_registration(phone, server)
+    # What the browser does when the signal returns: the worker's background sync.
+    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
+                                                  "tag": "outbox", "lastChance": False})
+
+    def sent() -> list:
+        with live_app.app_context():
+            return [(h.cards, h.revision) for p, h in store.sent_hands(1, 1).items() if p == 2]
+
+    for _ in range(150):
+        if sent():
+            break
+        blank.wait_for_timeout(100)
+    assert sent() == [("J 4", 1)]
+    # The player's page opened again: the hand is sent, nothing waits, nor is sent twice.
+    posts: list[str] = []
+    blank.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+    blank.clock.install()
+    blank.goto(f"{server}/games/1/hand")
+    expect(blank.locator("[data-sent-line]")).to_contain_text("Sent: J 4 (14)")
+    blank.wait_for_function("() => localStorage.getItem('scorekeeper-seat-outbox') === '[]'")
+    blank.wait_for_function("() => OutboxDB.read('sent-hands').then((sent) => !!sent && sent.length === 0)")
+    time_passes(blank, 6000)  # longer than the page's own retry: nothing more is sent
+    assert posts == []
+    assert sent() == [("J 4", 1)]
