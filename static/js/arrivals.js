@@ -164,7 +164,8 @@ export function install() {
   // tell a player about a round no longer open.
   document.addEventListener("submit", function (event) {
     var form = formOf(event.target);
-    if (form && event.submitter && event.submitter.name === "save") { form.querySelectorAll(".player").forEach(function (row) { clearTimeout(row._entering); }); }
+    if (!form || !event.submitter || event.submitter.name !== "save") { return; }
+    form.querySelectorAll(".player").forEach(function (row) { clearTimeout(row._entering); });
   }, true);
   document.addEventListener("htmx:afterSettle", start);
   start();
