@@ -1,7 +1,8 @@
 // The outbox as the service worker can read it (background sync). A service worker
 // has no localStorage, so js/outbox.js mirrors its outbox here, in IndexedDB: "list" is the outbox,
 // "sent" the ids of rounds the worker sent while no page of the app was open (a page drops
-// those from its own outbox when it next opens). Loaded by the pages and by the worker.
+// those from its own outbox when it next opens); seat.js does the same for a player's own hand
+// with "hands" and "sent-hands". Loaded by the pages and by the worker.
 (function (scope) {
   "use strict";
 

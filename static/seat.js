@@ -1,8 +1,10 @@
 // A player's own phone (their seat link): the hand tapped on the round screen's keypad (app.js
 // does the keys, chips and penalty) is sent to the scorekeeper from an outbox kept on this
 // phone (localStorage: it outlives a reload and a lost signal) until the server has it; the
-// page asks the server, conditionally, whether the round was saved or the hand changed on the
-// seat's other phone. Without this script the form posts and the server answers the same.
+// service worker sends it too, by background sync, with every page of the app closed, as it
+// does the scorekeeper's rounds. The page asks the server, conditionally, whether the round was
+// saved or the hand changed on the seat's other phone. Without this script the form posts and
+// the server answers the same.
 (function () {
   "use strict";
   var OUTBOX = "scorekeeper-seat-outbox";
@@ -16,6 +18,38 @@
   function keep(list) {
     try { localStorage.setItem(OUTBOX, JSON.stringify(list)); } catch (e) { /* private mode: kept in memory */ }
     memory = list;
+    mirror(list);
+  }
+  // The service worker cannot read localStorage: the hands waiting are mirrored into IndexedDB
+  // ("hands" in outbox-db.js) for its background sync (sw.js), which is asked for when they wait.
+  // Each is known there by its id and the moment it was sent ("id@at"): the worker lists those
+  // it sent under "sent-hands", for this page to take out of its outbox (takeSent).
+  function mirror(list) {
+    var db = window.OutboxDB;
+    if (!db || !db.works) { return; }
+    db.write("hands", list).then(function () {
+      if (!list.length || !navigator.serviceWorker) { return undefined; }
+      return navigator.serviceWorker.ready.then(function (reg) { return reg.sync && reg.sync.register("outbox"); });
+    }).catch(function () { /* no IndexedDB or no sync here: the page sends it */ });
+  }
+  function sentKey(entry) { return entry.id + "@" + entry.at; }
+  // Hands the service worker sent while no page was open leave the outbox (and their drafts)
+  // before this page sends anything: each is sent once.
+  var taken = false;
+  function takeSent() {
+    var db = window.OutboxDB;
+    if (!db || !db.works) { taken = true; return Promise.resolve(); }
+    return db.read("sent-hands").then(function (sent) {
+      if (!sent || !sent.length) { return undefined; }
+      var gone = waiting().filter(function (e) { return sent.indexOf(sentKey(e)) >= 0; });
+      keep(waiting().filter(function (e) { return sent.indexOf(sentKey(e)) < 0; }));
+      gone.forEach(function (e) {
+        try { localStorage.removeItem("scorekeeper-draft:" + e.id); } catch (err) { /* private mode */ }
+      });
+      return db.change("sent-hands", function (now) {
+        return (now || []).filter(function (key) { return sent.indexOf(key) < 0; });
+      });
+    }).catch(function () { /* nothing to take */ }).then(function () { taken = true; });
   }
   var memory = null;
   function waiting() {
@@ -90,7 +124,7 @@
   // safe: the same hand sent twice is kept once).
   function flush() {
     var list = waiting();
-    if (sending || !list.length) { return; }
+    if (sending || !taken || !list.length) { return; }
     if (navigator.onLine === false) { notSent(); return; }
     var entry = list[0];
     var body = new URLSearchParams(), token = "";
@@ -119,10 +153,15 @@
   }
   window.addEventListener("online", flush);
   setInterval(function () { if (waiting().length) { flush(); } }, 3000);
+  // The service worker's background sync, with a page open, leaves the sending to the page.
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("message", function (event) { if (event.data === "send-outbox") { flush(); } });
+  }
 
-  // Has the round been saved, or the hand changed on the seat's other phone? One small question
-  // every two seconds (304 while nothing changed); the answer replaces the page unless the
-  // player is changing their hand for the same round.
+  // Has the round been saved, or the hand changed on the seat's other phone or entered by the
+  // scorekeeper? One small question every second, as the round screen asks (304 while nothing
+  // changed), so the scorekeeper's entry shows here within a second or two of their last tap;
+  // the answer replaces the page unless the player is changing their hand for the same round.
   function poll() {
     var holder = page();
     if (!holder || document.hidden || sending || waiting().length || navigator.onLine === false) { return; }
@@ -147,8 +186,10 @@
     var holder = page();
     if (!holder) { return; }
     tag = holder.getAttribute("data-tag") || tag;
-    if (!polling) { polling = setInterval(poll, 2000); }
-    if (waiting().length) { say(word("hand_sending", "Not sent yet: sending\u2026")); flush(); }
+    if (!polling) { polling = setInterval(poll, 1000); }
+    takeSent().then(function () {
+      if (waiting().length) { say(word("hand_sending", "Not sent yet: sending\u2026")); flush(); }
+    });
   }
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { poll(); } });

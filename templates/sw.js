@@ -80,10 +80,11 @@ function marked(hit) {
   ));
 }
 
-// Background sync, where the browser has it: the rounds waiting in the phone's outbox are sent
-// even when every page of the app is closed. With a page open, that page sends them (it shows
-// the answer), so the worker only asks it to; a page opened before the worker took charge is
-// still open, so it is asked too rather than raced.
+// Background sync, where the browser has it: the rounds waiting in the phone's outbox, and a
+// player's own hand waiting on their phone (seat.js), are sent even when every page of the app
+// is closed. With a page open, that page sends them (it shows the answer), so the worker only
+// asks it to; a page opened before the worker took charge is still open, so it is asked too
+// rather than raced.
 self.addEventListener("sync", (event) => {
   if (event.tag === "outbox") {
     event.waitUntil(sendWaiting());
@@ -96,12 +97,14 @@ function sendWaiting() {
       open.forEach((client) => client.postMessage("send-outbox"));
       return undefined;
     }
-    return OutboxDB.read("list").then((list) => {
+    const rounds = OutboxDB.read("list").then((list) => {
       const games = {};
       (list || []).forEach((entry) => { (games[entry.game] = games[entry.game] || []).push(entry); });
       return Promise.all(Object.values(games).map(
         (entries) => sendInOrder(entries.sort((a, b) => Number(a.number) - Number(b.number)))));
     });
+    const hands = OutboxDB.read("hands").then((list) => Promise.all((list || []).map(postHand)));
+    return Promise.all([rounds, hands]);
   });
 }
 
@@ -113,7 +116,7 @@ function sendInOrder(entries) {
   return entries.reduce((before, entry) => before.then((go) => (go ? post(entry) : false)), Promise.resolve(true));
 }
 
-function post(entry) {
+function posted(entry) {
   const body = new URLSearchParams();
   let token = "";
   entry.fields.forEach(([name, value]) => {
@@ -122,11 +125,28 @@ function post(entry) {
   });
   return fetch(entry.action, {
     method: "POST", body, credentials: "same-origin", headers: { "HX-Request": "true", "X-CSRFToken": token },
-  }).then((response) => {
+  });
+}
+
+function post(entry) {
+  return posted(entry).then((response) => {
     if (response.status === 409 || response.status === 422) { return false; }
     if (response.status !== 200) { throw new Error(`not answered yet (${response.status})`); }
     return OutboxDB.change("list", (list) => (list || []).filter((e) => e.id !== entry.id))
       .then(() => OutboxDB.change("sent", (sent) => (sent || []).concat([entry.id])))
       .then(() => true);
+  });
+}
+
+// A player's own hand, kept by the server once however often it comes. As for a round, only a
+// plain "kept" (200) takes it out of the phone's outbox: a hand for a round saved meanwhile
+// (409) or refused (422) stays for the player's page to send again and show what the server said.
+function postHand(entry) {
+  const key = `${entry.id}@${entry.at}`;
+  return posted(entry).then((response) => {
+    if (response.status === 409 || response.status === 422) { return undefined; }
+    if (response.status !== 200) { throw new Error(`not answered yet (${response.status})`); }
+    return OutboxDB.change("hands", (list) => (list || []).filter((e) => `${e.id}@${e.at}` !== key))
+      .then(() => OutboxDB.change("sent-hands", (sent) => (sent || []).concat([key])));
   });
 }

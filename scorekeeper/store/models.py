@@ -25,6 +25,7 @@ from sqlalchemy import (
     Text,
     UniqueConstraint,
     event,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -188,10 +189,10 @@ class HandEntry(db.Model):
 
 
 class SentHand(db.Model):
-    """A hand a player sent from their own phone for the round being played, waiting for the
-    scorekeeper to save the round: not a fact of the game (the saved round is), kept only
-    until that round is saved or the game moves to another round. One per game, round and seat:
-    the last one sent wins."""
+    """A hand a player sent from their own phone for the round being played (or the scorekeeper
+    entered in their row), waiting for the scorekeeper to save the round: not a fact of the game
+    (the saved round is), kept only until that round is saved or the game moves to another
+    round. One per game, round and seat: the last one entered wins."""
 
     __tablename__ = "sent_hand"
 
@@ -210,6 +211,9 @@ class SentHand(db.Model):
     #: the scorekeeper's poll and the player's phones tell a new hand by it.
     revision: Mapped[int] = mapped_column(Integer, default=1)
     sent_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: The scorekeeper entered this hand on the round screen (it wins over the player's, and the
+    #: player's phone says who entered it); False when the player sent it.
+    by_keeper: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     __table_args__ = (
         UniqueConstraint("game_id", "number", "position", name="uq_sent_hand_game_number_position"),

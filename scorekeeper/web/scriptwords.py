@@ -105,6 +105,7 @@ def words() -> dict[str, object]:
         # arrivals.js: players' own hands arriving on the round screen.
         "sent_by": _("sent by %(name)s: %(hand)s"),
         "sent_kept": _("%(name)s sent: %(hand)s (yours is kept)"),
+        "entered": _("entered by the scorekeeper: %(hand)s"),
         # seats.js: a seat added on the new-game page.
         "seat": _("Seat %(number)s"),
         "seat_name": _("Seat %(number)s: name"),

@@ -3,10 +3,15 @@
 // conditionally (304 while nothing arrived). What the scorekeeper has typed or tapped into a row
 // is theirs and wins: an arrival for that row is named beside it, never put over it, and once
 // the scorekeeper has said who went out, an arrival does not move it.
+// What the scorekeeper enters in a row goes to that player's phone as well, a moment after the
+// last tap or key in the row ("The scorekeeper entered: K 7 7"), and only when the row holds
+// something else than it last sent: a row the scorekeeper never touched sends nothing.
 // Nothing happens at import: main.js installs the listeners.
 import { word } from "./banner.js";
 
 var watched = null, tag = null, timer = null, asking = false;
+// How long a row stays still before the scorekeeper's entry in it goes to the player's phone.
+var ENTER_MS = 500;
 
 function formOf(el) { return el && el.closest ? el.closest("form.round-form[data-sent]") : null; }
 function rowOf(form, seat) { return form.querySelector(".player[data-seat='" + seat + "']"); }
@@ -16,7 +21,41 @@ function selectedRow(form) {
 }
 
 // The scorekeeper's own typing (events the page itself makes as a hand arrives are not trusted).
-function mine(form, row) { if (row) { row.setAttribute("data-typed", ""); } }
+function mine(form, row) {
+  if (!row) { return; }
+  row.setAttribute("data-typed", "");
+  clearTimeout(row._entering);
+  row._entering = setTimeout(function () { enter(form, row); }, ENTER_MS);
+}
+
+// The row's part of the form (its own fields, the round's number and the form's token), posted
+// with the scorekeeper's own rights; what it said last is kept on the row, so the same entry
+// is not sent again. Not reaching the server costs nothing: the next touch tries again, and
+// Save sends the whole round whatever this did.
+function enter(form, row) {
+  var line = row.querySelector("[data-enter]");
+  if (!line || !document.body.contains(form)) { return; }
+  var seat = row.getAttribute("data-seat"), body = new URLSearchParams(), token = "", said = [];
+  new FormData(form).forEach(function (value, name) {
+    var own = name === "went_out" ? value === seat : name.split("-")[1] === seat;
+    if (name === "csrf_token") { token = String(value); } else if (name === "number" || own) {
+      said.push(name + "=" + value);
+    } else { return; }
+    body.append(name, String(value));
+  });
+  said = said.join("&");
+  if (row._entered === said) { return; }
+  fetch(line.getAttribute("data-enter"), { method: "POST", body: body, credentials: "same-origin",
+                                           headers: { "X-CSRFToken": token } })
+    .then(function (response) {
+      if (response.status !== 200) { return undefined; }
+      row._entered = said;
+      return response.json().then(function (entry) {
+        line.textContent = word("entered", "entered by the scorekeeper: {hand}", { hand: entry.words });
+      });
+    })
+    .catch(function () { /* no signal: the next touch tries again */ });
+}
 
 function fire(el, type) { el.dispatchEvent(new Event(type, { bubbles: true })); }
 
@@ -50,8 +89,14 @@ function arrived(form, data) {
     if (!row) { return; }
     var line = row.querySelector("[data-arrival]");
     var known = line && line.getAttribute("data-revision") === String(hand.revision);
-    if (row.hasAttribute("data-typed")) {
+    if (hand.by_keeper) {
+      // The scorekeeper's own entry (from this screen, or another of theirs).
+      if (!row.hasAttribute("data-typed") && !known) { fill(form, row, hand); }
+      if (line) { line.textContent = word("entered", "entered by the scorekeeper: {hand}", { hand: hand.words }); }
+    } else if (row.hasAttribute("data-typed")) {
       if (line) { line.textContent = word("sent_kept", "{name} sent: {hand} (yours is kept)", { name: hand.player, hand: hand.words }); }
+      // The player sent again over the scorekeeper's entry: the next touch of the row sends it anew.
+      if (!known) { row._entered = null; }
     } else if (!known) {
       fill(form, row, hand);
       if (line) { line.textContent = word("sent_by", "sent by {name}: {hand}", { name: hand.player, hand: hand.words }); }
@@ -100,7 +145,13 @@ export function install() {
   document.addEventListener("change", function (event) {
     var form = formOf(event.target);
     if (!form || !event.isTrusted || event.target.name === "seat") { return; }
-    if (event.target.name === "went_out") { form.setAttribute("data-out-chosen", ""); }
+    if (event.target.name === "went_out") {
+      form.setAttribute("data-out-chosen", "");
+      // A row whose player was told they went out is no longer out: they are told that too.
+      form.querySelectorAll(".player[data-typed]").forEach(function (row) {
+        if (/(^|&)went_out=/.test(row._entered || "")) { mine(form, row); }
+      });
+    }
     mine(form, event.target.closest(".player"));
   });
   document.addEventListener("click", function (event) {
@@ -108,6 +159,13 @@ export function install() {
     if (!form || !event.isTrusted) { return; }
     var key = event.target.closest("[data-rank], [data-remove], [data-edit]");
     if (key && key.getAttribute("data-edit") !== "type") { mine(form, selectedRow(form)); }
+  }, true);
+  // Saved: the whole round goes, and an entry still waiting for its row to be still would only
+  // tell a player about a round no longer open.
+  document.addEventListener("submit", function (event) {
+    var form = formOf(event.target);
+    if (!form || !event.submitter || event.submitter.name !== "save") { return; }
+    form.querySelectorAll(".player").forEach(function (row) { clearTimeout(row._entering); });
   }, true);
   document.addEventListener("htmx:afterSettle", start);
   start();

@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 from scorekeeper import store
 from scorekeeper.files.gamefile import round_document
 
-from .test_table import row, start_game
+from .test_signal import controlled_by_the_service_worker, sync_registration
+from .test_table import row, start_game, time_passes
 from .test_taps import Taps
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -112,8 +113,12 @@ def test_the_scorekeepers_typing_in_a_row_survives_an_arrival(page: Page, server
     expect(page.locator("#pen-1")).to_have_text("10")
     expect(row(page, "Cat").locator("[data-chips]")).to_have_text("56")
     expect(page.locator("[data-who]")).to_have_text("Cat")
+    # What the scorekeeper tapped is on Cat's phone; Cat sends her own over it.
+    expect(cat.locator("[data-sent-line]")).to_contain_text("The scorekeeper entered: 6 5 (11)")
+    cat.get_by_role("button", name="Clear Cat's hand").tap()
     # Cat's own hand arriving does not overwrite the scorekeeper's: it is named beside it.
     tap_hand(cat, Taps(), "Cat", "Q")
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: Q (10)")
     expect(arrival(page, "Cat")).to_have_text("Cat sent: Q (10) (yours is kept)")
     expect(page.locator("#pen-2")).to_have_text("11")
     row(page, "Ann").locator(".out-toggle").tap()
@@ -121,6 +126,38 @@ def test_the_scorekeepers_typing_in_a_row_survives_an_arrival(page: Page, server
     expect(page.locator(".flash")).to_contain_text("Round 1 saved")
     # The scorekeeper's entry won, and Cat's phone shows it.
     expect(cat.locator(".own-line")).to_contain_text("Round 1 saved: your hand 6 5 (11)")
+
+
+def test_what_the_scorekeeper_enters_in_a_row_shows_on_that_players_phone(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    ann, ben = (open_seat(another_phone, links[name], name) for name in ("Ann", "Ben"))
+    page.get_by_role("link", name="Record round 1").tap()
+    expect(arrival(page, "Ann")).to_have_text("waiting for Ann")
+    entries: list[str] = []
+    page.on("request", lambda r: r.method == "POST" and "/rounds/new/entry/" in r.url and entries.append(r.url))
+    row(page, "Ann").locator(".pick").tap()
+    for rank in ("K", "7", "7"):
+        page.get_by_role("button", name=f"Add {rank} to Ann", exact=True).tap()
+    # On Ann's phone within 2 s of the scorekeeper's last tap, saying who entered it.
+    expect(ann.locator("[data-sent-line]")).to_contain_text("The scorekeeper entered: K 7 7 (24)", timeout=2000)
+    expect(row(ann, "Ann").locator("[data-chips]")).to_have_text("K77")
+    expect(arrival(page, "Ann")).to_have_text("entered by the scorekeeper: K 7 7 (24)")
+    # Nothing went for a row the scorekeeper did not touch.
+    assert entries and all(url.endswith("/rounds/new/entry/0") for url in entries)
+    expect(ben.locator("[data-sent-line]")).to_contain_text("Not sent yet")
+    # Ann sends again: the last one wins, and both phones show it.
+    ann.get_by_role("button", name="Clear Ann's hand").tap()
+    tap_hand(ann, Taps(), "Ann", "5")
+    expect(ann.locator("[data-sent-line]")).to_contain_text("Sent: 5 (5)")
+    expect(arrival(page, "Ann")).to_have_text("Ann sent: 5 (5) (yours is kept)")
+    # The scorekeeper's form is what is saved, checked whole; Ben going out tells Ann nothing new.
+    row(page, "Ben").locator(".out-toggle").tap()
+    row(page, "Cat").locator(".pick").tap()
+    page.get_by_role("button", name="Add Q to Cat", exact=True).tap()
+    page.get_by_role("button", name="Save round 1").tap()
+    expect(page.locator(".flash")).to_contain_text("Round 1 saved")
+    expect(ann.locator(".own-line")).to_contain_text("Round 1 saved: your hand K 7 7 (24)")
 
 
 @pytest.mark.offline
@@ -138,3 +175,43 @@ def test_an_offline_players_hand_arrives_when_the_signal_returns(page: Page, ser
     expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: J 4 (14)")
     assert cat.evaluate("localStorage.getItem('scorekeeper-seat-outbox')") == "[]"
     expect(row(page, "Cat").locator("[data-chips]")).to_have_text("J4")
+
+
+@pytest.mark.offline
+def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Page, server, another_phone, live_app):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    phone = another_phone()
+    cat = open_seat(lambda: phone, links["Cat"], "Cat")
+    controlled_by_the_service_worker(cat)
+    phone.set_offline(True)
+    tap_hand(cat, Taps(), "Cat", "J 4")
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Not sent yet: no signal")
+    cat.wait_for_function("() => OutboxDB.read('hands').then((list) => !!(list && list.length === 1))")
+    cat.close()  # the phone's browser closes the app, the hand still waiting
+    phone.set_offline(False)
+    blank, cdp, registration = sync_registration(phone, server)
+    # What the browser does when the signal returns: the worker's background sync.
+    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
+                                                  "tag": "outbox", "lastChance": False})
+
+    def sent() -> list:
+        with live_app.app_context():
+            return [(h.cards, h.revision) for p, h in store.sent_hands(1, 1).items() if p == 2]
+
+    for _ in range(150):
+        if sent():
+            break
+        blank.wait_for_timeout(100)
+    assert sent() == [("J 4", 1)]
+    # The player's page opened again: the hand is sent, nothing waits, nor is sent twice.
+    posts: list[str] = []
+    blank.on("request", lambda r: r.method == "POST" and posts.append(r.url))
+    blank.clock.install()
+    blank.goto(f"{server}/games/1/hand")
+    expect(blank.locator("[data-sent-line]")).to_contain_text("Sent: J 4 (14)")
+    blank.wait_for_function("() => localStorage.getItem('scorekeeper-seat-outbox') === '[]'")
+    blank.wait_for_function("() => OutboxDB.read('sent-hands').then((sent) => !!sent && sent.length === 0)")
+    time_passes(blank, 6000)  # longer than the page's own retry: nothing more is sent
+    assert posts == []
+    assert sent() == [("J 4", 1)]

@@ -97,12 +97,13 @@ def seed(app: Flask) -> Seeded:
         for number, record in enumerate(rounds, start=1):
             store.record_round(game.id, number, record)
 
-        # Every player enters their own hand: seat links, Ann's hand for round 4 sent, and
-        # Benedict's word that round 3 is wrong.
+        # Every player enters their own hand: seat links, Ann's hand for round 4 sent, Cat's
+        # entered by the scorekeeper, and Benedict's word that round 3 is wrong.
         from scorekeeper.store.seats import seat_keys
 
         s.seat_keys = seat_keys.make_seat_keys(game.id)
         store.send_hand(game.id, 4, "Ann", RoundRecord.create("", {"Ann": "K 7"}))
+        store.send_hand(game.id, 4, "Cat", RoundRecord.create("", {"Cat": "Q"}), by_keeper=True)
         store.flag_round(game.id, 3, 1)
 
         # Classic in progress, three seats, jokers.

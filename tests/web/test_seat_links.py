@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from factories import ANN_BEN_CAT_DAN, HTMX, board, new_game, post_round, save_round, text
+from conftest import make_keeper
+from factories import ANN_BEN_CAT_DAN, HTMX, board, new_game, post_round, round_form, save_round, text
 from sqlalchemy import func, select
 
 from scorekeeper.store.models import Round, RoundFlag, Seat, SentHand, db
@@ -165,7 +166,7 @@ def test_the_round_screens_poll_is_conditional(app, web, balmoral, seated):
     assert arrived.status_code == 200
     assert arrived.json["hands"][0] | {"revision": 0} == {
         "seat": 3, "player": "Dan", "went_out": False, "cards": "A", "points": None, "achieved": False,
-        "bonuses": [], "revision": 0, "words": "A (15)"}
+        "bonuses": [], "revision": 0, "by_keeper": False, "words": "A (15)"}
     # Reading needs no key, as every board's does.
     assert app.test_client().get(f"/games/{balmoral}/rounds/new/sent").json["hands"][0]["player"] == "Dan"
 
@@ -214,6 +215,66 @@ def test_an_undo_drops_hands_sent_for_a_round_that_no_longer_comes(app, web, bal
 def test_a_table_without_seat_links_sees_no_waiting(web, balmoral):
     assert "waiting for" not in text(web.get(f"/games/{balmoral}/rounds/new"))
     assert post_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "6", 3: "7"}).status_code == 303
+
+
+def enter(client, game_id, seat, number=1, **fields):
+    """What the scorekeeper's round screen posts a moment after their last tap in a row."""
+    return client.post(f"/games/{game_id}/rounds/new/entry/{seat}", data=round_form(number, **fields))
+
+
+def test_the_scorekeepers_entry_in_a_row_shows_on_the_players_phone_before_the_save(app, web, balmoral, seated):
+    ann = phone(app, balmoral, seated[0])
+    send(ann, balmoral, 1, 0, "Q")
+    etag = ann.get(f"/games/{balmoral}/hand/live", headers=HTMX).headers["ETag"]
+    entered = enter(web, balmoral, 0, hands={0: "K 7 7", 1: "5"})
+    assert entered.status_code == 200
+    assert entered.json == {"seat": 0, "revision": 2, "by_keeper": True, "words": "K 7 7 (24)"}
+    # Posted again (a retry, a tap that changed nothing): stored once. Ben's field went with it,
+    # but only Ann's row is read: nothing is stored for Ben.
+    assert enter(web, balmoral, 0, hands={0: "K 7 7", 1: "5"}).json["revision"] == 2
+    assert sent_rows(app, balmoral) == [(1, 0, "K 7 7", 2)]
+    # Ann's phone, asking as it does every second, is told, and says who entered it.
+    changed = ann.get(f"/games/{balmoral}/hand/live", headers={**HTMX, "If-None-Match": etag})
+    assert changed.status_code == 200
+    words = text(changed)
+    assert "The scorekeeper entered: K 7 7 (24)" in words and "You can still send yours" in words
+    assert "entered by the scorekeeper: K 7 7 (24)" in text(web.get(f"/games/{balmoral}/rounds/new"))
+    assert web.get(f"/games/{balmoral}/rounds/new/sent").json["hands"][0]["by_keeper"] is True
+    # Ann sends again: the last one wins, on both phones.
+    send(ann, balmoral, 1, 0, "5")
+    assert "Sent: 5 (5)" in text(ann.get(f"/games/{balmoral}/hand"))
+    arrived = web.get(f"/games/{balmoral}/rounds/new/sent").json["hands"][0]
+    assert (arrived["by_keeper"], arrived["words"]) == (False, "5 (5)")
+    # The save is what the scorekeeper's form holds, checked whole.
+    save_round(web, balmoral, 1, went_out=1, hands={0: "K 7 7", 2: "6", 3: "7"})
+    assert "Round 1 saved: your hand K 7 7 (24)." in text(ann.get(f"/games/{balmoral}/hand"))
+    assert sent_rows(app, balmoral) == []
+
+
+def test_only_the_scorekeeper_of_the_game_enters_a_players_row(app, web, stranger, balmoral, seated):
+    ann = phone(app, balmoral, seated[0])
+    assert enter(ann, balmoral, 0, hands={0: "K"}).status_code == 403  # Ann's own seat key
+    assert enter(ann, balmoral, 1, hands={1: "K"}).status_code == 403
+    assert enter(stranger, balmoral, 0, hands={0: "K"}).status_code == 403  # a watcher
+    other = make_keeper(app.test_client())
+    new_game(other, ["Eve", "Fin"])  # the scorekeeper of another game
+    assert enter(other, balmoral, 0, hands={0: "K"}).status_code == 403
+    assert sent_rows(app, balmoral) == []
+    # The scorekeeper's own entries that cannot be kept: nothing is stored.
+    assert enter(web, balmoral, 0, hands={0: "K X"}).status_code == 422
+    assert enter(web, balmoral, 0).status_code == 422  # nothing in the row yet
+    assert enter(web, balmoral, 0, number=2, hands={0: "K"}).status_code == 409
+    assert enter(web, balmoral, 7, hands={0: "K"}).status_code == 404
+    assert sent_rows(app, balmoral) == []
+    # A table without seat links has no player's phone to tell.
+    alone = new_game(web, ["Gus", "Hal"])
+    assert enter(web, alone, 0, hands={0: "K"}).status_code == 404
+
+
+def test_the_scorekeepers_entry_needs_the_forms_token(app, client, balmoral, seated):
+    refused = client.post(f"/games/{balmoral}/rounds/new/entry/0", data=round_form(1, hands={0: "K"}))
+    assert refused.status_code in (400, 403)
+    assert sent_rows(app, balmoral) == []
 
 
 # ------------------------------------------------------------------------------ the API

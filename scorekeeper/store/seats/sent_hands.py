@@ -1,9 +1,12 @@
-"""Hands the players send from their own phones for the round being played.
+"""Hands the players send from their own phones for the round being played, and what the
+scorekeeper enters in a player's row of the round screen meanwhile.
 
 Each waits, one per game, round and seat, until the scorekeeper saves the round (whose
 transaction drops it: :func:`forget_other_rounds`) or the game moves to another round. The same
-hand sent twice is stored once; a new one for the same seat replaces it (the last sent wins,
-whichever phone holds the seat link). A hand for a round already saved is refused.
+hand sent twice is stored once; a new one for the same seat replaces it (the last entered wins,
+whichever phone holds the seat link, or the scorekeeper's), and says who entered it, so that the
+player's phone shows the scorekeeper's entry before the round is saved. A hand for a round
+already saved is refused.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ class Sent:
     achieved: bool
     bonuses: tuple[str, ...]
     revision: int = 0
+    #: The scorekeeper entered it in the player's row, rather than the player sending it.
+    by_keeper: bool = False
 
     def same_hand(self, other: Sent) -> bool:
         return (self.went_out, self.cards, self.points, self.achieved, self.bonuses) == \
@@ -40,7 +45,7 @@ class Sent:
 
 def _sent(row: SentHand) -> Sent:
     return Sent(row.position, row.went_out, row.cards, row.points, row.achieved,
-                tuple(row.bonuses.split()), row.revision)
+                tuple(row.bonuses.split()), row.revision, row.by_keeper)
 
 
 def entry_of(position: int, name: str, record: RoundRecord) -> Sent:
@@ -51,10 +56,11 @@ def entry_of(position: int, name: str, record: RoundRecord) -> Sent:
                 record.points.get(name), name in record.achieved or out, tuple(sorted(record.bonuses.get(name, ()))))
 
 
-def send_hand(game_id: int, number: int, name: str, record: RoundRecord) -> Sent:
-    """Keep ``name``'s own hand for round ``number``, checked by the engine as far as one hand
-    alone can be. Raises ``AlreadyRecorded`` for a round saved already, ``RoundError`` for any
-    other round than the one being played and for a hand the rules refuse."""
+def send_hand(game_id: int, number: int, name: str, record: RoundRecord, by_keeper: bool = False) -> Sent:
+    """Keep ``name``'s own hand for round ``number`` (``by_keeper``: as the scorekeeper entered it
+    in their row), checked by the engine as far as one hand alone can be. Raises
+    ``AlreadyRecorded`` for a round saved already, ``RoundError`` for any other round than the
+    one being played and for a hand the rules refuse."""
     with writing():
         loaded = load(game_id, lock=True)
         state = loaded.state
@@ -75,9 +81,12 @@ def send_hand(game_id: int, number: int, name: str, record: RoundRecord) -> Sent
         elif _sent(row).same_hand(wanted):
             kept = _sent(row)
             db.session.commit()
-            return kept  # sent again (a retry, a second phone): kept once, unchanged
+            # Sent again (a retry, a second phone), or the scorekeeper entering what the player
+            # sent: kept once, unchanged, with whoever entered it first.
+            return kept
         row.went_out, row.cards, row.points = wanted.went_out, wanted.cards, wanted.points
         row.achieved, row.bonuses = wanted.achieved, " ".join(wanted.bonuses)
+        row.by_keeper = by_keeper
         row.revision += 1
         row.sent_at = utcnow()
         try:
@@ -86,7 +95,7 @@ def send_hand(game_id: int, number: int, name: str, record: RoundRecord) -> Sent
             db.session.commit()
         except IntegrityError:  # the other phone of the seat stored it first: the last sent wins
             db.session.rollback()
-            return send_hand(game_id, number, name, record)
+            return send_hand(game_id, number, name, record, by_keeper)
         return stored
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Blueprint, abort, flash, redirect, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 from flask_babel import gettext, ngettext
 
 from scorekeeper.store import access
@@ -62,14 +62,15 @@ def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: in
                   ending=[] if editing else draft.ending(before), arrivals=_arrivals(loaded, editing, nxt))
 
 
-def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[str, int]] | None:
-    """What each player has sent from their own phone for the round being entered, in words, and
-    which of their sendings it is, by seat (None where the table plays without seat links, and
-    for a correction)."""
+def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[str, int, bool]] | None:
+    """What each player has sent from their own phone for the round being entered (or the
+    scorekeeper entered in their row), in words, which of the seat's entries it is, and whether
+    the scorekeeper entered it, by seat (None where the table plays without seat links, and for
+    a correction)."""
     if editing or nxt is None or not seat_keys.has_seat_links(loaded.id):
         return None
     rules = loaded.state.rules
-    return {position: (sent_words(rules, hand), hand.revision)
+    return {position: (sent_words(rules, hand), hand.revision, hand.by_keeper)
             for position, hand in store.sent_hands(loaded.id, nxt.number).items()}
 
 
@@ -196,6 +197,35 @@ def new_round(game_id: int):
     # scorekeeper only saves.
     draft.take_sent(store.sent_hands(game_id, draft.number))
     return _form(loaded, draft, False)
+
+
+@bp.post("/new/entry/<int:seat>")
+def keeper_entry(game_id: int, seat: int):
+    """What the scorekeeper entered in one player's row of the round being entered, at a table
+    with seat links: kept as that seat's hand (the scorekeeper's, over the player's), so that the
+    player's phone shows it before the round is saved. The save still checks the whole round
+    and saves what the form holds; this only tells the player."""
+    loaded = _load(game_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    state = loaded.state
+    setup = state.setup
+    if not 0 <= seat < len(setup.players) or not seat_keys.has_seat_links(game_id):
+        abort(404)
+    draft = RoundDraft.from_form(request.form, len(setup.players), setup.rules.deck)
+    if state.next is None or draft.number != state.next.number:
+        return jsonify({"seat": seat}), 409
+    record = draft.own_hand(seat, setup)
+    if record is None:
+        return jsonify({"seat": seat, "problems": draft.seats[seat].errors}), 422
+    try:
+        entered = store.send_hand(game_id, draft.number, setup.players[seat], record, by_keeper=True)
+    except store.AlreadyRecorded:
+        return jsonify({"seat": seat}), 409
+    except RoundError as exc:
+        return jsonify({"seat": seat, "problems": [problem_message(p) for p in exc.problems]}), 422
+    return jsonify({"seat": seat, "revision": entered.revision, "by_keeper": entered.by_keeper,
+                    "words": sent_words(state.rules, entered)})
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
