@@ -307,7 +307,7 @@ def take_a_seat(client, s: Seeded) -> None:
 def _rules_refused() -> dict:
     """The Liverpool editor posted with an ace worth 501 and a deal of 31 cards."""
     from scorekeeper.rules import LIVERPOOL, ruleset_document
-    from scorekeeper.web.rulesform import editor_data
+    from scorekeeper.web.forms.rules import editor_data
 
     data = editor_data({**ruleset_document(LIVERPOOL), "name": "Too much"})
     form = {key: value for key, value in data.items() if isinstance(value, str)}

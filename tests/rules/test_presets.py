@@ -286,7 +286,7 @@ def test_the_round_screen_shows_no_penalty_for_a_joker_in_a_game_without_jokers(
     # Balmoral's document values no joker (it plays without); the round is refused with a
     # message, and the penalty beside the hand shows "?" rather than failing on the value.
     from scorekeeper.web.presenters import hand_points
-    from scorekeeper.web.roundform import SeatDraft
+    from scorekeeper.web.forms.round import SeatDraft
 
     assert Rank.JOKER not in BALMORAL.values
     assert hand_points(SeatDraft(hand="JK 7"), BALMORAL) == "?"

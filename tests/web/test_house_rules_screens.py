@@ -18,7 +18,7 @@ from factories import family_liverpool, text, text_of
 from scorekeeper import store
 from scorekeeper.store.models import HouseRuleSet, db
 from scorekeeper.rules import LIVERPOOL, PRESETS, GameSetup, RoundRecord, document_text, parse_ruleset, ruleset_document
-from scorekeeper.web.rulesform import bonus_key, copy_name, document_from, editor_data
+from scorekeeper.web.forms.rules import bonus_key, copy_name, document_from, editor_data
 
 HTMX = {"HX-Request": "true"}
 
@@ -543,7 +543,7 @@ def test_a_preset_under_another_name_is_the_preset(web, app):
 
 def test_the_editor_says_the_engines_problems_in_its_own_words():
     from scorekeeper.rules import DocumentProblem
-    from scorekeeper.web.rulesform import in_the_editors_words, stage_word
+    from scorekeeper.web.forms.rules import in_the_editors_words, stage_word
 
     ladder = stage_word({"progression": "ladder", "stage_name": ""})
     assert ladder == "Level" and stage_word({"progression": "deal", "stage_name": "Hand"}) == "Hand"
@@ -575,7 +575,7 @@ def test_the_editors_english_is_the_same_from_the_engines_blanks_as_from_its_wor
     from dataclasses import replace
 
     from scorekeeper.rules import RuleSetError
-    from scorekeeper.web.rulesform import bonus_labels, in_the_editors_words, stage_word
+    from scorekeeper.web.forms.rules import bonus_labels, in_the_editors_words, stage_word
 
     document = {**ruleset_document(LIVERPOOL), **changes}
     with app.test_request_context(), pytest.raises(RuleSetError) as refused:

@@ -154,7 +154,7 @@ def test_a_round_to_restore_nested_too_deep_is_refused_in_words(web, app, balmor
 )
 def test_unicode_digits_in_posted_indexes_do_not_crash(web, balmoral, where, data):
     """Regression: str.isdigit() accepts "²" but int("²") raises, so games.py (dealer, up,
-    drop) and roundform.py (went_out, key, unkey) crashed with a 500."""
+    drop) and forms/round.py (went_out, key, unkey) crashed with a 500."""
     url = "/games/new" if where == "new_game" else f"/games/{balmoral}/rounds/new"
     response = web.post(url, data=data)
     assert response.status_code < 500

@@ -17,7 +17,7 @@ from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
 from scorekeeper.store.models import MAX_ID
-from scorekeeper.web.roundform import small_int
+from scorekeeper.web.forms.round import small_int
 from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from scorekeeper.web.views import undone

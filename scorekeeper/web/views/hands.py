@@ -18,7 +18,7 @@ from scorekeeper.rules import N_, RoundError
 from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import saved_words, sent_words
-from scorekeeper.web.roundform import RoundDraft, small_int
+from scorekeeper.web.forms.round import RoundDraft, small_int
 from scorekeeper.web.views.common import go, held, is_htmx, render
 from scorekeeper.web.views.games import form_token_digest
 

@@ -14,7 +14,7 @@ from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import in_sentence, problem_message, problem_words, round_title, stage_title
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import bonus_words, card_label, conflict_words, sent_words
-from scorekeeper.web.roundform import RoundDraft, finishes, last_words, small_int, state_before
+from scorekeeper.web.forms.round import RoundDraft, finishes, last_words, small_int, state_before
 from scorekeeper.rules import GameState, RoundError
 from scorekeeper.web.views.common import go, is_htmx, render, whole_number
 from scorekeeper.web.views import undone

@@ -12,7 +12,7 @@ from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import sent_words
-from scorekeeper.web.roundform import small_int
+from scorekeeper.web.forms.round import small_int
 from scorekeeper.web.views.common import go, held, key_page
 
 bp = Blueprint("seats", __name__, url_prefix="/games/<int:game_id>")

@@ -22,7 +22,7 @@ from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import N_, PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
 from scorekeeper.web.languages import rule_text
-from scorekeeper.web.rulesform import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
+from scorekeeper.web.forms.rules import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                                        in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
 from scorekeeper.web.views.common import go, is_htmx, render
 

@@ -1,4 +1,5 @@
-"""WTForms for the fixed-shape forms (the round form has a shape per game: see roundform)."""
+"""The forms: WTForms for the fixed-shape ones here; the round screen's draft, whose shape is the
+game's (``round``), and the house-rules editor (``rules``) beside them."""
 
 from __future__ import annotations
 
