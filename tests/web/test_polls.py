@@ -42,7 +42,8 @@ def test_an_unchanged_poll_is_answered_before_flask_after_one_query(app, web, ga
     with counted(app) as statements:
         poll = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
     assert poll.status_code == 204 and poll.data == b""
-    assert [s for s in statements if s.lstrip().upper().startswith("SELECT")] == [statements[1]], statements
+    selects = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(selects) == 1 and "game.version" in selects[0], statements
     assert flask_requests == []
 
 
