@@ -51,6 +51,7 @@ from scorekeeper.rules.replay import (
     replay,
     start,
 )
+from scorekeeper.rules.names import NameRefused
 from scorekeeper.rules.words import N_, Phrase
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
@@ -99,6 +100,7 @@ __all__ = [
     "check_own_hand",
     "check_round",
     "clean_name",
+    "NameRefused",
     "document_text",
     "get_preset",
     "get_rules",

@@ -35,7 +35,7 @@ from functools import lru_cache
 from typing import Any, TypeVar
 
 from scorekeeper.rules.cards import Card, Deck, Rank
-from scorekeeper.rules.names import clean_name, has_half_character
+from scorekeeper.rules.names import NameRefused, clean_name, has_half_character
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 from scorekeeper.rules.words import N_, Phrase
 
@@ -151,9 +151,8 @@ class _Reader:
             return None
         try:
             return clean_name(text, "rule set's name", MAX_NAME)
-        except ValueError as exc:
-            # Said only in English: a name the text check let through (invisible characters...).
-            self.problems.append(DocumentProblem(field, str(exc)))
+        except NameRefused as exc:  # a name the text check let through (invisible characters...)
+            self.problems.append(DocumentProblem(field, str(exc), said=exc.said))
             return None
 
     def whole(self, field: str, value: object, least: int, most: int, what: Phrase | str = "",

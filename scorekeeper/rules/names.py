@@ -5,7 +5,21 @@ from __future__ import annotations
 
 import unicodedata
 
+from scorekeeper.rules.words import N_, Phrase
+
 MAX_NAME = 40
+#: What a name is called in a refusal ("a player's name cannot be empty"), marked for the
+#: catalogue, so that the web can say the refusal in the reader's words.
+CALLED = {"name": N_("name"), "player's name": N_("player's name"), "rule set's name": N_("rule set's name")}
+
+
+class NameRefused(ValueError):
+    """A name :func:`clean_name` refuses, saying why in English; ``said``: the same words with
+    their blanks (:class:`~scorekeeper.rules.Phrase`), for a reader in another language."""
+
+    def __init__(self, template: str, what: str, **params: object) -> None:
+        self.said = Phrase(template, {"what": Phrase(CALLED.get(what, what)), **params})
+        super().__init__(str(self.said))
 
 
 def has_half_character(text: str) -> bool:
@@ -47,24 +61,27 @@ def name_key(name: str) -> str:
 
 def clean_name(name: object, what: str = "name", most: int = MAX_NAME) -> str:
     """A name (a player's, a rule set's) with surrounding and repeated spaces removed, or a
-    ``ValueError`` saying what is wrong with it. ``most``: its longest length."""
+    :class:`NameRefused` (a ``ValueError``) saying what is wrong with it. ``most``: its longest
+    length; ``what``: what the name is called (:data:`CALLED`)."""
     if not isinstance(name, str):
-        raise ValueError(f"a {what} must be text")
+        raise NameRefused(N_("a {what} must be text"), what)
     if has_half_character(name):
-        raise ValueError(f"the {what} {name!r} is not valid text (it holds half a character)")
+        raise NameRefused(N_("the {what} {name} is not valid text (it holds half a character)"), what, name=repr(name))
     # One way of writing each letter: "María" typed with a combining accent is the same name.
     cleaned = unicodedata.normalize("NFC", " ".join(name.split()))
     if not cleaned:
-        raise ValueError(f"a {what} cannot be empty")
+        raise NameRefused(N_("a {what} cannot be empty"), what)
     if not visible(cleaned):
-        raise ValueError(f"the {what} {cleaned!r} shows nothing: it is empty once the invisible characters "
-                         "(such as U+3164 HANGUL FILLER or U+2800 BRAILLE PATTERN BLANK) are left out")
+        raise NameRefused(N_("the {what} {name} shows nothing: it is empty once the invisible characters "
+                             "(such as U+3164 HANGUL FILLER or U+2800 BRAILLE PATTERN BLANK) are left out"),
+                          what, name=repr(cleaned))
     if len(cleaned) > most:
-        raise ValueError(f'the {what} "{cleaned[:most]}..." is longer than {most} characters')
+        raise NameRefused(N_('the {what} "{name}..." is longer than {most} characters'), what,
+                          name=cleaned[:most], most=most)
     if any(ord(ch) < 32 or 0x7F <= ord(ch) < 0xA0 or ch in "\u200b\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\ufeff" for ch in cleaned):
-        raise ValueError(f"the {what} {cleaned!r} contains invisible control characters")
+        raise NameRefused(N_("the {what} {name} contains invisible control characters"), what, name=repr(cleaned))
     if len(name_key(cleaned)) > most:
         # The folded form is stored too (to match names), and must fit the same column.
-        raise ValueError(f'the {what} "{cleaned}" is too long: with ß as ss (and the like) '
-                         f"it is over {most} characters")
+        raise NameRefused(N_('the {what} "{name}" is too long: with ß as ss (and the like) it is over {most} characters'),
+                          what, name=cleaned, most=most)
     return cleaned

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
 from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
-from scorekeeper.rules.names import MAX_NAME, clean_name, name_key
+from scorekeeper.rules.names import MAX_NAME, NameRefused, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
 from scorekeeper.rules.words import N_
 
@@ -146,8 +146,8 @@ class GameSetup:
         for raw in players:
             try:
                 name = clean_name(raw, "player's name")
-            except ValueError as exc:
-                problems.append(Problem(str(exc), field="players"))
+            except NameRefused as exc:
+                problems.append(Problem.said(exc.said.template, exc.said.values, field="players"))
                 continue
             key = name_key(name)
             if key in seen:

@@ -9,7 +9,7 @@ from sqlalchemy import func, select, update
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound, PlayerNameError
 from scorekeeper.store.models import Game, Player, Seat, db
-from scorekeeper.rules import N_, Phrase, clean_name, name_key
+from scorekeeper.rules import N_, NameRefused, Phrase, clean_name, name_key
 
 
 def find_player(name: str) -> Player | None:
@@ -31,8 +31,8 @@ def add_player(name: str) -> Player:
     """Add a new player to the roster; ``PlayerNameError`` if the name is taken or invalid."""
     try:
         cleaned = clean_name(name, "name")
-    except ValueError as exc:
-        raise PlayerNameError(str(exc)) from None
+    except NameRefused as exc:
+        raise PlayerNameError(str(exc), exc.said) from None
     existing = find_player(cleaned)
     if existing is not None:
         raise PlayerNameError.taken(existing.name)
@@ -49,8 +49,8 @@ def rename_player(player_id: int, name: str) -> Player:
         raise NotFound(f"no player {player_id}")
     try:
         cleaned = clean_name(name, "name")
-    except ValueError as exc:
-        raise PlayerNameError(str(exc)) from None
+    except NameRefused as exc:
+        raise PlayerNameError(str(exc), exc.said) from None
     other = find_player(cleaned)
     if other is not None and other.id != player.id:
         raise PlayerNameError.taken(other.name)

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Request, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 
-from scorekeeper.rules import PRESETS, Card, CardError, Deck, Problem, Progression, Rank, RuleSet, parse_rank
+from scorekeeper.rules import PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
 
 #: The languages shipped, each named in itself, in the order the language page lists them.
 LANGUAGES: dict[str, str] = {
@@ -217,7 +217,15 @@ def problem_message(problem: Problem) -> str:
                 params[key] = card_letter(parse_rank(str(params[key])))
             except CardError:
                 pass
-    return gettext(problem.template).format(**params)
+    return gettext(problem.template).format(**{key: phrase_words(value) if isinstance(value, Phrase) else value
+                                              for key, value in params.items()})
+
+
+def phrase_words(phrase: Phrase) -> str:
+    """A :class:`~scorekeeper.rules.Phrase` in the reader's language, the phrases in its blanks
+    too ("a player's name cannot be empty")."""
+    return gettext(phrase.template).format(**{key: phrase_words(value) if isinstance(value, Phrase) else str(value)
+                                              for key, value in phrase.params})
 
 
 def said(error: Exception) -> str:
@@ -226,7 +234,7 @@ def said(error: Exception) -> str:
     phrase = getattr(error, "said", None)
     if phrase is None:
         return str(error)
-    return gettext(phrase.template).format(**{key: str(value) for key, value in phrase.params})
+    return phrase_words(phrase)
 
 
 def problem_words(problem: Problem) -> str:

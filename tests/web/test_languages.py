@@ -553,3 +553,14 @@ def test_every_translation_keeps_its_blanks(lang):
                 assert set(blanks.findall(form)) <= known, (lang, message.id, form)
         else:
             assert set(blanks.findall(message.string)) == set(blanks.findall(message.id)), (lang, message.id)
+
+
+def test_a_name_refused_is_refused_in_the_readers_language(web):
+    """The engine's refusals of a name (empty, too long, invisible) carry their words with blanks,
+    what the name is called among them, so each is said in the reader's words; English as before."""
+    empty = text(web.post("/players/", data={"name": "\u3164"}, headers=GERMAN))
+    assert "Name '\u3164' zeigt nichts" in empty and "shows nothing" not in empty
+    long = text(web.post("/players/", data={"name": "x" * 41}, headers={"Accept-Language": "fr"}))
+    assert f"le nom « {'x' * 40}… » dépasse 40 caractères" in long
+    english = text(web.post("/players/", data={"name": "\u3164"}))
+    assert "the name '\u3164' shows nothing" in english
