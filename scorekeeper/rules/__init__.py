@@ -24,6 +24,7 @@ from scorekeeper.rules.presets import (
     PRESETS,
     RULESETS,
     SHANGHAI,
+    UnknownRuleSet,
     get_preset,
     get_rules,
 )
@@ -52,7 +53,7 @@ from scorekeeper.rules.replay import (
     start,
 )
 from scorekeeper.rules.names import NameRefused
-from scorekeeper.rules.words import N_, Phrase
+from scorekeeper.rules.words import N_, Phrase, alternatives
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
@@ -95,8 +96,10 @@ __all__ = [
     "RulesError",
     "SetupError",
     "Stage",
+    "UnknownRuleSet",
     "WinnerRule",
     "advance",
+    "alternatives",
     "check_own_hand",
     "check_round",
     "clean_name",

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 
+from scorekeeper.rules.words import N_, Phrase
+
 from scorekeeper.rules.words import N_
 
 
@@ -118,17 +120,22 @@ _SEPARATORS = re.compile(r"[\s,;]+")
 MAX_HAND_TEXT = 400
 
 
+#: What a token that is no card of the standard deck is told, its letters the canonical ones
+#: (those a game file and the API write).
+NOT_A_CARD = N_('"{token}" is not a card (cards are A 2 3 4 5 6 7 8 9 10 J Q K and JK for a joker)')
+
+
 class CardError(ValueError):
     """A token that is not a card. ``token`` is the offending text; ``player`` whose hand it
-    was in, when the hand was read for a player (:meth:`RoundRecord.create`)."""
+    was in, when the hand was read for a player (:meth:`RoundRecord.create`); ``said``: the
+    message's words with their blanks (:class:`~scorekeeper.rules.Phrase`), for a reader in
+    another language (by default, that ``token`` is no card of the standard deck)."""
 
-    def __init__(self, token: str, message: str | None = None, player: str | None = None) -> None:
+    def __init__(self, token: str, said: Phrase | None = None, player: str | None = None) -> None:
         self.token = token
         self.player = player
-        super().__init__(
-            message
-            or f'"{token}" is not a card (cards are A 2 3 4 5 6 7 8 9 10 J Q K and JK for a joker)'
-        )
+        self.said = said if said is not None else Phrase(NOT_A_CARD, {"token": token})
+        super().__init__(str(self.said))
 
 
 def parse_rank(token: str, deck: Deck | None = None) -> Card:
@@ -143,7 +150,7 @@ def parse_rank(token: str, deck: Deck | None = None) -> Card:
     if deck is Deck.PHASE10:
         card = _P10_ALIASES.get(token.strip().lower())
         if card is None:
-            raise CardError(token, _P10_NOT_A_CARD.format(token=token))
+            raise CardError(token, Phrase(_P10_NOT_A_CARD, {"token": token}))
         return card
     rank = _ALIASES.get(token.strip().lower())
     if rank is None:
@@ -207,9 +214,9 @@ def parse_hand(text: str, deck: Deck | None = None) -> Hand:
     An empty string is an empty hand.
     """
     if not isinstance(text, str):
-        raise CardError(repr(text), f"a hand must be written as text, not {type(text).__name__}")
+        raise CardError(repr(text), Phrase(N_("a hand must be written as text, not {kind}"), {"kind": type(text).__name__}))
     if len(text) > MAX_HAND_TEXT:
-        raise CardError(text[:20] + "...", f"a hand of {len(text)} characters is far too long")
+        raise CardError(text[:20] + "...", Phrase(N_("a hand of {length} characters is far too long"), {"length": len(text)}))
     if not text:
         return Hand()
     if deck is Deck.PHASE10:
@@ -230,7 +237,7 @@ def parse_hand(text: str, deck: Deck | None = None) -> Hand:
     hand = Hand(tuple(ranks))
     if len(hand.canonical) > MAX_HAND_TEXT:
         # "tttt..." is 1 character a card, "10 10 ..." 3: a hand is stored, and read back, as written here.
-        raise CardError(text[:20] + "...", f"{len(hand)} cards is far more than a hand holds")
+        raise CardError(text[:20] + "...", Phrase(N_("{count} cards is far more than a hand holds"), {"count": len(hand)}))
     return hand
 
 
@@ -241,7 +248,7 @@ def hand_penalty(hand: Hand, values: Mapping[Card, int] = STANDARD_VALUES) -> in
 
 _P10_ALIASES: dict[str, Phase10Rank] = {card.value.lower(): card for card in Phase10Rank}
 _P10_ALIASES.update({"skip": Phase10Rank.SKIP, "wild": Phase10Rank.WILD})
-_P10_NOT_A_CARD = '"{token}" is not a card of the Phase 10 deck (cards are 1 to 12, S for a skip and W for a wild)'
+_P10_NOT_A_CARD = N_('"{token}" is not a card of the Phase 10 deck (cards are 1 to 12, S for a skip and W for a wild)')
 
 
 class Deck(Enum):

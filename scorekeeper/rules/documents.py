@@ -37,7 +37,7 @@ from typing import Any, TypeVar
 from scorekeeper.rules.cards import Card, Deck, Rank
 from scorekeeper.rules.names import NameRefused, clean_name, has_half_character
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
-from scorekeeper.rules.words import N_, Phrase
+from scorekeeper.rules.words import N_, Phrase, alternatives
 
 # The limits of RULESETS.md, named so that messages and checks cannot drift apart.
 MAX_NAME = 60
@@ -167,9 +167,8 @@ class _Reader:
         try:
             return kind(value)
         except (ValueError, TypeError):
-            allowed = " or ".join(f'"{m.value}"' for m in kind)
             self.refuse(field, N_("{what} must be {allowed}, not {value}"),
-                        {"what": "", "allowed": allowed, "value": repr(value)})
+                        {"what": "", "allowed": alternatives([f'"{m.value}"' for m in kind]), "value": repr(value)})
             return None
 
     def listing(self, field: str, least: int, most: int) -> list[Any] | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from scorekeeper.rules.documents import parse_ruleset
 from scorekeeper.rules.rulesets import RuleSet
-from scorekeeper.rules.words import N_
+from scorekeeper.rules.words import N_, Phrase
 
 _FACE = {str(n): n for n in range(10, 1, -1)}
 
@@ -234,12 +234,20 @@ def get_preset(key: str) -> RuleSet:
     return _lookup(PRESETS, key)
 
 
+class UnknownRuleSet(ValueError):
+    """A key that names none of the rule sets it was looked up in, with the keys that do;
+    ``said``: the same words with their blanks, for a reader in another language."""
+
+    def __init__(self, key: object, known: str) -> None:
+        self.said = Phrase(N_('unknown rule set "{key}" (known: {known})'), {"key": key, "known": known})
+        super().__init__(str(self.said))
+
+
 def _lookup(table: Mapping[str, RuleSet], key: str) -> RuleSet:
     try:
         return table[key]
     except (KeyError, TypeError):
-        known = ", ".join(table)
-        raise ValueError(f'unknown rule set "{key}" (known: {known})') from None
+        raise UnknownRuleSet(key, ", ".join(table)) from None
 
 
 __all__ = [
@@ -251,6 +259,7 @@ __all__ = [
     "PRESET_DOCUMENTS",
     "RULESETS",
     "SHANGHAI",
+    "UnknownRuleSet",
     "get_preset",
     "get_rules",
 ]

@@ -46,7 +46,7 @@ from functools import cached_property, lru_cache
 from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
 from scorekeeper.rules.names import MAX_NAME, NameRefused, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
-from scorekeeper.rules.words import N_
+from scorekeeper.rules.words import N_, Phrase, alternatives
 
 
 # Enum members as plain module constants: a member read through its class costs a descriptor
@@ -168,9 +168,8 @@ class GameSetup:
         if first_dealer is not None:
             match = seen.get(name_key(first_dealer)) if isinstance(first_dealer, str) else None
             if match is None:
-                problems.append(
-                    Problem(f'the first dealer "{first_dealer}" is not at the table', field="first_dealer")
-                )
+                problems.append(Problem.said(N_('the first dealer "{name}" is not at the table'),
+                                             {"name": first_dealer}, field="first_dealer"))
             else:
                 dealer = match
         if dealer_rule is None:
@@ -180,13 +179,14 @@ class GameSetup:
                 rule = DealerRule(dealer_rule)
             except ValueError:
                 rule = rules.default_dealer_rule
-                problems.append(Problem(f'"{dealer_rule}" is not a dealer rule', field="dealer_rule"))
+                problems.append(Problem.said(N_('"{rule}" is not a dealer rule'), {"rule": dealer_rule},
+                                             field="dealer_rule"))
             else:
                 if rule not in rules.dealer_rules:
-                    allowed = " or ".join(r.value for r in rules.dealer_rules)
-                    problems.append(
-                        Problem(f"{rules.name} deals by the rule {allowed}", field="dealer_rule")
-                    )
+                    problems.append(Problem.said(
+                        N_("{rules} deals by the rule {allowed}"),
+                        {"rules": rules.name, "allowed": alternatives([r.value for r in rules.dealer_rules])},
+                        field="dealer_rule"))
         suggested_decks, suggested_jokers = rules.suggested_decks(max(count, 1))
         decks = suggested_decks if decks is None else decks
         jokers = suggested_jokers if jokers is None else jokers
@@ -295,7 +295,8 @@ class RoundRecord:
             try:
                 parsed[name] = hand if isinstance(hand, Hand) else parse_hand(hand, deck)
             except CardError as exc:
-                raise CardError(exc.token, f"{name}: {exc}", player=name) from None
+                raise CardError(exc.token, Phrase(N_("{where}: {reason}"), {"where": name, "reason": exc.said}),
+                                player=name) from None
         earned = {
             name: frozenset((keys,) if isinstance(keys, str) else keys) for name, keys in (bonuses or {}).items()
         }
@@ -566,14 +567,8 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
     nxt = state.next
     number = state.played + 1
     if nxt is None:
-        return (
-            Problem(
-                f"the game ended after round {state.played}; "
-                "no further round can be recorded",
-                round=number,
-                code=GAME_OVER,
-            ),
-        )
+        return (Problem.said(N_("the game ended after round {played}; no further round can be recorded"),
+                             {"played": state.played}, round=number, code=GAME_OVER),)
     problems: list[Problem] = []
 
     def refuse(message: str, player: str | None = None, card: str | None = None, fld: str | None = None,
@@ -586,14 +581,15 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
 
     went_out = setup.find(record.went_out)
     if went_out is None:
-        refuse(f'"{record.went_out}" is not at the table, so cannot have gone out', fld="went_out")
+        refuse(N_('"{name}" is not at the table, so cannot have gone out'), fld="went_out",
+               params={"name": record.went_out})
     resolved_hands: dict[str, Hand] = {}
     resolved_points: dict[str, int] = {}
     for source, target in ((record.hands, resolved_hands), (record.points, resolved_points)):
         for raw_name, value in source.items():
             name = setup.find(raw_name)
             if name is None:
-                refuse(f'"{raw_name}" is not at the table', fld="hands")
+                refuse(N_('"{name}" is not at the table'), fld="hands", params={"name": raw_name})
                 continue
             if name in resolved_hands or name in resolved_points:
                 refuse(N_("has both cards and a points total; give one of them"), player=name, fld="points", params={})
@@ -636,8 +632,9 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
                                params={"rules": rules.name})
                     else:
                         # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
-                        refuse(f"{rank.value} is not a card of the {deck.title} deck", player=name,
-                               card=rank.value, fld="hands")
+                        refuse(N_("{card} is not a card of the Phase 10 deck") if deck is Deck.PHASE10
+                               else N_("{card} is not a card of the standard deck"), player=name,
+                               card=rank.value, fld="hands", params={"card": rank.value})
                     continue
                 before = total_cards.get(rank, 0)
                 total_cards[rank] = before + n
@@ -671,12 +668,14 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
     for raw in record.achieved:
         name = setup.find(raw)
         if name is None:
-            refuse(f'"{raw}" is not at the table, so cannot have achieved a contract', fld="achieved")
+            refuse(N_('"{name}" is not at the table, so cannot have achieved a contract'), fld="achieved",
+                   params={"name": raw})
         else:
             achieved.add(name)
     if rules.progression is not _LADDER and went_out is not None and achieved - {went_out}:
         extra = sorted(achieved - {went_out})[0]
-        refuse(f"{rules.name} has no per-player contracts to mark as achieved", player=extra, fld="achieved")
+        refuse(N_("{rules} has no per-player contracts to mark as achieved"), player=extra, fld="achieved",
+               params={"rules": rules.name})
     if record.bonuses:
         _check_bonuses(setup, record, refuse)
     return tuple(problems)
@@ -704,31 +703,33 @@ def _check_bonuses(setup: GameSetup, record: RoundRecord, refuse: Callable[..., 
     for raw, keys in record.bonuses.items():
         name = setup.find(raw)
         if name is None:
-            refuse(f'"{raw}" is not at the table, so cannot have earned a bonus', fld="bonuses")
+            refuse(N_('"{name}" is not at the table, so cannot have earned a bonus'), fld="bonuses",
+                   params={"name": raw})
             continue
         if name in earned:
             # "ann" and "Ann": two entries for one player would give a bonus twice.
-            refuse("has bonuses given twice; give them once", player=name, fld="bonuses")
+            refuse(N_("has bonuses given twice; give them once"), player=name, fld="bonuses", params={})
             continue
         earned.add(name)
         if isinstance(keys, str) or not isinstance(keys, (set, frozenset, list, tuple)):
-            refuse("bonuses must be a list of bonus keys", player=name, fld="bonuses")
+            refuse(N_("bonuses must be a list of bonus keys"), player=name, fld="bonuses", params={})
             continue
         if any(not isinstance(key, str) for key in keys):
-            refuse("a bonus is given by its key, as text", player=name, fld="bonuses")
+            refuse(N_("a bonus is given by its key, as text"), player=name, fld="bonuses", params={})
             continue
         given: set[str] = set()
         # Sorted: a set's order changes from run to run, the messages should not.
         for key in sorted(keys):
             if key in given:
-                refuse(f'"{key}" is given twice, but a bonus counts at most once a round', player=name,
-                       fld="bonuses")
+                refuse(N_('"{key}" is given twice, but a bonus counts at most once a round'), player=name,
+                       fld="bonuses", params={"key": key})
                 continue
             given.add(key)
             if rules.bonus(key) is None:
                 known = ", ".join(b.key for b in rules.bonuses)
-                offered = f"its bonuses are {known}" if known else "it has no bonuses"
-                refuse(f'"{key}" is not a bonus of {rules.name} ({offered})', player=name, fld="bonuses")
+                refuse(N_('"{key}" is not a bonus of {rules} (its bonuses are {known})') if known
+                       else N_('"{key}" is not a bonus of {rules} (it has no bonuses)'), player=name, fld="bonuses",
+                       params={"key": key, "rules": rules.name, "known": known})
 
 
 def _normalise(setup: GameSetup, record: RoundRecord) -> RoundRecord:

@@ -1,6 +1,7 @@
 """A marker for the engine's own words that a reader sees: the built-in rule sets' names,
-contracts, stage words, notes and bonuses, the dealer rules, the cards' names; and
-:class:`Phrase`, a message with its blanks, for a reader in another language.
+contracts, stage words, notes and bonuses, the dealer rules, the cards' names; :class:`Phrase`,
+a message with its blanks, for a reader in another language; and :func:`alternatives`, the
+values a field may take, said as a choice in one of those blanks.
 
 The engine speaks English and imports no translation library: ``N_`` returns its text
 unchanged, and only marks it, so that the catalogues' extraction (``make translations``,
@@ -13,7 +14,7 @@ the reader's language, a preset's only: a house rule set reads as its author wro
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 
@@ -54,4 +55,16 @@ class Phrase:
         return template.format(**values)
 
 
-__all__ = ["N_", "Phrase"]
+def alternatives(choices: Sequence[object]) -> object:
+    """The values a field may take, as a reader is offered a choice ("{some} or {last}", in the
+    reader's language): the one value itself when there is only one.
+
+    >>> str(alternatives(['"ladder"', '"deal"'])), str(alternatives(["a", "b", "c"])), alternatives(["rotate"])
+    ('"ladder" or "deal"', 'a or b or c', 'rotate')
+    """
+    if len(choices) < 2:
+        return choices[0] if choices else ""
+    return Phrase(N_("{some} or {last}"), {"some": alternatives(choices[:-1]), "last": choices[-1]})
+
+
+__all__ = ["N_", "Phrase", "alternatives"]

@@ -16,7 +16,7 @@ from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
 from conftest import CLUB_KEY, form_token
-from factories import HTMX, family_liverpool, post_round, round_form, save_round, text
+from factories import HTMX, family_liverpool, new_game, post_round, round_form, save_round, text
 from test_house_rules_screens import form_of, press
 
 from scorekeeper.web import languages
@@ -564,3 +564,28 @@ def test_a_name_refused_is_refused_in_the_readers_language(web):
     assert f"le nom « {'x' * 40}… » dépasse 40 caractères" in long
     english = text(web.post("/players/", data={"name": "\u3164"}))
     assert "the name '\u3164' shows nothing" in english
+
+
+def test_the_values_a_field_may_take_are_offered_in_the_readers_language(web, balmoral):
+    """Only a tampered form posts a value a field does not offer: the engine's list of those it
+    takes ("a" or "b"; a rule set's bonuses) is said in the reader's words; English as before."""
+    url = "/rules/liverpool/copy"
+    refused = text(press(web, url, web.get(url, headers=GERMAN), "save", headers=GERMAN, progression="xyz"))
+    assert 'Wie es weitergeht: muss "ladder" oder "deal" sein, nicht „xyz“' in refused and '" or "' not in refused
+    french = {"Accept-Language": "fr"}
+    refused = text(press(web, url, web.get(url, headers=french), "save", headers=french, winner="q"))
+    assert 'doit être "lowest" ou "lowest-finisher", pas « q »' in refused
+    english = text(press(web, url, web.get(url), "save", progression="xyz"))
+    assert 'must be "ladder" or "deal", not “xyz”' in english
+    # A bonus key the rule set has not: its own bonuses named, or none.
+    bonus = post_round(web, balmoral, 1, went_out=1, hands={0: "5", 2: "5", 3: "5"}, headers={**HTMX, **GERMAN},
+                       **{"bonus-0": "sweep"})
+    assert bonus.status_code == 422
+    assert "Ann: „sweep“ ist kein Bonus bei Balmoral-Rommé (dort gibt es keine Boni)" in text(bonus)
+    liverpool = new_game(web, ["Ann", "Ben", "Cat"], rules="liverpool")
+    bonus = post_round(web, liverpool, 1, went_out=1, hands={0: "5", 2: "5"}, headers={**HTMX, "Accept-Language": "es"},
+                       **{"bonus-0": "sweep"})
+    assert "Ann: «sweep» no es una bonificación de Rummy Liverpool (sus bonificaciones son perfect-cut)" in text(bonus)
+    english = text(post_round(web, balmoral, 1, went_out=1, hands={0: "5", 2: "5", 3: "5"}, headers=HTMX,
+                              **{"bonus-0": "sweep"}))
+    assert 'Ann: "sweep" is not a bonus of Balmoral Rummy (it has no bonuses)' in english
