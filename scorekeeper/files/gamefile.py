@@ -26,12 +26,17 @@ from typing import Any
 
 from scorekeeper.store.imports import IMPORTED_KEY, GameFile
 from scorekeeper.rules import (
+    ABOUT,
+    N_,
     PRESETS,
     RULESETS,
     CardError,
     Deck,
+    DocumentProblem,
     GameSetup,
     GameState,
+    Phrase,
+    Problem,
     Progression,
     RoundError,
     RoundRecord,
@@ -39,6 +44,8 @@ from scorekeeper.rules import (
     SetupError,
     RuleSet,
     RuleSetError,
+    UnknownRuleSet,
+    alternatives,
     document_text,
     get_preset,
     get_rules,
@@ -66,36 +73,66 @@ MAX_ROUNDS = 500
 class GameFileError(ValueError):
     """A game file that is refused; the message names the round and player where there is one.
 
-    ``field`` names the field of the document at fault, where one is.
+    ``field`` names the field of the document at fault, where one is. ``said``: the message's
+    words with their blanks (a :class:`~scorekeeper.rules.Phrase`, or the engine's
+    :class:`~scorekeeper.rules.Problem` itself), for a reader in another language; the fields,
+    players and cards in it are named as the file names them.
     """
 
-    def __init__(self, message: str, field: str | None = None) -> None:
+    def __init__(self, said: Phrase | Problem, field: str | None = None) -> None:
         self.field = field
-        super().__init__(message)
+        self.said = said
+        super().__init__(str(said))
 
 
-def _fail(message: str, where: str = "", field: str | None = None) -> GameFileError:
+UNKNOWN_FIELD = N_('unknown field "{field}"')
+
+
+def _fail(reason: Phrase | Problem, where: object = "", field: str | None = None) -> GameFileError:
     if field is None:
-        quoted = re.search(r'"([a-z_]+)"', message)
+        quoted = re.search(r'"([a-z_]+)"', str(reason))
         field = quoted.group(1) if quoted and quoted.group(1) in _GAME_FIELDS | _ROUND_FIELDS else None
-    return GameFileError(f"{where}: {message}" if where else message, field)
+    return GameFileError(Phrase(ABOUT, {"where": where, "reason": reason}) if where else reason, field)
 
 
-def parse_time(value: object, field: str, where: str = "") -> datetime | None:
+def _of(name: str, reason: Phrase) -> Phrase:
+    """A reason about one player's entry ("Ann: points must be a whole number")."""
+    return Phrase(ABOUT, {"where": name, "reason": reason})
+
+
+def _problems(error: RulesError | RuleSetError) -> Phrase | Problem:
+    """The engine's reasons one after another, as ``str(error)`` lists them ("...; ..."), each
+    with its blanks where the engine gave them."""
+    reasons = [_reason(problem) for problem in error.problems]
+    joined = reasons[0]
+    for then in reasons[1:]:
+        joined = Phrase(N_("{first}; {then}"), {"first": joined, "then": then})
+    return joined
+
+
+def _reason(problem: Problem | DocumentProblem) -> Phrase | Problem:
+    if isinstance(problem, DocumentProblem):
+        # "winner: must be ...": the field as the document names it.
+        return Phrase(ABOUT, {"where": problem.field, "reason": problem.said or problem.message})
+    return problem  # said with its round and player, as the engine words them
+
+
+def parse_time(value: object, field: str, where: object = "") -> datetime | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise _fail(f"{field} must be an ISO 8601 time", where)
+        raise _fail(Phrase(N_("{field} must be an ISO 8601 time"), {"field": field}), where)
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        raise _fail(f'{field} "{value}" is not an ISO 8601 time', where) from None
+        raise _fail(Phrase(N_('{field} "{value}" is not an ISO 8601 time'), {"field": field, "value": value}),
+                    where) from None
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=UTC)
     try:
         return moment.astimezone(UTC)
     except OverflowError:
-        raise _fail(f'{field} "{value}" is out of range', where) from None
+        raise _fail(Phrase(N_('{field} "{value}" is out of range'), {"field": field, "value": value}), where) from None
 
 
 def format_time(moment: datetime | None) -> str | None:
@@ -106,7 +143,7 @@ def format_time(moment: datetime | None) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def read_round(doc: object, where: str, setup: GameSetup | None = None, *, bonuses: bool = True,
+def read_round(doc: object, where: object, setup: GameSetup | None = None, *, bonuses: bool = True,
                deck: Deck | None = None) -> RoundRecord:
     """One round of a game file (or of an API call) as a record; ``GameFileError`` otherwise.
 
@@ -114,44 +151,44 @@ def read_round(doc: object, where: str, setup: GameSetup | None = None, *, bonus
     the rules, by the engine); ``setup`` gives the deck the hands are read with (else ``deck``;
     standard without either). ``bonuses=False`` refuses the field, as version 1 of the file has none."""
     if not isinstance(doc, Mapping):
-        raise _fail("a round must be an object", where)
+        raise _fail(Phrase(N_("a round must be an object")), where)
     unknown = sorted(set(doc) - (_ROUND_FIELDS if bonuses else _ROUND_FIELDS - {"bonuses"}), key=str)
     if unknown:
-        raise _fail(f'unknown field "{unknown[0]}"', where, unknown[0])
+        raise _fail(Phrase(UNKNOWN_FIELD, {"field": unknown[0]}), where, unknown[0])
     went_out = doc.get("went_out")
     if not isinstance(went_out, str):
-        raise _fail('"went_out" must name the player who went out', where)
+        raise _fail(Phrase(N_('"went_out" must name the player who went out')), where)
     hands_doc = doc.get("hands", {})
     if not isinstance(hands_doc, Mapping):
-        raise _fail('"hands" must be an object of player: cards', where)
+        raise _fail(Phrase(N_('"hands" must be an object of player: cards')), where)
     if setup is not None:
         deck = setup.rules.deck
     hands = {}
     for name, text in hands_doc.items():
         if not isinstance(text, str):
-            raise _fail(f"{name}: a hand must be a string of ranks", where, "hands")
+            raise _fail(_of(name, Phrase(N_("a hand must be a string of ranks"))), where, "hands")
         try:
             hands[name] = parse_hand(text, deck)
         except CardError as exc:
-            raise _fail(f"{name}: {exc}", where, "hands") from None
+            raise _fail(_of(name, exc.said), where, "hands") from None
     points_doc = doc.get("points", {})
     if not isinstance(points_doc, Mapping):
-        raise _fail('"points" must be an object of player: number', where)
+        raise _fail(Phrase(N_('"points" must be an object of player: number')), where)
     points = {}
     for name, value in points_doc.items():
         if not isinstance(value, int) or isinstance(value, bool):
-            raise _fail(f"{name}: points must be a whole number", where, "points")
+            raise _fail(_of(name, Phrase(N_("points must be a whole number"))), where, "points")
         points[name] = value
     achieved = doc.get("achieved", [])
     if not isinstance(achieved, list) or not all(isinstance(n, str) for n in achieved):
-        raise _fail('"achieved" must be a list of player names', where)
+        raise _fail(Phrase(N_('"achieved" must be a list of player names')), where)
     bonuses_doc = doc.get("bonuses", {})
     if not isinstance(bonuses_doc, Mapping):
-        raise _fail('"bonuses" must be an object of player: a list of bonus keys', where)
+        raise _fail(Phrase(N_('"bonuses" must be an object of player: a list of bonus keys')), where)
     earned: dict[str, tuple[str, ...]] = {}
     for name, keys in bonuses_doc.items():
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-            raise _fail(f"{name}: bonuses must be a list of bonus keys", where, "bonuses")
+            raise _fail(_of(name, Phrase(N_("bonuses must be a list of bonus keys"))), where, "bonuses")
         # Kept as given (a tuple, not a set): the engine refuses a key given twice, and names it.
         earned[name] = tuple(keys)
     return RoundRecord(went_out, hands, points, frozenset(achieved), earned)  # type: ignore[arg-type]
@@ -168,19 +205,19 @@ def read_rules(value: object, version: str) -> RuleSet:
     if version == GAME_FORMAT_1:
         try:
             return get_rules(value)  # type: ignore[arg-type]
-        except ValueError as exc:
-            raise _fail(str(exc), field="rules") from None
+        except UnknownRuleSet as exc:
+            raise _fail(exc.said, field="rules") from None
     if isinstance(value, str):
         try:
             return get_preset(value)
-        except ValueError as exc:
-            raise _fail(str(exc), field="rules") from None
+        except UnknownRuleSet as exc:
+            raise _fail(exc.said, field="rules") from None
     if not isinstance(value, Mapping):
-        raise _fail('"rules" must be a preset\'s key or a whole rule-set document', field="rules")
+        raise _fail(Phrase(N_('"rules" must be a preset\'s key or a whole rule-set document')), field="rules")
     try:
         rules = parse_ruleset(value, key=IMPORTED_KEY)
     except RuleSetError as exc:
-        raise _fail(f"rules: {exc}", field="rules") from None
+        raise _fail(_problems(exc), "rules", field="rules") from None
     preset = _PRESET_TEXTS.get(document_text(rules))
     return PRESETS[preset] if preset is not None else rules
 
@@ -191,21 +228,22 @@ def read_game(doc: object, rules: RuleSet | None = None) -> GameFile:
     ``rules``, when given, are the rules the caller found for the file's ``rules`` (the API
     takes a house rule set's key, which a file cannot name); the file's own are not read."""
     if not isinstance(doc, Mapping):
-        raise _fail("a game file must be a JSON object")
+        raise _fail(Phrase(N_("a game file must be a JSON object")))
     version = doc.get("format")
     if version not in FORMATS:
-        raise _fail(f'"format" must be "{GAME_FORMAT_1}" or "{GAME_FORMAT}", not {version!r}')
+        raise _fail(Phrase(N_('"format" must be {allowed}, not {value}'),
+                           {"allowed": alternatives([f'"{f}"' for f in FORMATS]), "value": repr(version)}))
     unknown = sorted(set(doc) - _GAME_FIELDS)
     if unknown:
-        raise _fail(f'unknown field "{unknown[0]}"', field=unknown[0])
+        raise _fail(Phrase(UNKNOWN_FIELD, {"field": unknown[0]}), field=unknown[0])
     if rules is None:
         rules = read_rules(doc.get("rules"), version)  # type: ignore[arg-type]
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise _fail('"players" must be a list of names')
+        raise _fail(Phrase(N_('"players" must be a list of names')))
     first_dealer = doc.get("first_dealer")
     if not isinstance(first_dealer, str):
-        raise _fail('"first_dealer" must name one of the players')
+        raise _fail(Phrase(N_('"first_dealer" must name one of the players')))
     try:
         setup = GameSetup.create(
             rules,
@@ -216,20 +254,20 @@ def read_game(doc: object, rules: RuleSet | None = None) -> GameFile:
             jokers=doc.get("jokers"),
         )
     except SetupError as exc:
-        raise _fail(str(exc), field=exc.first.field) from None
+        raise _fail(_problems(exc), field=exc.first.field) from None
     rounds_doc = doc.get("rounds")
     if not isinstance(rounds_doc, list):
-        raise _fail('"rounds" must be a list (it may be empty)')
+        raise _fail(Phrase(N_('"rounds" must be a list (it may be empty)')))
     if len(rounds_doc) > MAX_ROUNDS:
-        raise _fail(f"{len(rounds_doc)} rounds is more than any game has")
-    records = tuple(read_round(r, f"Round {i}", setup, bonuses=version != GAME_FORMAT_1)
+        raise _fail(Phrase(N_("{count} rounds is more than any game has"), {"count": len(rounds_doc)}))
+    records = tuple(read_round(r, Phrase(N_("Round {number}"), {"number": i}), setup, bonuses=version != GAME_FORMAT_1)
                     for i, r in enumerate(rounds_doc, start=1))
     try:
         state = replay(setup, records)
     except RoundError as exc:
-        raise _fail(str(exc), field=exc.first.field or "rounds") from None
+        raise _fail(_problems(exc), field=exc.first.field or "rounds") from None
     if "result" in doc and not isinstance(doc["result"], Mapping):
-        raise _fail('"result" must be an object (an import works it out again)')
+        raise _fail(Phrase(N_('"result" must be an object (an import works it out again)')))
     started = parse_time(doc.get("started_at"), "started_at")
     finished = parse_time(doc.get("finished_at"), "finished_at")
     # The rounds as the rules read them: names as seated, each player's bonuses a set.
@@ -241,13 +279,14 @@ def read_document(doc: object) -> list[GameFile]:
     if isinstance(doc, Mapping) and doc.get("format") == BACKUP_FORMAT:
         games = doc.get("games")
         if not isinstance(games, list):
-            raise _fail('a backup\'s "games" must be a list')
+            raise _fail(Phrase(N_('a backup\'s "games" must be a list')))
         out = []
         for i, game in enumerate(games, start=1):
             try:
                 out.append(read_game(game))
             except GameFileError as exc:
-                raise GameFileError(f"Game {i} of the backup: {exc}") from None
+                raise GameFileError(Phrase(N_("Game {number} of the backup: {reason}"),
+                                           {"number": i, "reason": exc.said})) from None
         return out
     return [read_game(doc)]
 

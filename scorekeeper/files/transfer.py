@@ -44,7 +44,7 @@ from scorekeeper.files.gamefile import (
 from scorekeeper.store.models import Game, db
 from scorekeeper.store.replays import LoadedGame, load_games
 from scorekeeper.files.cells import round_cells, signed
-from scorekeeper.rules import GameState, Progression
+from scorekeeper.rules import N_, GameState, Phrase, Progression
 
 #: The largest upload an import takes over the web (a backup of years of games is far larger
 #: than one game); a larger one imports with ``flask games import FILE``.
@@ -94,12 +94,32 @@ def read_files(doc: object) -> list[GameFile]:
     try:
         return read_document(doc)
     except OverflowError as exc:
-        raise GameFileError(f"a time in the file is out of range ({exc})") from None
+        raise GameFileError(Phrase(N_("a time in the file is out of range ({reason})"), {"reason": exc})) from None
 
 
-def too_many(doc: object, max_games: int, max_rounds: int) -> str | None:
-    """Why a document holds more than an import over the web takes (None when it does not), in
-    words, counted before any game is read: a file of 20,000 games is refused in a moment, not
+#: What a document may hold too many of (:attr:`TooMany.what`).
+GAMES = "games"
+ROUNDS = "rounds"
+
+
+@dataclass(frozen=True)
+class TooMany:
+    """A document that holds more than an import over the web takes: more ``what`` (GAMES or
+    ROUNDS) than ``most``; ``str()`` says it in English, as the API does."""
+
+    what: str
+    held: int
+    most: int
+
+    def __str__(self) -> str:
+        return (f"The file holds {self.held:,} {self.what}; the server imports at most {self.most:,} {self.what} "
+                "at once, so that an import ends within seconds. Import this file on the server instead: "
+                "flask --app scorekeeper games import FILE (no limit there), or split it into smaller files.")
+
+
+def too_many(doc: object, max_games: int, max_rounds: int) -> TooMany | None:
+    """Why a document holds more than an import over the web takes (None when it does not),
+    counted before any game is read: a file of 20,000 games is refused in a moment, not
     checked for a minute first. A document that cannot be counted (not a game file or a backup)
     is left to :func:`read_files` to refuse."""
     if not isinstance(doc, dict):
@@ -109,14 +129,10 @@ def too_many(doc: object, max_games: int, max_rounds: int) -> str | None:
         return None
     rounds = sum(len(g["rounds"]) for g in games if isinstance(g, dict) and isinstance(g.get("rounds"), list))
     if len(games) > max_games:
-        held, most = f"{len(games):,} games", f"{max_games:,} games"
-    elif rounds > max_rounds:
-        held, most = f"{rounds:,} rounds", f"{max_rounds:,} rounds"
-    else:
-        return None
-    return (f"The file holds {held}; the server imports at most {most} at once, so that an import "
-            "ends within seconds. Import this file on the server instead: "
-            "flask --app scorekeeper games import FILE (no limit there), or split it into smaller files.")
+        return TooMany(GAMES, len(games), max_games)
+    if rounds > max_rounds:
+        return TooMany(ROUNDS, rounds, max_rounds)
+    return None
 
 
 NEW = "new"
@@ -375,10 +391,13 @@ __all__ = [
     "ENGLISH",
     "CsvWords",
     "EXISTING",
+    "GAMES",
     "NEW",
     "REPEATED",
     "RESTORED",
+    "ROUNDS",
     "Imported",
+    "TooMany",
     "as_json",
     "backup",
     "fingerprint",

@@ -53,10 +53,11 @@ from scorekeeper.rules.replay import (
     start,
 )
 from scorekeeper.rules.names import NameRefused
-from scorekeeper.rules.words import N_, Phrase, alternatives
+from scorekeeper.rules.words import ABOUT, N_, Phrase, alternatives
 from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
 
 __all__ = [
+    "ABOUT",
     "N_",
     "Phrase",
     "GAME_OVER",

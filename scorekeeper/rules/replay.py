@@ -46,7 +46,7 @@ from functools import cached_property, lru_cache
 from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
 from scorekeeper.rules.names import MAX_NAME, NameRefused, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
-from scorekeeper.rules.words import N_, Phrase, alternatives
+from scorekeeper.rules.words import ABOUT, N_, Phrase, alternatives
 
 
 # Enum members as plain module constants: a member read through its class costs a descriptor
@@ -295,7 +295,7 @@ class RoundRecord:
             try:
                 parsed[name] = hand if isinstance(hand, Hand) else parse_hand(hand, deck)
             except CardError as exc:
-                raise CardError(exc.token, Phrase(N_("{where}: {reason}"), {"where": name, "reason": exc.said}),
+                raise CardError(exc.token, Phrase(ABOUT, {"where": name, "reason": exc.said}),
                                 player=name) from None
         earned = {
             name: frozenset((keys,) if isinstance(keys, str) else keys) for name, keys in (bonuses or {}).items()

@@ -55,6 +55,10 @@ class Phrase:
         return template.format(**values)
 
 
+#: A message with what it is about before it: a round, a player, a field ("Ann: ...").
+ABOUT = N_("{where}: {reason}")
+
+
 def alternatives(choices: Sequence[object]) -> object:
     """The values a field may take, as a reader is offered a choice ("{some} or {last}", in the
     reader's language): the one value itself when there is only one.
@@ -67,4 +71,4 @@ def alternatives(choices: Sequence[object]) -> object:
     return Phrase(N_("{some} or {last}"), {"some": alternatives(choices[:-1]), "last": choices[-1]})
 
 
-__all__ = ["N_", "Phrase", "alternatives"]
+__all__ = ["ABOUT", "N_", "Phrase", "alternatives"]

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from flask import Flask, Request, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
 
-from scorekeeper.rules import PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
+from scorekeeper.rules import ABOUT, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
 
 #: The languages shipped, each named in itself, in the order the language page lists them.
 LANGUAGES: dict[str, str] = {
@@ -221,20 +221,37 @@ def problem_message(problem: Problem) -> str:
                                               for key, value in params.items()})
 
 
+#: The blank a message about a field starts with (``{what}``, with its colon in some languages),
+#: left out where the message is about the whole field its problem names.
+_WHAT = re.compile(r"\A\{what\}(?: ?:)? ")
+
+
 def phrase_words(phrase: Phrase) -> str:
     """A :class:`~scorekeeper.rules.Phrase` in the reader's language, the phrases in its blanks
-    too ("a player's name cannot be empty")."""
-    return gettext(phrase.template).format(**{key: phrase_words(value) if isinstance(value, Phrase) else str(value)
-                                              for key, value in phrase.params})
+    too ("a player's name cannot be empty"), and the engine's problems ("Round 2, Ann: ...")."""
+    values = phrase.values
+    template = gettext(phrase.template)
+    if values.get("what") == "":
+        template = _WHAT.sub("", template)
+    return template.format(**{key: _blank(value) for key, value in values.items()})
+
+
+def _blank(value: object) -> str:
+    if isinstance(value, Phrase):
+        return phrase_words(value)
+    if isinstance(value, Problem):
+        return problem_words(value)
+    return str(value)
 
 
 def said(error: Exception) -> str:
     """An error's message in the reader's language where it carries its words with their blanks
-    (``said``, a :class:`~scorekeeper.rules.Phrase`); else as it said it."""
+    (``said``, a :class:`~scorekeeper.rules.Phrase` or the engine's
+    :class:`~scorekeeper.rules.Problem`); else as it said it."""
     phrase = getattr(error, "said", None)
     if phrase is None:
         return str(error)
-    return phrase_words(phrase)
+    return _blank(phrase)
 
 
 def problem_words(problem: Problem) -> str:
@@ -248,7 +265,7 @@ def problem_words(problem: Problem) -> str:
     message = problem_message(problem)
     prefix = ", ".join(where)
     if prefix:
-        return f"{prefix[0].upper()}{prefix[1:]}: {message}"
+        return gettext(ABOUT).format(where=prefix[0].upper() + prefix[1:], reason=message)
     return message[0].upper() + message[1:]
 
 

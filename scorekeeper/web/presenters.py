@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask_babel import gettext, ngettext, pgettext
+from flask_babel import format_decimal, gettext, ngettext, pgettext
 
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
-from scorekeeper.files.transfer import EXISTING, NEW, RESTORED, Imported
+from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
 from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
                                        typed_aliases)
 from scorekeeper.rules import (
@@ -402,6 +402,20 @@ def import_outcome(outcome: Imported, of: int) -> str:
                     "imported once.", number=outcome.number, of=of, id=outcome.game_id) if of > 1 else
             gettext("The game is the same game as an earlier one in the file (game %(id)s); imported once.",
                     id=outcome.game_id))
+
+
+def too_many_words(refusal: TooMany) -> str:
+    """A file refused for holding more games, or rounds, than an import over the web takes, the
+    numbers grouped as the reader's language groups them ("20.000 Spiele")."""
+    if refusal.what == GAMES:
+        held = ngettext("%(count)s game", "%(count)s games", refusal.held, count=format_decimal(refusal.held))
+        most = ngettext("%(count)s game", "%(count)s games", refusal.most, count=format_decimal(refusal.most))
+    else:
+        held = ngettext("%(count)s round", "%(count)s rounds", refusal.held, count=format_decimal(refusal.held))
+        most = ngettext("%(count)s round", "%(count)s rounds", refusal.most, count=format_decimal(refusal.most))
+    return gettext("The file holds %(held)s; the server imports at most %(most)s at once, so that an import ends "
+                   "within seconds. Import this file on the server instead: flask --app scorekeeper games import "
+                   "FILE (no limit there), or split it into smaller files.", held=held, most=most)
 
 
 def conflict_words(conflict) -> str:

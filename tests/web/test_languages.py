@@ -5,6 +5,7 @@ language for another, and the shipped catalogues complete."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
 import subprocess
@@ -19,6 +20,7 @@ from conftest import CLUB_KEY, form_token
 from factories import HTMX, family_liverpool, new_game, post_round, round_form, save_round, text
 from test_house_rules_screens import form_of, press
 
+from scorekeeper.rules import BALMORAL, ruleset_document
 from scorekeeper.web import languages
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -239,6 +241,59 @@ def test_the_import_page_and_a_games_length_are_in_the_readers_language(app, web
     assert "Wähle zuerst eine Datei." in refused
     history = text(web.get("/history", headers=GERMAN))
     assert re.search(r"\d+ (Std\. \d\d )?Min\.", history) and " min" not in history
+
+
+def imported(web, doc, headers=None):
+    """The import page after a game file (or a backup) is posted to it."""
+    body = io.BytesIO(json.dumps(doc).encode())
+    return web.post("/import", data={"file": (body, "game.json")}, content_type="multipart/form-data", headers=headers)
+
+
+def game_file(**fields) -> dict:
+    rounds = [{"went_out": "Ann", "hands": {"Ben": "K 7", "Cat": "5"}}]
+    return {"format": "scorekeeper-game/2", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],
+            "first_dealer": "Ann", "rounds": rounds, **fields}
+
+
+def test_a_refused_game_file_is_refused_in_the_readers_language(web):
+    """Why a file is refused, on the import page, in the reader's words: its fields, players
+    and cards named as the file names them. The API says it in English (its answers do not vary)."""
+    bad_card = game_file(rounds=[{"went_out": "Ann", "hands": {"Ben": "K 7", "Cat": "5"}},
+                                 {"went_out": "Ben", "hands": {"Ann": "Q X", "Cat": "5"}}])
+    refused = imported(web, bad_card, GERMAN)
+    assert refused.status_code == 422
+    assert ("game.json: abgelehnt: Runde 2: Ann: „X“ ist keine Karte (Karten sind A 2 3 4 5 6 7 8 9 10 J Q K und "
+            "JK für einen Joker) Nichts wurde gespeichert.") in text(refused)
+    french = text(imported(web, bad_card, {"Accept-Language": "fr"}))
+    assert "game.json : refusé : Manche 2 : Ann : « X » n’est pas une carte" in french
+    english = text(imported(web, bad_card))
+    assert 'game.json: refused: Round 2: Ann: "X" is not a card (cards are A 2 3 4 5 6 7 8 9 10 J Q K and JK' in english
+    # The engine's reasons, each with its round and player; a rule set's field as the document names it.
+    words = text(imported(web, game_file(rules="bridge"), GERMAN))
+    assert "abgelehnt: unbekanntes Regelwerk „bridge“ (bekannt: balmoral, classic, liverpool, shanghai, phase10)" in words
+    nobody = game_file(rounds=[{"went_out": "Zed", "hands": {"Ben": "K 7", "Cat": "5"}}])
+    words = text(imported(web, {"format": "scorekeeper-backup/1", "games": [game_file(), nobody]}, GERMAN))
+    assert "abgelehnt: Spiel 2 der Sicherung: Runde 1: „Zed“ sitzt nicht am Tisch und kann also nicht raus sein" in words
+    assert "Manche 1 : « Zed » n’est pas à la table" in text(imported(web, nobody, {"Accept-Language": "fr"}))
+    document = {**ruleset_document(BALMORAL), "name": "Ours", "winner": "q", "deck": "tarot"}
+    words = text(imported(web, game_file(rules=document), {"Accept-Language": "es"}))
+    assert ('rechazado: rules: deck: debe ser "standard" o "phase10", no \'tarot\'; winner: debe ser "lowest" o '
+            '"lowest-finisher", no \'q\'') in words
+    words = text(imported(web, game_file(started_at="yesterday"), {"Accept-Language": "fi"}))
+    assert "hylätty: started_at ”yesterday” ei ole ISO 8601 -aika" in words
+    api = web.post("/api/import", json=bad_card, headers={"Authorization": f"Bearer {CLUB_KEY}", **GERMAN})
+    assert api.status_code == 422
+    assert api.get_json()["error"]["message"].startswith('Round 2: Ann: "X" is not a card (cards are A 2 3')
+
+
+def test_a_file_too_large_to_import_at_once_is_refused_in_the_readers_numbers(app, web):
+    app.config.update(IMPORT_MAX_GAMES=1000)
+    backup = {"format": "scorekeeper-backup/1", "games": [{}] * 1001}
+    refused = imported(web, backup, GERMAN)
+    assert refused.status_code == 413
+    assert ("game.json: Die Datei enthält 1.001 Spiele; der Server importiert höchstens 1.000 Spiele auf einmal"
+            in text(refused))
+    assert "The file holds 1,001 games; the server imports at most 1,000 games at once" in text(imported(web, backup))
 
 
 def test_flashed_words_carry_names_in_the_readers_language(app, web, balmoral):
@@ -589,3 +644,12 @@ def test_the_values_a_field_may_take_are_offered_in_the_readers_language(web, ba
     english = text(post_round(web, balmoral, 1, went_out=1, hands={0: "5", 2: "5", 3: "5"}, headers=HTMX,
                               **{"bonus-0": "sweep"}))
     assert 'Ann: "sweep" is not a bonus of Balmoral Rummy (it has no bonuses)' in english
+
+
+def test_a_card_the_phase_10_deck_has_not_is_refused_in_the_readers_language(web):
+    game = new_game(web, ["Ann", "Ben", "Cat"], rules="phase10")
+    refused = post_round(web, game, 1, went_out=1, hands={0: "12 K", 2: "5"}, headers={**HTMX, **GERMAN})
+    assert refused.status_code == 422
+    assert "Ann: „K“ ist keine Karte des Phase-10-Kartenspiels (Karten sind 1 bis 12" in text(refused)
+    english = post_round(web, game, 1, went_out=1, hands={0: "12 K", 2: "5"}, headers=HTMX)
+    assert 'Ann: "K" is not a card of the Phase 10 deck (cards are 1 to 12' in text(english)

@@ -36,6 +36,7 @@ from scorekeeper.web.languages import (
     locale_code,
     problem_message,
     round_title,
+    said,
     stage_title,
 )
 from scorekeeper.store.seats.sent_hands import Sent
@@ -282,7 +283,7 @@ class RoundDraft:
                 cards = " ".join(card_letter(rank) for rank in rules.ranks[:-1])
                 return gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s and %(joker)s for a joker).',
                                name=name, token=exc.token, cards=cards, joker="JK")
-            return f"{name}: {exc}."
+            return f"{name}: {said(exc)}."
         return ""
 
     def take_sent(self, sent: Mapping[int, Sent]) -> None:

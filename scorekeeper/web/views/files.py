@@ -17,6 +17,7 @@ from scorekeeper.files import transfer
 from scorekeeper.web import presenters
 from scorekeeper.rules import N_
 from scorekeeper.web.clubkey import club_only
+from scorekeeper.web.languages import said
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GameFileError
 from scorekeeper.web.views.common import download, no_huge_ids, render
@@ -85,11 +86,12 @@ def upload():
         return _refused(form, gettext("%(file)s: not a JSON document (%(reason)s)", file=name, reason=exc))
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
-        return _refused(form, f"{name}: {refusal}", 413)
+        return _refused(form, f"{name}: {presenters.too_many_words(refusal)}", 413)
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:
-        return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=exc))
+        # The reason in the reader's words; what it names (a field, a player, a card) as the file has it.
+        return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=said(exc)))
     keys: list[str] = []
     outcomes = transfer.import_files(files, keys=keys)
     new = [o for o in outcomes if o.status == transfer.NEW]

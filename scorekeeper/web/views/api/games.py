@@ -296,7 +296,7 @@ def import_files():
     doc = json_body()
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
-        raise ApiError(413, refusal)
+        raise ApiError(413, str(refusal))
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:
