@@ -15,12 +15,14 @@ or ``memcached://HOST:11211`` (docs/running.md, "Several servers").
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Flask, current_app, request
-from flask_babel import format_decimal, gettext
-from flask_limiter import Limiter
+from flask_babel import format_decimal, gettext, ngettext
+from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -56,6 +58,52 @@ LIMITS = {
     "files.backup": (BACKUPS, ("GET",), "backups"),
     "api.backup": (BACKUPS, ("GET",), "backups"),
 }
+
+
+#: What each scope of :data:`LIMITS` counts, as a person reads a limit ("10 new games a minute").
+COUNTED: dict[str, Callable[[int], str]] = {
+    "new games": lambda n: ngettext("%(num)d new game", "%(num)d new games", n),
+    "new players": lambda n: ngettext("%(num)d new player", "%(num)d new players", n),
+    "imports": lambda n: ngettext("%(num)d import", "%(num)d imports", n),
+    "backups": lambda n: ngettext("%(num)d backup", "%(num)d backups", n),
+}
+#: The window of a limit, by the name of its granularity (the ``limits`` package's): "a minute",
+#: "every 5 minutes".
+PER: dict[str, Callable[[int], str]] = {
+    "second": lambda n: ngettext("a second", "every %(num)d seconds", n),
+    "minute": lambda n: ngettext("a minute", "every %(num)d minutes", n),
+    "hour": lambda n: ngettext("an hour", "every %(num)d hours", n),
+    "day": lambda n: ngettext("a day", "every %(num)d days", n),
+    "month": lambda n: ngettext("a month", "every %(num)d months", n),
+    "year": lambda n: ngettext("a year", "every %(num)d years", n),
+}
+
+
+def limit_words(limit: RequestLimit, scope: str | None) -> str:
+    """The limit a request met, as a person reads it: "At most 2 imports a minute from one
+    address: try again in a minute." (the limiter's own words are "2 per 1 minute"); ``scope``:
+    what it counts (:data:`LIMITS`), else requests."""
+    item = limit.limit
+    count = COUNTED.get(scope or "", lambda n: ngettext("%(num)d request", "%(num)d requests", n))(item.amount)
+    per = PER[item.GRANULARITY.name](item.multiples)
+    # When the window lets the next one through: a minute's limit within the minute, an hour's
+    # may be most of an hour away (the limiter rounds its reset up a second: never past the window).
+    minutes = max(1, math.ceil(min(limit.reset_at - time.time(), item.get_expiry()) / 60))
+    if minutes <= 90:
+        wait = ngettext("in a minute", "in %(num)d minutes", minutes)
+    else:
+        wait = ngettext("in an hour", "in %(num)d hours", math.ceil(minutes / 60))
+    return gettext("At most %(count)s %(per)s from one address: try again %(wait)s. Nothing was changed.",
+                   count=count, per=per, wait=wait)
+
+
+def breached() -> str | None:
+    """The words of the limit this request met (:func:`limit_words`); None if it met none."""
+    limit = current_app.extensions["scorekeeper.limiter"].current_limit
+    if limit is None or not limit.breached:
+        return None
+    scope = LIMITS[request.endpoint][2] if request.endpoint in LIMITS else None
+    return limit_words(limit, scope)
 
 
 def _starting_no_game() -> bool:

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import io
 import json
+import time
+from types import SimpleNamespace
 
 import pytest
 from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
-from factories import counted, upload_bytes
+from factories import HTMX, counted, upload_bytes
+from limits import parse_many
 from history_games import random_docs
 
 from scorekeeper.web import limits
 from scorekeeper.store.models import Game, db
 
 AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
+GERMAN = {"Accept-Language": "de"}
 
 
 @pytest.fixture
@@ -33,16 +37,63 @@ def test_the_third_import_in_a_minute_is_a_429_with_retry_after(limited):
     third = upload_bytes(keeper, body)
     assert third.status_code == 429
     assert int(third.headers["Retry-After"]) > 0
-    assert "Too many requests" in third.text and "2 per 1 minute" in third.text
+    assert "Too many requests" in third.text
+    assert "At most 2 imports a minute from one address: try again in a minute." in " ".join(third.text.split())
     # The API's import counts with the web's: the same act from the same address.
     api = keeper.post("/api/import", json=random_docs(1, seed=5)[0], headers=AUTH)
     assert api.status_code == 429 and "Retry-After" in api.headers
-    assert "error" in api.get_json()
+    assert api.get_json()["error"]["message"] == "2 per 1 minute"  # the API's words are the limiter's
     # Another address is not held back.
     elsewhere = make_keeper(limited.test_client())
     response = elsewhere.post("/import", data={"file": (io.BytesIO(body), "b.json")},
                               content_type="multipart/form-data", environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert response.status_code == 200
+
+
+def test_a_limit_met_is_said_in_the_readers_words(limited):
+    """The page a person meets a limit on names it in their language, with a plural of their
+    own: never the limiter's "2 per 1 minute"."""
+    keeper = make_keeper(limited.test_client())
+    statuses = [keeper.get("/backup.json", headers=GERMAN).status_code for _ in range(5)]
+    assert statuses == [200, 200, 200, 200, 429]
+    page = keeper.get("/backup.json", headers=GERMAN)
+    assert page.status_code == 429 and 'lang="de"' in page.text
+    words = " ".join(page.text.split())
+    assert "Höchstens 4 Sicherungen pro Minute von einer Adresse: versuche es in einer Minute noch einmal." in words
+    assert "per 1 minute" not in words
+    client = limited.test_client()
+    for n in range(10):
+        client.post("/players/", data={"name": f"Player {n}"})
+    refused = client.post("/players/", data={"name": "One more"}, headers={**HTMX, "Accept-Language": "fi"})
+    assert refused.status_code == 429
+    assert "Enintään 10 uutta pelaajaa minuutissa yhdestä osoitteesta" in " ".join(refused.text.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "es", "fr", "fi"])
+def test_every_limit_is_said_in_words_in_every_language(app, lang):
+    """Each limit of LIMITS, each of its windows: what it counts and how often, with the plural
+    of the reader's language; an hour's limit says how long is left of it."""
+    seen = set()
+    for endpoint, (limit, _methods, scope) in limits.LIMITS.items():
+        for item in parse_many(limit):
+            with app.test_request_context(headers={"Accept-Language": lang}):
+                words = limits.limit_words(SimpleNamespace(limit=item, reset_at=time.time() + 37 * 60 + 5), scope)
+            assert str(item.amount) in words and "per 1" not in words and "%(" not in words, (endpoint, words)
+            seen.add(words)
+    assert len(seen) == 8  # four things counted, each by the minute and by the hour
+    if lang == "en":
+        assert "At most 10 new games a minute from one address: try again in a minute. Nothing was changed." in seen
+        assert "At most 60 new players an hour from one address: try again in 38 minutes. Nothing was changed." in seen
+        assert "At most 2 imports a minute from one address: try again in a minute. Nothing was changed." in seen
+        assert "At most 30 backups an hour from one address: try again in 38 minutes. Nothing was changed." in seen
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        soon = limits.limit_words(SimpleNamespace(limit=parse_many("1 per 5 minutes")[0], reset_at=time.time() + 20),
+                                  "imports")
+        later = limits.limit_words(SimpleNamespace(limit=parse_many("3 per day")[0], reset_at=time.time() + 5 * 3600),
+                                   None)
+    if lang == "en":
+        assert soon == "At most 1 import every 5 minutes from one address: try again in a minute. Nothing was changed."
+        assert later == "At most 3 requests a day from one address: try again in 5 hours. Nothing was changed."
 
 
 def test_backups_are_limited(limited):

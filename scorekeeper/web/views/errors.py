@@ -12,7 +12,7 @@ from scorekeeper.rules.words import N_
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
-from scorekeeper.web.limits import TooLarge
+from scorekeeper.web.limits import TooLarge, breached
 from scorekeeper.web.views.common import render
 from scorekeeper.web.views.hands import NotYourSeat
 
@@ -94,8 +94,9 @@ def register(app: Flask) -> None:
         if isinstance(error, NotKeeper | NoClubKey | TooLarge | NotYourSeat):  # they say what to do: who may, how large
             return with_headers(answer(error.code, getattr(error, "title", None), error.description), error)
         if isinstance(error, RateLimitExceeded):
-            return answer(429, message=gettext("At most %(limit)s from one address: wait a minute and try again. "
-                                               "Nothing was changed.", limit=error.description))
+            # A person reads the limit in their words: "at most 2 imports a minute", not the
+            # limiter's "2 per 1 minute" (which the API's own handler answers with).
+            return answer(429, message=breached() or PAGES[429][1])
         return with_headers(answer(error.code or 500), error)
 
     @app.errorhandler(OperationalError)
