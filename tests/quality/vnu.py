@@ -74,8 +74,9 @@ def check(files: list[Path], timeout: float = 300) -> Report:
 _TITLE = re.compile(r"\A\s*<title>(.*?)</title>", re.S)
 
 
-def as_document(fragment: str, name: str) -> str:
-    """An htmx fragment inside the smallest document it is swapped into: ``<main id="main">``.
+def as_document(fragment: str, name: str, lang: str = "en") -> str:
+    """An htmx fragment inside the smallest document it is swapped into: ``<main id="main">``,
+    of a page in ``lang``.
 
     htmx takes a leading ``<title>`` out of a response and sets the page's title from it
     (fragment.html sends one), so the wrapper moves it into ``<head>`` as htmx does.
@@ -84,5 +85,5 @@ def as_document(fragment: str, name: str) -> str:
     found = _TITLE.match(fragment)
     if found:
         title, fragment = found.group(1), fragment[found.end():]
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{title}</title></head>\n'
+    return (f'<!DOCTYPE html>\n<html lang="{html.escape(lang)}"><head><meta charset="utf-8"><title>{title}</title></head>\n'
             f'<body><main id="main">\n{fragment}\n</main></body></html>\n')
