@@ -293,6 +293,8 @@ def test_a_file_too_large_to_import_at_once_is_refused_in_the_readers_numbers(ap
     assert refused.status_code == 413
     assert ("game.json: Die Datei enthält 1.001 Spiele; der Server importiert höchstens 1.000 Spiele auf einmal"
             in text(refused))
+    french = text(imported(web, backup, {"Accept-Language": "fr"}))
+    assert "game.json : Le fichier contient 1 001 parties ; le serveur en importe au plus 1 000 parties" in french
     assert "The file holds 1,001 games; the server imports at most 1,000 games at once" in text(imported(web, backup))
 
 

@@ -15,7 +15,7 @@ from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web import presenters
-from scorekeeper.rules import N_
+from scorekeeper.rules import ABOUT, N_
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.languages import said
 from scorekeeper.web.limits import import_most, max_body
@@ -86,7 +86,7 @@ def upload():
         return _refused(form, gettext("%(file)s: not a JSON document (%(reason)s)", file=name, reason=exc))
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
-        return _refused(form, f"{name}: {presenters.too_many_words(refusal)}", 413)
+        return _refused(form, gettext(ABOUT).format(where=name, reason=presenters.too_many_words(refusal)), 413)
     try:
         files = transfer.read_files(doc)
     except GameFileError as exc:
