@@ -19,11 +19,10 @@ from playwright.sync_api import expect
 
 from conftest import make_keeper
 
-from .site import AXE_JS, Page, Seeded, catalogue
+from .site import AXE_URL, Page, Seeded, catalogue
 
 # WCAG 2.0 and 2.1, A and AA; and axe's best practices (heading order, landmarks, one h1, ...).
 TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]
-AXE_URL = "/__quality__/axe.min.js"
 SCHEMES = ("light", "dark")
 
 BROWSER_PAGES = [p for p in catalogue(Seeded()) if p.whole]
@@ -37,11 +36,10 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture(scope="module")
 def context(browser, browser_context_args):
-    """One phone for every page of this module, so that the static files come from its HTTP
-    cache after the first page (they are immutable) rather than for each of about a hundred
+    """One phone for every page of this module, so that the static files and axe come from its
+    HTTP cache after the first page (they are immutable) rather than for each of about a hundred
     pages; its cookies and stored data are cleared before each page (:func:`check`)."""
     phone = browser.new_context(**browser_context_args)
-    phone.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"))
     yield phone
     phone.close()
 
