@@ -5,6 +5,8 @@ The suite runs on a temporary SQLite file by default, and on PostgreSQL when
 """
 
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from factories import ANN_BEN_CAT_DAN, new_game, save_round
@@ -252,22 +254,30 @@ def join(client, game_id: int, key: str, **kwargs):
     return client.post(f"/games/{game_id}/join", data={"csrf_token": token, "key": key}, **kwargs)
 
 
+@pytest.fixture(scope="session")
+def migrated_sqlite(tmp_path_factory) -> Path:
+    """A SQLite file made by the migrations, once for the session (by two processes, seconds
+    each); each test that wants one gets its own copy (:func:`database`)."""
+    folder = tmp_path_factory.mktemp("migrated")
+    upgrade(f"sqlite:///{folder / 'live.sqlite'}", folder)
+    return folder / "live.sqlite"
+
+
 @pytest.fixture
-def database(tmp_path) -> str:
-    """A database made by the migrations, for a server in another process: a fresh SQLite file,
-    or the PostgreSQL one emptied first."""
-    if ON_POSTGRES:
-        shared_database["touched"] = True
-        engine = create_engine(TEST_DATABASE_URL)
-        with engine.begin() as conn:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
-        engine.dispose()
-        url = TEST_DATABASE_URL
-    else:
-        url = f"sqlite:///{tmp_path / 'live.sqlite'}"
-    upgrade(url, tmp_path)
-    return url
+def database(request, tmp_path) -> str:
+    """A database made by the migrations, for a server in another process: a fresh SQLite file
+    (a copy of :func:`migrated_sqlite`), or the PostgreSQL one emptied and upgraded."""
+    if not ON_POSTGRES:
+        shutil.copyfile(request.getfixturevalue("migrated_sqlite"), tmp_path / "live.sqlite")
+        return f"sqlite:///{tmp_path / 'live.sqlite'}"
+    shared_database["touched"] = True
+    engine = create_engine(TEST_DATABASE_URL)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    upgrade(TEST_DATABASE_URL, tmp_path)
+    return TEST_DATABASE_URL
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ SLOW_SOCKETS = 50
 PHONES = 6
 #: How often each phone polls here: four times a real phone's 2 s, for more answers to measure.
 POLL_EVERY = 0.5
-TABLE_SECONDS = 12.0
+TABLE_SECONDS = 8.0
 #: The limit on new games from one address (scorekeeper.web.limits.NEW_GAMES): 10 a minute.
 NEW_GAMES_A_MINUTE = 10
 GAME = {"format": "scorekeeper-game/1", "rules": "balmoral", "players": ["Ann", "Ben", "Cat"],

@@ -17,6 +17,7 @@ def test_a_round_appears_on_a_watching_phone_at_its_next_poll(page, server, anot
 
     other = another_phone()
     watcher = other.new_page()
+    watcher.clock.install()  # the poll's timer runs on a clock the test moves on
     watcher.goto(watch_url)
     expect(watcher.locator("h1")).to_have_text("Round 1")
     expect(watcher.get_by_role("link", name=re.compile("Record round"))).to_have_count(0)
@@ -26,6 +27,7 @@ def test_a_round_appears_on_a_watching_phone_at_its_next_poll(page, server, anot
 
     page.goto(game_url)
     record(page, "Ben", {"Ann": "A K", "Cat": "7"})
+    time_passes(watcher, 2000)  # its next poll
     expect(watcher.locator(".changes")).to_contain_text("Ben went out")
     expect(watcher.locator("h1")).to_have_text("Round 2")
     assert totals(watcher) == {"Ann": 25, "Ben": 0, "Cat": 7}
@@ -70,6 +72,7 @@ def test_polling_pauses_while_hidden_and_resumes_when_shown(page, server):
 
 @pytest.mark.offline
 def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
+    page.clock.install()  # the outbox's timers run on a clock the test can move on
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     page.get_by_role("link", name=re.compile("Record round")).tap()
     page.locator(".player:has(.pname:text-is('Ann')) .out-toggle").tap()
@@ -81,10 +84,11 @@ def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
     # The round waits on the phone, shown on the scoreboard the phone kept.
     expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
     context.set_offline(False)
+    time_passes(page, 3000)  # the outbox tries again, if the signal's return did not send it
     # Sent and answered: the board shows the round (the note alone can be away for a moment
     # while htmx swaps the board that was fetched again on the signal's return).
     ben = page.locator("table.standings tbody tr", has_text="Ben").locator(".total")
-    expect(ben).to_have_text("10", timeout=30_000)
+    expect(ben).to_have_text("10")
     expect(page.locator(".outbox-note")).to_have_count(0)
     page.reload()
     assert totals(page) == {"Ann": 0, "Ben": 10}
@@ -93,6 +97,7 @@ def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
 
 @pytest.mark.offline
 def test_a_lost_signal_shows_our_offline_page_not_the_browsers(page, server):
+    page.clock.install()  # the offline page's timer runs on a clock the test moves on
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     # Wait until the service worker controls the page and has kept the app shell.
     page.evaluate("() => navigator.serviceWorker.ready")
@@ -104,7 +109,8 @@ def test_a_lost_signal_shows_our_offline_page_not_the_browsers(page, server):
     expect(page.get_by_role("link", name="Try again now")).to_be_visible()
     page.context.set_offline(False)
     # The offline page tries again by itself.
-    expect(page.locator("h1")).to_have_text("History", timeout=15_000)
+    page.clock.run_for(5000)
+    expect(page.locator("h1")).to_have_text("History")
 
 
 def test_the_scorekeepers_screen_stays_awake_during_a_game(page, server):

@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args  # noqa: F401
 from conftest import close, join, make_app, make_keeper
 
-from .site import AXE_JS, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
+from .site import AXE_JS, AXE_URL, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
 
 HERE = Path(__file__).resolve().parent
 
@@ -53,8 +53,24 @@ def pytest_collection_finish(session):
         raise pytest.UsageError(f"The quality gates need Chromium at {CHROMIUM}: `sudo apt-get install -y chromium`.")
 
 
+def with_axe(app):
+    """The app, with axe-core answered at :data:`AXE_URL` and kept by the browser's HTTP cache
+    like the app's static files. Served here rather than by a Playwright route: a routed context
+    keeps no HTTP cache, and each of a hundred pages would fetch every static file anew."""
+    body = AXE_JS.read_bytes()
+    headers = [("Content-Type", "text/javascript"), ("Content-Length", str(len(body))), ("Cache-Control", "max-age=3600")]
+
+    def answer(environ, start_response):
+        if environ.get("PATH_INFO") == AXE_URL:
+            start_response("200 OK", headers)
+            return [body]
+        return app(environ, start_response)
+
+    return answer
+
+
 def serve(app):
-    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    srv = make_server("127.0.0.1", 0, with_axe(app), threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
     return srv, f"http://127.0.0.1:{srv.server_port}"

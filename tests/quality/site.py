@@ -21,6 +21,8 @@ from flask import Flask
 ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / "node_modules"
 AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
+#: Where the pages find axe-core: on their own origin, as their Content-Security-Policy wants.
+AXE_URL = "/__quality__/axe.min.js"
 VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 LIGHTHOUSE_CLI = NODE_MODULES / "lighthouse" / "cli" / "index.js"
 

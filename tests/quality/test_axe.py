@@ -2,11 +2,12 @@
 (axe's tags wcag2a, wcag2aa, wcag21aa) nor of axe's best practices (heading order, landmarks).
 
 Each page is opened as a phone opens it (Debian's Chromium at 390x844, touch), with the page's
-own Content-Security-Policy in force: axe is served from the page's origin by a Playwright
-route, so no CSP bypass is needed. States that only a POST shows (a refused start, a refused
-round, a refused name or file) are reached by tapping, as a person does, so the htmx swaps are
-checked too. Each page is checked in the light scheme, then switched to dark and its colours
-checked again (the stylesheet follows ``prefers-color-scheme`` live, without a reload).
+own Content-Security-Policy in force: axe is served from the page's origin by the quality
+server (conftest.with_axe), so no CSP bypass is needed. States that only a POST shows (a refused
+start, a refused round, a refused name or file) are reached by tapping, as a person does, so the
+htmx swaps are checked too. Each page is checked in the light scheme, then switched to dark and
+its colours checked again (the stylesheet follows ``prefers-color-scheme`` live, without a
+reload). The pages a table uses most are checked again in every other language the app speaks.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ from playwright.sync_api import expect
 
 from conftest import make_keeper
 
-from .site import AXE_JS, Page, Seeded, catalogue
+from scorekeeper.web.languages import COOKIE, DEFAULT, LANGUAGES
+
+from .site import AXE_URL, Page, Seeded, catalogue
 
 # WCAG 2.0 and 2.1, A and AA; and axe's best practices (heading order, landmarks, one h1, ...).
 TAGS = ["wcag2a", "wcag2aa", "wcag21aa", "best-practice"]
-AXE_URL = "/__quality__/axe.min.js"
 SCHEMES = ("light", "dark")
 
 BROWSER_PAGES = [p for p in catalogue(Seeded()) if p.whole]
@@ -37,11 +39,10 @@ def browser_context_args(browser_context_args):
 
 @pytest.fixture(scope="module")
 def context(browser, browser_context_args):
-    """One phone for every page of this module, so that the static files come from its HTTP
-    cache after the first page (they are immutable) rather than for each of about a hundred
+    """One phone for every page of this module, so that the static files and axe come from its
+    HTTP cache after the first page (they are immutable) rather than for each of about a hundred
     pages; its cookies and stored data are cleared before each page (:func:`check`)."""
     phone = browser.new_context(**browser_context_args)
-    phone.route(f"**{AXE_URL}", lambda route: route.fulfill(path=str(AXE_JS), content_type="text/javascript"))
     yield phone
     phone.close()
 
@@ -213,26 +214,31 @@ def open_page(page: PwPage, base: str, seeded: Seeded, spec: Page) -> None:
     page.wait_for_load_state("load")
 
 
-def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: str | None, artifacts_dir) -> None:
+def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: str | None, artifacts_dir,
+          language: str = DEFAULT) -> None:
     forget(context, page, base)
     if cookie:
         context.add_cookies([{"name": "session", "value": cookie, "url": base}])
+    if language != DEFAULT:
+        context.add_cookies([{"name": COOKIE, "value": language, "url": base}])
+    name = spec.name if language == DEFAULT else f"{spec.name}-{language}"
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
     page.on("console", lambda msg: msg.type == "error" and errors.append(f"console: {msg.text}"))
     found = {}
     page.emulate_media(color_scheme="light")
     open_page(page, base, seeded, spec)
+    assert page.evaluate("document.documentElement.lang") == language
     for scheme in SCHEMES:
         page.emulate_media(color_scheme=scheme)
         assert page.evaluate(f"matchMedia('(prefers-color-scheme: {scheme})').matches")
         violations = run_axe(page, None if scheme == "light" else COLOUR_RULES)
         if violations:
             found[scheme] = violations
-            page.screenshot(path=str(artifacts_dir / f"axe-{spec.name}-{scheme}.png"), full_page=True)
+            page.screenshot(path=str(artifacts_dir / f"axe-{name}-{scheme}.png"), full_page=True)
     if found:
-        (artifacts_dir / f"axe-{spec.name}.json").write_text(json.dumps(found, indent=1))
-    assert not found, f"axe found violations on {spec.name} ({spec.path}):\n{describe(found)}"
+        (artifacts_dir / f"axe-{name}.json").write_text(json.dumps(found, indent=1))
+    assert not found, f"axe found violations on {name} ({spec.path}):\n{describe(found)}"
     # A page that answers 4xx on purpose logs that status; nothing else may reach the console.
     unexpected = [e for e in errors if not (spec.status >= 400 and "status of" in e)]
     assert not unexpected, unexpected
@@ -242,6 +248,25 @@ def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: 
 def test_no_axe_violation(name, page, context, quality_server, seeded, pages, editor_cookie, artifacts_dir):
     spec = next(p for p in pages if p.name == name)
     check(page, context, quality_server, seeded, spec, editor_cookie if spec.editor else None, artifacts_dir)
+
+
+#: The pages a table uses most, checked again in each other language the app speaks. The templates
+#: are the same; what a language can change is what axe reads from its words (the names of
+#: buttons, links and fields, headings, the page's language). Opened by address, as the states
+#: reached by tapping are found by their English words.
+IN_EVERY_LANGUAGE = ["index", "language", "new-game", "scoreboard-balmoral", "round-new", "round-correct", "history",
+                     "story-balmoral", "player", "ratings", "rules-preset", "hand"]
+OTHER_LANGUAGES = [code for code in LANGUAGES if code != DEFAULT]
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+@pytest.mark.parametrize("name", IN_EVERY_LANGUAGE)
+def test_no_axe_violation_in_every_language(name, language, page, context, quality_server, seeded, pages,
+                                            editor_cookie, artifacts_dir):
+    spec = next(p for p in pages if p.name == name)
+    assert spec.browser is None, "a state reached by tapping English words"
+    check(page, context, quality_server, seeded, spec, editor_cookie if spec.editor else None, artifacts_dir,
+          language)
 
 
 EMPTY_PAGES = [Page("index-empty", "/"), Page("history-empty", "/history"), Page("players-empty", "/players/"),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import pytest
 import schemathesis
-from conftest import CLUB_KEY, close, make_app
+from conftest import CLUB_KEY
 from fuzz_inputs import PLAYERS, near_game, near_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -105,11 +105,9 @@ class Api:
 
 
 @pytest.fixture
-def api(tmp_path):
-    app = make_app(tmp_path)
+def api(app):
     schema = schemathesis.openapi.from_wsgi("/api/openapi.json", app)
-    yield Api(app, app.test_client(), schema)
-    close(app)
+    return Api(app, app.test_client(), schema)
 
 
 def run(api: Api, case, fill_game: bool, fill_key: bool, fill_some_game: bool = False) -> None:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from conftest import close, make_app, make_keeper
+from conftest import make_keeper
 from fuzz_inputs import (
     HOSTILE,
     NOT_HANDS,
@@ -222,10 +222,9 @@ def assert_escaped(page: str) -> None:
 
 
 @pytest.fixture
-def table(tmp_path):
-    app = make_app(tmp_path, WTF_CSRF_ENABLED=False)
-    yield Table(app, make_keeper(app.test_client()))
-    close(app)
+def table(app):
+    app.config["WTF_CSRF_ENABLED"] = False
+    return Table(app, make_keeper(app.test_client()))
 
 
 form_text = st.one_of(st.sampled_from(HOSTILE + MARKUP), hostile_text, st.sampled_from(PLAYERS))
