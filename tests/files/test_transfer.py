@@ -196,10 +196,12 @@ def test_the_web_refuses_with_the_command_lines_message(web, app, runner, tmp_pa
 
 
 @pytest.mark.parametrize("raw, message", [
-    (b"{not json", "not.json: not a JSON document (Expecting property name"),
+    (b"{not json", "not.json: not a JSON document (something is wrong at line 1, column 2)"),
+    (b'{\n  "format": "scorekeeper-game/1",\n  "rules" "balmoral"}', "(something is wrong at line 3, column 11)"),
     (b"\xff\xfe\x00", "not.json: not a JSON document (it is not UTF-8 text)"),
-    (b"[" * 100000, "not.json: not a JSON document"),
-    (b'{"format": "scorekeeper-game/1", "decks": 1' + b"0" * 5000 + b"}", "not.json: not a JSON document"),
+    (b"[" * 100000, "not.json: not a JSON document (nested too deeply to read)"),
+    (b'{"format": "scorekeeper-game/1", "decks": 1' + b"0" * 5000 + b"}",
+     "not.json: not a JSON document (a number too long to read)"),
     (b'{"format": "something-else"}', "not.json: refused: \"format\" must be"),
 ])
 def test_a_file_that_is_not_a_game_file_is_refused(web, app, raw, message):

@@ -286,6 +286,19 @@ def test_a_refused_game_file_is_refused_in_the_readers_language(web):
     assert api.get_json()["error"]["message"].startswith('Round 2: Ann: "X" is not a card (cards are A 2 3')
 
 
+def test_a_file_that_is_no_json_says_where_in_the_readers_language(web):
+    def posted(raw: bytes, headers: dict) -> str:
+        body = io.BytesIO(raw)
+        return text(web.post("/import", data={"file": (body, "game.json")}, content_type="multipart/form-data",
+                             headers=headers))
+
+    broken = b'{\n  "format": "scorekeeper-game/1",\n  "rules" "balmoral"}'
+    assert "game.json: kein JSON-Dokument (etwas stimmt nicht in Zeile 3, Spalte 11)" in posted(broken, GERMAN)
+    assert "game.json : pas un document JSON (quelque chose ne va pas ligne 3, colonne 11)" in posted(
+        broken, {"Accept-Language": "fr"})
+    assert "(anidado a demasiada profundidad para leerlo)" in posted(b"[" * 100000, {"Accept-Language": "es"})
+
+
 def test_a_file_too_large_to_import_at_once_is_refused_in_the_readers_numbers(app, web):
     app.config.update(IMPORT_MAX_GAMES=1000)
     backup = {"format": "scorekeeper-backup/1", "games": [{}] * 1001}

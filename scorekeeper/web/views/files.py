@@ -82,8 +82,14 @@ def upload():
         doc = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError:
         return _refused(form, gettext("%(file)s: not a JSON document (it is not UTF-8 text)", file=name))
-    except (ValueError, RecursionError) as exc:
-        return _refused(form, gettext("%(file)s: not a JSON document (%(reason)s)", file=name, reason=exc))
+    except json.JSONDecodeError as exc:
+        # Where, not the parser's English words for what it expected there.
+        return _refused(form, gettext("%(file)s: not a JSON document (something is wrong at line %(line)s, "
+                                      "column %(column)s)", file=name, line=exc.lineno, column=exc.colno))
+    except RecursionError:
+        return _refused(form, gettext("%(file)s: not a JSON document (nested too deeply to read)", file=name))
+    except ValueError:  # a number with more digits than Python converts
+        return _refused(form, gettext("%(file)s: not a JSON document (a number too long to read)", file=name))
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
         return _refused(form, gettext(ABOUT).format(where=name, reason=presenters.too_many_words(refusal)), 413)
