@@ -62,6 +62,13 @@ def instance_of_the_tests(tmp_path_factory):
         os.environ["SCOREKEEPER_INSTANCE"] = before
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    """The slow tests first (in their order), then the rest: at the end of a run spread over
+    several workers, each has only short tests left, rather than one worker a long one alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 #: Whether something other than the rolled-back tests has used this worker's PostgreSQL database
 #: since its schema was last made afresh: an app or a server on it commits for real.
 shared_database = {"touched": True}

@@ -121,6 +121,7 @@ def test_a_crash_in_the_middle_of_writes_loses_no_acknowledged_round(database, t
         restarted.stop()
 
 
+@pytest.mark.slow
 @SQLITE_ONLY
 def test_an_online_backup_while_writing_restores_every_game(database, tmp_path, server, migrated_sqlite):
     import subprocess

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 
+import pytest
 from server import AppServer
 
 from scorekeeper.serving import THREADS
@@ -103,6 +104,7 @@ def call(port: int, method: str, path: str, body=None, headers=None, timeout: fl
         conn.close()
 
 
+@pytest.mark.slow
 def test_fifty_slow_sockets_hold_no_worker_and_the_limits_keep_counting(database, tmp_path):
     server = AppServer(database, tmp_path, threads=THREADS, limits=True).start()
     slow = None

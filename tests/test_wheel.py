@@ -66,6 +66,7 @@ def fetch(url: str) -> tuple[int, str, bytes]:
         return response.status, response.headers.get("Content-Type", ""), response.read()
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_everything_and_runs_outside_the_checkout(tmp_path):
     # A fresh environment, away from the checkout: nothing can be imported from it by accident.
     # The two pip commands of docs/running.md, made by uv (the same lock, every hash checked; 2 s instead of 30).

@@ -9,6 +9,7 @@ import json
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from conftest import CLUB_KEY
 from factories import games_stored, text, upload_bytes
 
@@ -79,6 +80,7 @@ def test_the_command_line_imports_what_the_web_refuses(app, runner, tmp_path):
     assert games_stored(app) == 60
 
 
+@pytest.mark.slow
 def test_the_largest_import_the_server_takes_ends_within_seconds(app, web):
     most_games, most_rounds = transfer.IMPORT_MAX_GAMES, transfer.IMPORT_MAX_ROUNDS
     doc = backup_document(games(most_games, most_rounds // most_games))

@@ -63,6 +63,7 @@ def html_dir(artifacts_dir):
     return path
 
 
+@pytest.mark.slow
 def test_every_page_and_fragment_is_valid_html(quality_app, pages, seeded, empty_app, html_dir, tmp_path):
     editor = make_keeper(quality_app.test_client())
     for game_id, key in seeded.keys.items():

@@ -86,6 +86,7 @@ def failing_audits(report: dict, category: str) -> list[str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PAGES))
 def test_lighthouse_accessibility_and_best_practices_are_100(name, quality_server, seeded: Seeded, editor_cookie,
                                                              artifacts_dir):

@@ -29,6 +29,7 @@ def served(database, tmp_path):
     server.stop()
 
 
+@pytest.mark.slow
 def test_schemathesis_finds_nothing(served, tmp_path):
     done = subprocess.run(
         [SCHEMATHESIS, "--config-file", CONFIG, "--no-color", "run", served.base + "/api/openapi.json",

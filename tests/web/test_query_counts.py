@@ -117,6 +117,7 @@ def test_a_round_from_the_round_screen_reads_the_games_rounds_once(app, web):
     assert counts[0] == counts[1], counts
 
 
+@pytest.mark.slow
 def test_history_and_player_pages_cost_the_same_queries_for_10_and_1000_games(app, tmp_path):
     docs = random_docs(1000, seed=5)
     sizes = {}
