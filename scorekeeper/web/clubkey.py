@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from flask import Flask, current_app, g, request, session
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 

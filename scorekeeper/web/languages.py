@@ -10,11 +10,13 @@ compiles them; the compiled ``.mo`` files are committed, so a clean clone needs 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from babel.support import NullTranslations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, has_request_context, request
-from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
+from flask import Flask, Request, g, has_app_context, has_request_context, request
+from flask_babel import Babel, format_date, format_time, get_locale, get_translations
 
 from scorekeeper.rules import PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
 
@@ -109,9 +111,49 @@ def select_locale() -> str:
     return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
 
 
+@dataclass(frozen=True)
+class Language:
+    """A request's language: its code ("de") and its catalogue (Flask-Babel's translations)."""
+
+    code: str
+    catalogue: NullTranslations
+
+
+def language() -> Language:
+    """This request's language, found once for the request and kept on it (``g``), as
+    Flask-Babel keeps the locale it chose: Flask-Babel's own ``gettext`` and ``get_locale``
+    find the request's context anew three times for every word, and a scoreboard says a few
+    hundred (its cards among them). Outside an application's context: English."""
+    if not has_app_context():
+        return Language(DEFAULT, get_translations())
+    found = g.get("language")
+    if found is None:
+        found = g.language = Language(str(get_locale() or DEFAULT), get_translations())
+    return found
+
+
+def gettext(string: str, **variables) -> str:
+    """``string`` in the reader's language, its blanks filled, as Flask-Babel's ``gettext``."""
+    said = language().catalogue.ugettext(string)
+    return said % variables if variables else said
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """The form of a plural message for ``num`` in the reader's language, its blanks filled
+    (``num`` among them), as Flask-Babel's ``ngettext``."""
+    variables.setdefault("num", num)
+    return language().catalogue.ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, string: str, **variables) -> str:
+    """``string`` said in ``context``, in the reader's language, as Flask-Babel's ``pgettext``."""
+    said = language().catalogue.upgettext(context, string)
+    return said % variables if variables else said
+
+
 def locale_code() -> str:
     """The language of this request as its code ("de"), for ``<html lang>`` and ETags."""
-    return str(get_locale() or DEFAULT)
+    return language().code
 
 
 def language_name() -> str:
@@ -254,3 +296,13 @@ def problem_words(problem: Problem) -> str:
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
+    # The templates' words from the request's catalogue as found once (language()), in place
+    # of the callables Flask-Babel installs, which find it anew for each word.
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda string: language().catalogue.ugettext(string),
+        ngettext=lambda singular, plural, num: language().catalogue.ungettext(singular, plural, num),
+        pgettext=lambda context, string: language().catalogue.upgettext(context, string),
+        npgettext=lambda context, singular, plural, num: language().catalogue.unpgettext(context, singular, plural,
+                                                                                        num),
+        newstyle=True,
+    )

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Flask, current_app, request
-from flask_babel import format_decimal, gettext
+from flask_babel import format_decimal
+from scorekeeper.web.languages import gettext
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge

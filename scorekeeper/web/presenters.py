@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask_babel import gettext, ngettext, pgettext
-
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, NEW, RESTORED, Imported
-from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
-                                       typed_aliases)
+from scorekeeper.web.languages import (card_letter, gettext, in_sentence, locale_code, ngettext, pgettext, round_title,
+                                       rule_text, stage_title, typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,

@@ -1,7 +1,7 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
 from flask import Flask, Response, jsonify, make_response, request, url_for
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError

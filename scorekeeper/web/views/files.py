@@ -6,7 +6,8 @@ import json
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, make_response, request
-from flask_babel import format_decimal, gettext, lazy_gettext
+from flask_babel import format_decimal, lazy_gettext
+from scorekeeper.web.languages import gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 

@@ -6,13 +6,12 @@ import hashlib
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
-from flask_babel import gettext
 from wtforms import SelectChoice
 
 from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import assets, clubkey as club, languages, links
-from scorekeeper.web.languages import problem_words
+from scorekeeper.web.languages import gettext, problem_words
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm

@@ -9,7 +9,7 @@ hand", above the board. Without JavaScript every key posts, as on the round scre
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, request, url_for
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store

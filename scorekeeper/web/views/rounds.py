@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
-from flask_babel import gettext, ngettext
 
 from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import in_sentence, problem_message, problem_words, round_title, stage_title
+from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
+                                       stage_title)
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import bonus_words, card_label, conflict_words, sent_words
 from scorekeeper.web.forms.round import RoundDraft, finishes, last_words, small_int, state_before

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import StringField
 
@@ -21,7 +21,7 @@ from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import N_, PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
-from scorekeeper.web.languages import rule_text
+from scorekeeper.web.languages import gettext, rule_text
 from scorekeeper.web.forms.rules import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                                        in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
 from scorekeeper.web.views.common import go, is_htmx, render
