@@ -51,14 +51,16 @@ def court_letters() -> dict[str, str]:
     return COURT_LETTERS.get(locale_code(), {})
 
 
-def card_letter(card: Card) -> str:
+def card_letter(card: Card, letters: dict[str, str] | None = None) -> str:
     """A card as this reader's table writes it: "D" for a German or French queen, "Joker"
-    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is."""
+    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is.
+    ``letters``: this request's :func:`court_letters`, where the caller has them already (a
+    hand asks for them once, not card by card)."""
     if card is Rank.JOKER:
         return gettext("Joker")
     if card.label != card.value:  # Phase 10's words
         return gettext(card.label)
-    return court_letters().get(card.value, card.value)
+    return (court_letters() if letters is None else letters).get(card.value, card.value)
 
 
 def typed_aliases() -> dict[str, str]:
