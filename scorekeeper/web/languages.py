@@ -58,9 +58,10 @@ def card_letter(card: Card, letters: dict[str, str] | None = None) -> str:
     hand asks for them once, not card by card)."""
     if card is Rank.JOKER:
         return gettext("Joker")
-    if card.label != card.value:  # Phase 10's words
-        return gettext(card.label)
-    return (court_letters() if letters is None else letters).get(card.value, card.value)
+    value, label = card.value, card.label  # (an enum's value is looked up anew each time it is read)
+    if label != value:  # Phase 10's words
+        return gettext(label)
+    return (court_letters() if letters is None else letters).get(value, value)
 
 
 def typed_aliases() -> dict[str, str]:
