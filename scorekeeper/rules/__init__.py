@@ -26,6 +26,7 @@ from scorekeeper.rules.presets import (
     SHANGHAI,
     get_preset,
     get_rules,
+    is_a_preset,
 )
 from scorekeeper.rules.replay import (
     GAME_OVER,
@@ -105,6 +106,7 @@ __all__ = [
     "get_preset",
     "get_rules",
     "hand_penalty",
+    "is_a_preset",
     "name_key",
     "parse_hand",
     "parse_rank",
