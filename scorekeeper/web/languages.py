@@ -5,6 +5,10 @@ A person's choice (the ``lang`` cookie, set on the language page) wins; without 
 match of the browser's Accept-Language among the languages shipped; else English. Catalogues
 live in ``translations/`` beside this module (``make translations`` extracts, updates and
 compiles them; the compiled ``.mo`` files are committed, so a clean clone needs no step).
+
+The app's words, the templates' among them, are translated by this module's ``gettext``,
+``ngettext`` and ``pgettext``, from the request's catalogue as :func:`language` found it once
+for the request.
 """
 
 from __future__ import annotations
