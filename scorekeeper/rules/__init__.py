@@ -27,6 +27,7 @@ from scorekeeper.rules.presets import (
     UnknownRuleSet,
     get_preset,
     get_rules,
+    is_a_preset,
 )
 from scorekeeper.rules.replay import (
     GAME_OVER,
@@ -109,6 +110,7 @@ __all__ = [
     "get_preset",
     "get_rules",
     "hand_penalty",
+    "is_a_preset",
     "name_key",
     "parse_hand",
     "parse_rank",

@@ -476,10 +476,12 @@ def same_rules(a: RuleSet, b: RuleSet) -> bool:
     >>> same_rules(LIVERPOOL, replace(LIVERPOOL, meld_note="Jokers are wild."))
     False
     """
-    return _nameless_text(a) == _nameless_text(b)
+    return nameless_text(a) == nameless_text(b)
 
 
-def _nameless_text(rules: RuleSet) -> str:
+def nameless_text(rules: RuleSet) -> str:
+    """A rule set's document without its name: two rule sets with the same one are the same
+    rules (:func:`same_rules`)."""
     return document_text(replace(rules, name=""))
 
 
@@ -497,4 +499,4 @@ def ruleset_from_text(text: str, key: str = "") -> RuleSet:
 
 
 __all__ = ["DocumentProblem", "RuleSetError", "document_text", "parse_ruleset", "ruleset_document",
-           "ruleset_from_text", "same_rules"]
+           "nameless_text", "ruleset_from_text", "same_rules"]

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from scorekeeper.rules.documents import parse_ruleset
+from scorekeeper.rules.documents import nameless_text, parse_ruleset
 from scorekeeper.rules.rulesets import RuleSet
 from scorekeeper.rules.words import N_, Phrase
 
@@ -202,6 +202,24 @@ PRESETS: Mapping[str, RuleSet] = MappingProxyType(
     {key: parse_ruleset(doc, key=key) for key, doc in PRESET_DOCUMENTS.items()}
 )
 
+#: Every preset's document without its name, made once as the presets are: what tells a game's
+#: rules from a preset's (:func:`is_a_preset`).
+_PRESETS_NAMELESS = frozenset(nameless_text(rules) for rules in PRESETS.values())
+
+
+def is_a_preset(rules: RuleSet) -> bool:
+    """Whether ``rules`` are one of the presets, unchanged, whatever they are called (as
+    :func:`~scorekeeper.rules.documents.same_rules` compares two rule sets).
+
+    >>> from dataclasses import replace
+    >>> is_a_preset(replace(PRESETS["liverpool"], name="Family Liverpool"))
+    True
+    >>> is_a_preset(replace(PRESETS["liverpool"], meld_note="Jokers are wild."))
+    False
+    """
+    return nameless_text(rules) in _PRESETS_NAMELESS
+
+
 BALMORAL = PRESETS["balmoral"]
 CLASSIC = PRESETS["classic"]
 LIVERPOOL = PRESETS["liverpool"]
@@ -262,4 +280,5 @@ __all__ = [
     "UnknownRuleSet",
     "get_preset",
     "get_rules",
+    "is_a_preset",
 ]

@@ -131,7 +131,7 @@ def get_game(game_id: int) -> Game | None:
     return db.session.get(Game, game_id)
 
 
-#: A game's version, by id (the poll's one query: also :mod:`scorekeeper.web.polls`).
+#: A game's version, by id: the one query of the unchanged poll (:mod:`scorekeeper.web.polls`).
 VERSION_OF = select(Game.version).where(Game.id == bindparam("game_id"))
 
 
@@ -172,16 +172,10 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
     return Peeked(*row[:4]), rules
 
 
-def game_version(game_id: int) -> int | None:
-    """The game's change counter, in one query by primary key (a watcher's poll, every two
-    seconds from every phone at every table)."""
-    return db.session.scalar(VERSION_OF, {"game_id": game_id})
-
-
 def version_reader() -> Callable[[int], int | None]:
-    """:func:`game_version` for use outside a request (the unchanged poll answered before Flask,
-    ``scorekeeper.web.polls``): each call is one query on a connection of its own, committed
-    data only. Made inside the app's context, once."""
+    """The game's change counter, for use outside a request (the unchanged poll answered before
+    Flask, ``scorekeeper.web.polls``): each call is one query by primary key on a connection of
+    its own, committed data only. Made inside the app's context, once."""
     engine = db.engine
 
     def version(game_id: int) -> int | None:

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import has_request_context
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_decimal
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import GameState, Progression
-from scorekeeper.web.languages import in_sentence, stage_title
+from scorekeeper.web.languages import gettext, in_sentence, ngettext, stage_title
 from scorekeeper.web.presenters import join_names, stages_word
 
 WIDTH = 360

@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from flask import Flask, current_app, g, request, session
-from flask_babel import gettext
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from scorekeeper.store import access
 from scorekeeper.store.private import check_private, write_private
+from scorekeeper.web.languages import gettext
 
 SESSION_KEY = "club_key"
 FILE_NAME = "club_key"

@@ -5,16 +5,22 @@ A person's choice (the ``lang`` cookie, set on the language page) wins; without 
 match of the browser's Accept-Language among the languages shipped; else English. Catalogues
 live in ``translations/`` beside this module (``make translations`` extracts, updates and
 compiles them; the compiled ``.mo`` files are committed, so a clean clone needs no step).
+
+The app's words, the templates' among them, are translated by this module's ``gettext``,
+``ngettext`` and ``pgettext``, from the request's catalogue as :func:`language` found it once
+for the request.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from babel.support import NullTranslations
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from flask import Flask, Request, has_request_context, request
-from flask_babel import Babel, format_date, format_time, get_locale, gettext, ngettext
+from flask import Flask, Request, g, has_app_context, has_request_context, request
+from flask_babel import Babel, format_date, format_time, get_locale, get_translations
 
 from scorekeeper.rules import ABOUT, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
 
@@ -49,14 +55,17 @@ def court_letters() -> dict[str, str]:
     return COURT_LETTERS.get(locale_code(), {})
 
 
-def card_letter(card: Card) -> str:
+def card_letter(card: Card, letters: dict[str, str] | None = None) -> str:
     """A card as this reader's table writes it: "D" for a German or French queen, "Joker"
-    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is."""
+    in their word for it, "Skip" and "Wild" of Phase 10 too; a number card as it is.
+    ``letters``: this request's :func:`court_letters`, where the caller has them already (a
+    hand asks for them once, not card by card)."""
     if card is Rank.JOKER:
         return gettext("Joker")
-    if card.label != card.value:  # Phase 10's words
-        return gettext(card.label)
-    return court_letters().get(card.value, card.value)
+    value, label = card.value, card.label  # (an enum's value is looked up anew each time it is read)
+    if label != value:  # Phase 10's words
+        return gettext(label)
+    return (court_letters() if letters is None else letters).get(value, value)
 
 
 def typed_aliases() -> dict[str, str]:
@@ -109,9 +118,49 @@ def select_locale() -> str:
     return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
 
 
+@dataclass(frozen=True)
+class Language:
+    """A request's language: its code ("de") and its catalogue (Flask-Babel's translations)."""
+
+    code: str
+    catalogue: NullTranslations
+
+
+def language() -> Language:
+    """This request's language, found once for the request and kept on it (``g``), as
+    Flask-Babel keeps the locale it chose: Flask-Babel's own ``gettext`` and ``get_locale``
+    find the request's context anew three times for every word, and a scoreboard says a few
+    hundred (its cards among them). Outside an application's context: English."""
+    if not has_app_context():
+        return Language(DEFAULT, get_translations())
+    found = g.get("language")
+    if found is None:
+        found = g.language = Language(str(get_locale() or DEFAULT), get_translations())
+    return found
+
+
+def gettext(string: str, **variables) -> str:
+    """``string`` in the reader's language, its blanks filled, as Flask-Babel's ``gettext``."""
+    said = language().catalogue.ugettext(string)
+    return said % variables if variables else said
+
+
+def ngettext(singular: str, plural: str, num: int, **variables) -> str:
+    """The form of a plural message for ``num`` in the reader's language, its blanks filled
+    (``num`` among them), as Flask-Babel's ``ngettext``."""
+    variables.setdefault("num", num)
+    return language().catalogue.ungettext(singular, plural, num) % variables
+
+
+def pgettext(context: str, string: str, **variables) -> str:
+    """``string`` said in ``context``, in the reader's language, as Flask-Babel's ``pgettext``."""
+    said = language().catalogue.upgettext(context, string)
+    return said % variables if variables else said
+
+
 def locale_code() -> str:
     """The language of this request as its code ("de"), for ``<html lang>`` and ETags."""
-    return str(get_locale() or DEFAULT)
+    return language().code
 
 
 def language_name() -> str:
@@ -271,3 +320,13 @@ def problem_words(problem: Problem) -> str:
 
 def init_app(app: Flask) -> None:
     Babel(app, locale_selector=select_locale, default_translation_directories=str(TRANSLATIONS))
+    # The templates' words from the request's catalogue as found once (language()), in place
+    # of the callables Flask-Babel installs, which find it anew for each word.
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda string: language().catalogue.ugettext(string),
+        ngettext=lambda singular, plural, num: language().catalogue.ungettext(singular, plural, num),
+        pgettext=lambda context, string: language().catalogue.upgettext(context, string),
+        npgettext=lambda context, singular, plural, num: language().catalogue.unpgettext(context, singular, plural,
+                                                                                        num),
+        newstyle=True,
+    )

@@ -21,12 +21,13 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Flask, current_app, request
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_decimal
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.files import transfer
+from scorekeeper.web.languages import gettext, ngettext
 
 F = TypeVar("F", bound=Callable)
 

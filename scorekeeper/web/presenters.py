@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from flask_babel import format_decimal, gettext, ngettext, pgettext
+from flask_babel import format_decimal
 
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
-from scorekeeper.web.languages import (card_letter, in_sentence, locale_code, round_title, rule_text, stage_title,
-                                       typed_aliases)
+from scorekeeper.web.languages import (card_letter, court_letters, gettext, in_sentence, locale_code, ngettext,
+                                       pgettext, round_title, rule_text, stage_title, typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
@@ -48,13 +48,21 @@ def deck_words(decks: int, jokers: int) -> str:
     return f"{d}, {j}"
 
 
-def card_label(token: str, deck: Deck | None = None) -> str:
+def card_label(token: str, deck: Deck | None = None, letters: dict[str, str] | None = None) -> str:
     """A card of ``deck`` as its chip shows it, in the reader's letters ("Joker", not "JK";
-    "Skip", not "S"; a German queen "D"); what is no card, as typed."""
+    "Skip", not "S"; a German queen "D"); what is no card, as typed. ``letters``: as
+    :func:`~scorekeeper.web.languages.card_letter` takes them."""
     try:
-        return card_letter(parse_rank(token, deck))
+        return card_letter(parse_rank(token, deck), letters)
     except CardError:
         return token.upper()
+
+
+def hand_label(text: str, deck: Deck | None = None) -> str:
+    """A hand's cards (``text`` split on spaces), each as its chip shows it (:func:`card_label`),
+    with the reader's letters looked up once for the hand."""
+    letters = court_letters()
+    return " ".join(card_label(token, deck, letters) for token in text.split())
 
 
 def describe(stage: Stage, rules: RuleSet) -> str:
@@ -74,9 +82,9 @@ def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
     letters, the bonuses in their words."""
     rules = state.rules
     earned = result.record.bonuses
-    return [replace(cell,
-                    text=cell.text if cell.counted else " ".join(card_label(t, rules.deck) for t in cell.text.split()),
-                    bonuses=tuple(bonus_words(rules, earned.get(name))) if cell.bonuses else ())
+    return [Cell(cell.penalty, cell.went_out, cell.achieved,
+                 cell.text if cell.counted else hand_label(cell.text, rules.deck), cell.counted,
+                 tuple(bonus_words(rules, earned.get(name))) if cell.bonuses else ())
             for name, cell in zip(state.setup.players, cells.round_cells(state, result), strict=True)]
 
 
@@ -278,7 +286,7 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     elif points is not None:
         said = gettext("no cards") if points == 0 else ngettext("%(num)d point", "%(num)d points", points)
     else:
-        said = " ".join(card_label(token, rules.deck) for token in (cards or "").split()) or gettext("no cards")
+        said = hand_label(cards or "", rules.deck) or gettext("no cards")
     if penalty is not None:
         said += f" ({penalty})"
     if rules.progression is Progression.LADDER and made and not went_out:

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import re
 
-from flask_babel import get_translations
-
-from scorekeeper.web.languages import locale_code
+from scorekeeper.web.languages import language, locale_code
 
 _BLANK = re.compile(r"%\((\w+)\)[sd]")
 
@@ -24,12 +22,12 @@ def _script(text: str) -> str:
 
 def _(message: str) -> str:
     """A message in the reader's language, its blanks left for the script."""
-    return _script(get_translations().ugettext(message))
+    return _script(language().catalogue.ugettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a plural message for ``n``, its blanks ({num}) left for the script."""
-    return _script(get_translations().ungettext(singular, plural, n))
+    return _script(language().catalogue.ungettext(singular, plural, n))
 
 
 def words() -> dict[str, object]:
@@ -120,4 +118,4 @@ def words() -> dict[str, object]:
 def page_words() -> dict[str, object]:
     """What a page gives its script: nothing where no catalogue speaks for the page (English:
     each module has its own words), the words otherwise."""
-    return words() if getattr(get_translations(), "files", None) else {}
+    return words() if getattr(language().catalogue, "files", None) else {}

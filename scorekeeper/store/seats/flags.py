@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.database import writing
@@ -52,13 +52,16 @@ def dismiss_flag(game_id: int, number: int, position: int) -> None:
     db.session.commit()
 
 
+# Made once, as the store's other statements read on every board are: the scorekeeper's board
+# asks for its flags each time it is worked out.
+_FLAGS = (select(RoundFlag.number, RoundFlag.position, Player.name)
+          .join(Seat, (Seat.game_id == RoundFlag.game_id) & (Seat.position == RoundFlag.position))
+          .join(Player, Player.id == Seat.player_id)
+          .where(RoundFlag.game_id == bindparam("game_id")).order_by(RoundFlag.number, RoundFlag.position))
+
+
 def flags_of(game_id: int) -> list[Flag]:
-    rows = db.session.execute(
-        select(RoundFlag.number, RoundFlag.position, Player.name)
-        .join(Seat, (Seat.game_id == RoundFlag.game_id) & (Seat.position == RoundFlag.position))
-        .join(Player, Player.id == Seat.player_id)
-        .where(RoundFlag.game_id == game_id).order_by(RoundFlag.number, RoundFlag.position)).all()
-    return [Flag(*row) for row in rows]
+    return [Flag(*row) for row in db.session.execute(_FLAGS, {"game_id": game_id})]
 
 
 def round_corrected(game_id: int, number: int) -> None:

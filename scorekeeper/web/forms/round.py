@@ -26,12 +26,12 @@ from scorekeeper.rules import (
     parse_rank,
     replay,
 )
-from flask_babel import gettext
 
 from scorekeeper.rules.cards import MAX_HAND_TEXT
 from scorekeeper.web.languages import (
     canonical_hand,
     card_letter,
+    gettext,
     in_sentence,
     locale_code,
     problem_message,

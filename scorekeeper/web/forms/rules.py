@@ -20,14 +20,14 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask_babel import gettext, lazy_gettext, pgettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, FieldList, Form, FormField, HiddenField, RadioField, SelectChoice, StringField, TextAreaField
 
 from scorekeeper.rules import (PRESETS, N_, DealerRule, Deck, DocumentProblem, HandLimit, Phase10Rank, Phrase, Progression,
                                Rank, WinnerRule)
 from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
-from scorekeeper.web.languages import court_letters, in_sentence
+from scorekeeper.web.languages import court_letters, gettext, in_sentence, pgettext
 
 _NUMBER = {"inputmode": "numeric", "autocomplete": "off"}
 

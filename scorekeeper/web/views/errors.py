@@ -1,7 +1,6 @@
 """Friendly error pages (and JSON errors under /api/); never a traceback."""
 
 from flask import Flask, Response, jsonify, make_response, request, url_for
-from flask_babel import gettext
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
@@ -12,6 +11,7 @@ from scorekeeper.rules.words import N_
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.store.errors import DISK_FULL, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
+from scorekeeper.web.languages import gettext
 from scorekeeper.web.limits import TooLarge, breached
 from scorekeeper.web.views.common import render
 from scorekeeper.web.views.hands import NotYourSeat

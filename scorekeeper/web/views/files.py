@@ -6,7 +6,7 @@ import json
 from datetime import UTC, datetime
 
 from flask import Blueprint, abort, current_app, make_response, request
-from flask_babel import format_decimal, gettext, lazy_gettext
+from flask_babel import format_decimal, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
@@ -17,7 +17,7 @@ from scorekeeper.files import transfer
 from scorekeeper.web import presenters
 from scorekeeper.rules import ABOUT, N_
 from scorekeeper.web.clubkey import club_only
-from scorekeeper.web.languages import said
+from scorekeeper.web.languages import gettext, said
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GameFileError
 from scorekeeper.web.views.common import download, no_huge_ids, render

@@ -6,13 +6,12 @@ import hashlib
 from dataclasses import dataclass
 
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
-from flask_babel import gettext
 from wtforms import SelectChoice
 
 from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import assets, clubkey as club, languages, links
-from scorekeeper.web.languages import problem_words
+from scorekeeper.web.languages import gettext, problem_words
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
@@ -237,11 +236,12 @@ def form_token_digest() -> str:
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200,
-                   loaded: store.LoadedGame | None = None):
+                   loaded: store.LoadedGame | None = None, peeked: store.Peeked | None = None):
     """The board of one version of one game; 304 when the phone holds this one already (after
     one query by primary key: nothing replayed, nothing rendered). ``loaded``: the game as a
-    change just left it, its state worked out already (not read and replayed again)."""
-    game = store.peek(game_id) if loaded is None else loaded.game
+    change just left it, its state worked out already (not read and replayed again);
+    ``peeked``: the game's row as the view peeked at it already (not read again)."""
+    game = loaded.game if loaded is not None else peeked or store.peek(game_id)
     if game is None:
         abort(404)
     editable, offer = _looks(game, watching)
@@ -292,15 +292,15 @@ def watch(game_id: int):
 def live(game_id: int):
     """A watcher's poll (``?v=`` the version it shows): 204 after one query by primary key when
     nothing changed, else the board."""
-    version = store.game_version(game_id)
-    if version is None:
+    peeked = store.peek(game_id)  # the version, and for a board the rest of its ETag, in one query
+    if peeked is None:
         abort(404)
     watching = request.args.get("watch") == "1"
-    if request.args.get("v", type=whole_number) == version:
+    if request.args.get("v", type=whole_number) == peeked.version:
         response = make_response("", 204)
         response.headers["Cache-Control"] = "no-cache"
         return response
-    return board_response(game_id, watching, template="_board_live.html")
+    return board_response(game_id, watching, template="_board_live.html", peeked=peeked)
 
 
 @bp.get("/games/<int:game_id>/share")

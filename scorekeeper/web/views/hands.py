@@ -9,7 +9,6 @@ hand", above the board. Without JavaScript every key posts, as on the round scre
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, request, url_for
-from flask_babel import gettext
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
@@ -17,6 +16,7 @@ from scorekeeper.store.seats import seat_keys
 from scorekeeper.rules import N_, RoundError
 from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm
+from scorekeeper.web.languages import gettext
 from scorekeeper.web.presenters import saved_words, sent_words
 from scorekeeper.web.forms.round import RoundDraft, small_int
 from scorekeeper.web.views.common import go, held, is_htmx, render

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, jsonify, make_response, redirect, render_template, url_for
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 
 from scorekeeper.web.assets import script_modules
 

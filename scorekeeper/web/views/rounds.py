@@ -5,15 +5,15 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
-from flask_babel import gettext, ngettext
 
 from scorekeeper.store import access
 from scorekeeper.store.seats import seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import in_sentence, problem_message, problem_words, round_title, stage_title
+from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
+                                       stage_title)
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
-from scorekeeper.web.presenters import bonus_words, card_label, conflict_words, sent_words
+from scorekeeper.web.presenters import bonus_words, conflict_words, hand_label, sent_words
 from scorekeeper.web.forms.round import RoundDraft, finishes, last_words, small_int, state_before
 from scorekeeper.rules import GameState, RoundError
 from scorekeeper.web.views.common import go, is_htmx, render, whole_number
@@ -173,7 +173,7 @@ def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]
             points = doc["points"][name]
             said = gettext("no cards") if points == 0 else ngettext("%(num)d point", "%(num)d points", points)
         else:
-            said = " ".join(card_label(t, rules.deck) for t in doc["hands"].get(name, "").split()) or gettext("no cards")
+            said = hand_label(doc["hands"].get(name, ""), rules.deck) or gettext("no cards")
         if ladder and doc["went_out"] != name:
             said += ", " + (gettext("made the %(stage)s", stage=stage) if name in doc["achieved"]
                             else gettext("no %(stage)s", stage=stage))

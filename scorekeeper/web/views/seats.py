@@ -4,7 +4,7 @@ screen is told, by a conditional poll, which hands have arrived; a flag is dismi
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, make_response, request, url_for
-from flask_babel import gettext, ngettext
+from scorekeeper.web.languages import gettext, ngettext
 
 from scorekeeper import store
 from scorekeeper.store import access

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import gettext
 
 from scorekeeper.store import access, replays
 from scorekeeper.web import charts, clubkey as club
@@ -17,7 +16,7 @@ from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.rules import N_, PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
-from scorekeeper.web.languages import preset_name
+from scorekeeper.web.languages import gettext, preset_name
 
 bp = Blueprint("history", __name__)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import gettext, lazy_gettext
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from wtforms import StringField
 
@@ -20,8 +20,8 @@ from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store.models import MAX_ID
 from scorekeeper.store.replays import rules_of
-from scorekeeper.rules import N_, PRESETS, RuleSet, RuleSetError, ruleset_document, same_rules
-from scorekeeper.web.languages import rule_text
+from scorekeeper.rules import N_, RuleSet, RuleSetError, is_a_preset, ruleset_document, same_rules
+from scorekeeper.web.languages import gettext, rule_text
 from scorekeeper.web.forms.rules import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                                        in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
 from scorekeeper.web.views.common import go, is_htmx, render
@@ -179,7 +179,7 @@ def rules_of_its_own(rules: RuleSet) -> bool:
     """True when a game's rules are not a preset's, unchanged: the game page then asks (after
     the page is shown: it depends on the house rule sets, which a board's version does not
     follow) whether they could be saved as house rules."""
-    return not any(same_rules(rules, preset) for preset in PRESETS.values())
+    return not is_a_preset(rules)
 
 
 def _game_rules(game_id: int) -> tuple[int, RuleSet]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 
 from scorekeeper.web import clubkey as club
 from scorekeeper.web.forms import ConfirmForm

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, request, url_for
-from flask_babel import gettext
 
 from scorekeeper import store
 from scorekeeper.rules import N_
-from scorekeeper.web.languages import said
+from scorekeeper.web.languages import gettext, said
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm, PlayerForm
 from scorekeeper.web.views.common import go, render

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from flask import Blueprint, request
-from flask_babel import format_decimal, gettext, ngettext
+from flask_babel import format_decimal
+from scorekeeper.web.languages import gettext, ngettext
 
 from scorekeeper.web import charts, presenters
 from scorekeeper.club import history

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, request
-from flask_babel import gettext
+from scorekeeper.web.languages import gettext
 
 from scorekeeper.web import charts
 from scorekeeper.club import history
