@@ -47,8 +47,9 @@ def context(browser, browser_context_args):
     phone.close()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def page(context):
+    """One tab for every page too: a new tab is a new renderer process to start."""
     tab = context.new_page()
     yield tab
     tab.close()
@@ -223,8 +224,30 @@ def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: 
         context.add_cookies([{"name": COOKIE, "value": language, "url": base}])
     name = spec.name if language == DEFAULT else f"{spec.name}-{language}"
     errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(f"uncaught: {exc}"))
-    page.on("console", lambda msg: msg.type == "error" and errors.append(f"console: {msg.text}"))
+
+    def uncaught(exc) -> None:
+        errors.append(f"uncaught: {exc}")
+
+    def console(msg) -> None:
+        if msg.type == "error":
+            errors.append(f"console: {msg.text}")
+
+    page.on("pageerror", uncaught)
+    page.on("console", console)
+    try:
+        found = axe_both_schemes(page, base, seeded, spec, language, artifacts_dir)
+    finally:
+        page.remove_listener("pageerror", uncaught)
+        page.remove_listener("console", console)
+    assert not found, f"axe found violations on {name} ({spec.path}):\n{describe(found)}"
+    # A page that answers 4xx on purpose logs that status; nothing else may reach the console.
+    unexpected = [e for e in errors if not (spec.status >= 400 and "status of" in e)]
+    assert not unexpected, unexpected
+
+
+def axe_both_schemes(page: PwPage, base: str, seeded: Seeded, spec: Page, language: str, artifacts_dir) -> dict:
+    """The page opened in the light scheme (in ``language``), axe's violations there and then in the dark."""
+    name = spec.name if language == DEFAULT else f"{spec.name}-{language}"
     found = {}
     page.emulate_media(color_scheme="light")
     open_page(page, base, seeded, spec)
@@ -239,10 +262,7 @@ def check(page: PwPage, context, base: str, seeded: Seeded, spec: Page, cookie: 
             page.screenshot(path=str(artifacts_dir / f"axe-{name}-{scheme}.png"), full_page=True)
     if found:
         (artifacts_dir / f"axe-{name}.json").write_text(json.dumps(found, indent=1))
-    assert not found, f"axe found violations on {name} ({spec.path}):\n{describe(found)}"
-    # A page that answers 4xx on purpose logs that status; nothing else may reach the console.
-    unexpected = [e for e in errors if not (spec.status >= 400 and "status of" in e)]
-    assert not unexpected, unexpected
+    return found
 
 
 @pytest.mark.parametrize("name", [p.name for p in BROWSER_PAGES])
@@ -297,11 +317,14 @@ BROKEN = """<!DOCTYPE html><html><head><meta charset="utf-8"><title>Broken</titl
 
 def test_the_axe_check_can_fail(page, context, quality_server, artifacts_dir):
     """The same check, on a page broken on purpose (served from the app's origin, so axe loads)."""
-    page.route(f"{quality_server}/__quality__/broken",
-               lambda route: route.fulfill(body=BROKEN, content_type="text/html"))
+    broken = f"{quality_server}/__quality__/broken"
+    page.route(broken, lambda route: route.fulfill(body=BROKEN, content_type="text/html"))
     spec = Page("broken-on-purpose", "/__quality__/broken")
-    with pytest.raises(AssertionError) as failed:
-        check(page, context, quality_server, Seeded(), spec, None, artifacts_dir)
+    try:
+        with pytest.raises(AssertionError) as failed:
+            check(page, context, quality_server, Seeded(), spec, None, artifacts_dir)
+    finally:
+        page.unroute(broken)
     for rule in ("html-has-lang", "image-alt", "label", "link-name"):
         assert rule in str(failed.value)
     assert "[light] image-alt" in str(failed.value)
