@@ -20,7 +20,7 @@ from werkzeug.serving import make_server
 from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args  # noqa: F401
 from conftest import close, join, make_app, make_keeper
 
-from .site import AXE_JS, AXE_URL, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
+from .site import AXE_JS, AXE_URL, BLANK_URL, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
 
 HERE = Path(__file__).resolve().parent
 
@@ -55,8 +55,9 @@ def pytest_collection_finish(session):
 
 def with_axe(app):
     """The app, with axe-core answered at :data:`AXE_URL` and kept by the browser's HTTP cache
-    like the app's static files. Served here rather than by a Playwright route: a routed context
-    keeps no HTTP cache, and each of a hundred pages would fetch every static file anew."""
+    like the app's static files, and an empty page at :data:`BLANK_URL`. Served here rather than
+    by a Playwright route: a routed context keeps no HTTP cache, and each of a hundred pages
+    would fetch every static file anew."""
     body = AXE_JS.read_bytes()
     headers = [("Content-Type", "text/javascript"), ("Content-Length", str(len(body))), ("Cache-Control", "max-age=3600")]
 
@@ -64,6 +65,9 @@ def with_axe(app):
         if environ.get("PATH_INFO") == AXE_URL:
             start_response("200 OK", headers)
             return [body]
+        if environ.get("PATH_INFO") == BLANK_URL:
+            start_response("200 OK", [("Content-Type", "text/html; charset=utf-8")])
+            return [b"<!DOCTYPE html><title>Blank</title>"]
         return app(environ, start_response)
 
     return answer

@@ -23,6 +23,8 @@ NODE_MODULES = ROOT / "node_modules"
 AXE_JS = NODE_MODULES / "axe-core" / "axe.min.js"
 #: Where the pages find axe-core: on their own origin, as their Content-Security-Policy wants.
 AXE_URL = "/__quality__/axe.min.js"
+#: An empty page of the same origin, where a tab waits between the pages it checks.
+BLANK_URL = "/__quality__/blank"
 VNU_JAR = NODE_MODULES / "vnu-jar" / "build" / "dist" / "vnu.jar"
 LIGHTHOUSE_CLI = NODE_MODULES / "lighthouse" / "cli" / "index.js"
 
