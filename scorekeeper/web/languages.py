@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from babel.support import NullTranslations
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from babel.support import NullTranslations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, get_translations
 
