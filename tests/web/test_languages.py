@@ -309,6 +309,11 @@ def test_a_file_too_large_to_import_at_once_is_refused_in_the_readers_numbers(ap
     french = text(imported(web, backup, {"Accept-Language": "fr"}))
     assert "game.json : Le fichier contient 1 001 parties ; le serveur en importe au plus 1 000 parties" in french
     assert "The file holds 1,001 games; the server imports at most 1,000 games at once" in text(imported(web, backup))
+    app.config.update(IMPORT_MAX_ROUNDS=1)
+    two_rounds = game_file(rounds=[{"went_out": "Ann", "hands": {"Ben": "K 7", "Cat": "5"}}] * 2)
+    refused = imported(web, two_rounds, GERMAN)
+    assert refused.status_code == 413
+    assert "Die Datei enthält 2 Runden; der Server importiert höchstens 1 Runde auf einmal" in text(refused)
 
 
 def test_flashed_words_carry_names_in_the_readers_language(app, web, balmoral):
