@@ -30,6 +30,8 @@ PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
       "_compiled_change", "_compiled", "let_go", "_Writers"),
      "the read variants, send, the statement caches, the writers' queue"),
     ("scorekeeper/web/limits.py", ("_Limiter",), "Flask-Limiter asked only when a limit applies"),
+    ("scorekeeper/web/languages.py", ("Language", "language", "gettext", "ngettext", "pgettext"),
+     "a request's language found once, its words read from that catalogue"),
     ("scorekeeper/web/assets.py",
      ("init_app.compressed", "vary_on", "encodings", "chosen_encoding", "_best", "_precompressed"),
      "compression chosen by hand, static files compressed once"),

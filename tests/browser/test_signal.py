@@ -241,6 +241,15 @@ def sync_registration(context, server: str) -> tuple:
     raise AssertionError(f"no service worker registered for {server}: {seen}")
 
 
+def background_sync(context, server: str):
+    """What the browser does when the signal returns with no page of the app open: the service
+    worker's background sync of what waits. Returns the blank tab it was fired from."""
+    blank, cdp, registration = sync_registration(context, server)
+    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
+                                                  "tag": "outbox", "lastChance": False})
+    return blank
+
+
 @pytest.mark.offline
 def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, server, context, live_app):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
@@ -255,10 +264,7 @@ def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, 
     page.wait_for_function("() => OutboxDB.read('list').then((list) => !!(list && list.length === 1))")
     page.close()  # the phone's browser closes the app, the round still waiting
     context.set_offline(False)
-    blank, cdp, registration = sync_registration(context, server)
-    # What the browser does when the signal returns: the worker's background sync.
-    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
-                                                  "tag": "outbox", "lastChance": False})
+    blank = background_sync(context, server)
     for _ in range(150):
         if rounds_stored(live_app) == 1:
             break

@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 from scorekeeper import store
 from scorekeeper.files.gamefile import round_document
 
-from .test_signal import controlled_by_the_service_worker, sync_registration
+from .test_signal import background_sync, controlled_by_the_service_worker
 from .test_table import row, start_game, time_passes
 from .test_taps import Taps
 
@@ -190,10 +190,7 @@ def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Pa
     cat.wait_for_function("() => OutboxDB.read('hands').then((list) => !!(list && list.length === 1))")
     cat.close()  # the phone's browser closes the app, the hand still waiting
     phone.set_offline(False)
-    blank, cdp, registration = sync_registration(phone, server)
-    # What the browser does when the signal returns: the worker's background sync.
-    cdp.send("ServiceWorker.dispatchSyncEvent", {"origin": server, "registrationId": registration,
-                                                  "tag": "outbox", "lastChance": False})
+    blank = background_sync(phone, server)
 
     def sent() -> list:
         with live_app.app_context():
