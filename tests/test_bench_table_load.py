@@ -45,3 +45,20 @@ def test_the_models_round_is_saved_and_its_watchers_see_it(app):
     seen = [before]
     table_load.shown(seen, 0, changed.get_data(), dict(changed.headers))
     assert changed.status_code == 200 and seen == [after]
+
+
+def test_a_rounds_p95_is_read_at_the_most_tables_held_only():
+    """The rounds counted are those of the measured windows at the most tables held, the window
+    run again with the extra rounds beside them too, even when it did not hold; not those at
+    fewer tables, which flatter the figure, nor those at a number not held."""
+
+    def step(tables: int, rounds: list[float], held: bool = True) -> table_load.Step:
+        made = table_load.Step(tables)
+        made.latencies["round"] = rounds
+        made.latencies["unchanged poll"] = [1.0] if held else [500.0]
+        return made
+
+    found = table_load.Search("app", held=362, steps=[
+        step(256, [5.0]), step(512, [400.0], held=False), step(362, [40.0, 45.0]),
+        step(431, [300.0], held=False), step(362, [60.0], held=False)])
+    assert sorted(found.round_times) == [40.0, 45.0, 60.0]
