@@ -38,7 +38,23 @@ def _sqlite_begin(conn) -> None:
     # A write takes the write lock at its start (BEGIN IMMEDIATE): two workers never both read
     # a game and then both try to write it, which SQLite refuses ("database is locked").
     # A read takes no lock at all (WAL: readers never wait for each other or for a writer).
+    if conn.get_execution_options().get(ONE_STATEMENT):
+        return  # SQLite runs a statement alone as its own transaction
     conn.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
+
+
+#: A connection's option: each statement on it is a transaction of its own.
+ONE_STATEMENT = "scorekeeper_one_statement"
+
+
+def one_statement(engine: Engine) -> dict:
+    """The execution options under which each statement is a transaction of its own: for a read
+    of one statement, which needs no BEGIN before it nor a ROLLBACK after it."""
+    if engine.dialect.name == "sqlite":
+        # Not SQLAlchemy's AUTOCOMMIT level: on SQLite it costs a PRAGMA each time the connection
+        # goes back to the pool, and hands it back with pysqlite's own transactions turned on.
+        return {ONE_STATEMENT: True}
+    return {"isolation_level": "AUTOCOMMIT"}
 
 
 @contextmanager

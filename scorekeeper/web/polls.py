@@ -1,13 +1,12 @@
 """A watcher's poll for a game that has not changed, answered before Flask.
 
-Why this exists: at a table six phones ask every two seconds whether the game changed, and
-almost always it has not, so this one answer is nearly all of a server's load
-(docs/architecture.md, "Speed", gives the tables it earns). Through Flask the answer costs about
-three times a bare route's: the session cookie checked, the limits, the form token, the hooks;
-a 204 with no body needs none of them. So the unchanged poll, and only it, is answered here with
-the same one query by primary key and the same headers as the view. Anything else (a changed
-game, no such game, an address not read plainly) goes on to Flask, where
-:func:`scorekeeper.web.views.games.live` answers it.
+At a table six phones ask every two seconds whether the game changed, and almost always it has
+not: this answer is nearly all of a server's load (docs/architecture.md gives the tables it
+earns). Through Flask it costs about three times a bare route's (the session cookie, the limits,
+the form token, the hooks), none of which a 204 with no body needs. So the unchanged poll, and
+only it, is answered here with the view's one query by primary key and the view's headers.
+Anything else (a changed game, no such game, an address not read plainly) goes on to
+:func:`scorekeeper.web.views.games.live`.
 """
 
 from __future__ import annotations
