@@ -25,6 +25,7 @@ PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("scorekeeper/store/games.py", ("version_reader",), "its read of a game's version, outside a request"),
     ("scorekeeper/store/database.py", ("one_statement",), "that read with no transaction around it"),
     ("scorekeeper/app.py", ("warm_up",), "the warm-up of each worker"),
+    ("scorekeeper/app.py", ("compiled_templates",), "templates compiled once for every process"),
     ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),
     ("scorekeeper/store/database.py",
      ("read_row", "read_row_on", "unlocked", "read_rows_on", "read_one", "read_one_on", "send",

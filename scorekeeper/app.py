@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from jinja2 import FileSystemBytecodeCache
 
 #: The package's folder: a wheel carries the templates and static files inside it.
 PACKAGE = Path(__file__).resolve().parent
@@ -129,6 +130,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
+    compiled_templates(app, instance)
     register_cli(app)
     from scorekeeper import maintenance
 
@@ -142,3 +144,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     polls.init_app(app)
     return app
+
+
+def compiled_templates(app: Flask, instance: Path) -> None:
+    """A fresh server loads the templates its predecessor compiled (a player's page's first
+    answer on PostgreSQL, docs/architecture.md); Jinja checks each one's source for edits."""
+    (instance / "compiled-templates").mkdir(mode=0o700, exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(instance / "compiled-templates"))

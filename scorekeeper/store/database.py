@@ -48,8 +48,7 @@ ONE_STATEMENT = "scorekeeper_one_statement"
 
 
 def one_statement(engine: Engine) -> dict:
-    """The execution options under which each statement is a transaction of its own: for a read
-    of one statement, which needs no BEGIN before it nor a ROLLBACK after it."""
+    """Execution options that make each statement a transaction of its own, with no BEGIN."""
     if engine.dialect.name == "sqlite":
         # Not SQLAlchemy's AUTOCOMMIT level: on SQLite it costs a PRAGMA each time the connection
         # goes back to the pool, and hands it back with pysqlite's own transactions turned on.

@@ -175,9 +175,8 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
 def version_reader() -> Callable[[int], int | None]:
     """The game's change counter, for use outside a request (the unchanged poll answered before
     Flask, ``scorekeeper.web.polls``): each call is one query by primary key on a connection of
-    its own, committed data only. Made inside the app's context, once."""
-    # One statement of committed data needs no transaction around it: without BEGIN and the
-    # ROLLBACK that ends it, the poll is one trip to the database rather than three.
+    its own, of committed data with no BEGIN or ROLLBACK around it: one trip to the database,
+    not three. Made inside the app's context, once."""
     engine = db.engine.execution_options(**one_statement(db.engine))
 
     def version(game_id: int) -> int | None:
