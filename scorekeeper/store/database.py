@@ -22,6 +22,10 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 _writing: ContextVar[bool] = ContextVar("scorekeeper_writing", default=False)
 
 
+#: A connection's option: each statement on it is a transaction of its own.
+ONE_STATEMENT = "scorekeeper_one_statement"
+
+
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # Let SQLAlchemy's "BEGIN" through instead of pysqlite's implicit transactions,
     # so that writes take the lock at the start (BEGIN IMMEDIATE, below).
@@ -41,10 +45,6 @@ def _sqlite_begin(conn) -> None:
     if conn.get_execution_options().get(ONE_STATEMENT):
         return  # SQLite runs a statement alone as its own transaction
     conn.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
-
-
-#: A connection's option: each statement on it is a transaction of its own.
-ONE_STATEMENT = "scorekeeper_one_statement"
 
 
 def one_statement(engine: Engine) -> dict:
