@@ -9,6 +9,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import jinja2
 from flask import Flask
 from jinja2 import FileSystemBytecodeCache
 
@@ -148,6 +149,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def compiled_templates(app: Flask, instance: Path) -> None:
     """A fresh server loads the templates its predecessor compiled (a player's page's first
-    answer on PostgreSQL, docs/architecture.md); Jinja checks each one's source for edits."""
-    (instance / "compiled-templates").mkdir(mode=0o700, exist_ok=True)
-    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(instance / "compiled-templates"))
+    answer on PostgreSQL, docs/architecture.md). Jinja checks each template's source; what else
+    shapes the compiled code (Jinja's version, the extensions) names the folder."""
+    made_by = repr((jinja2.__version__, sorted(app.jinja_env.extensions))).encode()
+    folder = instance / "compiled-templates" / hashlib.sha256(made_by).hexdigest()[:12]
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
