@@ -62,3 +62,31 @@ def test_a_rounds_p95_is_read_at_the_most_tables_held_only():
         step(256, [5.0]), step(512, [400.0], held=False), step(362, [40.0, 45.0]),
         step(431, [300.0], held=False), step(362, [60.0], held=False)])
     assert sorted(found.round_times) == [40.0, 45.0, 60.0]
+
+
+def test_a_rounds_time_in_the_app_is_read_from_the_access_log_of_those_windows(tmp_path):
+    """The app's own time on each round saved, from the lines the server logged in the measured
+    windows at the most tables held: not a round refused, not another request, not a line
+    logged outside those windows."""
+    lines = ['127.0.0.1 [x] "POST /games/7/rounds/new" 200 9000 400.0ms',  # a settling's
+             '127.0.0.1 [x] "POST /games/7/rounds/new" 200 9000 12.5ms',
+             '127.0.0.1 [x] "POST /games/7/rounds/new" 409 9000 30.0ms',
+             '127.0.0.1 [x] "GET /games/7/live" 204 - 0.4ms',
+             '127.0.0.1 [x] "GET /games/7/rounds/new" 200 16000 5.0ms',
+             '127.0.0.1 [x] "POST /games/8/rounds/new" 200 9000 21.0ms',
+             '127.0.0.1 [x] "POST /games/9/rounds/new" 200 9000 99.0ms']  # at fewer tables
+    log = tmp_path / "server.log"
+    log.write_text("".join(line + "\n" for line in lines))
+    ends = [sum(len(line) + 1 for line in lines[:i]) for i in range(len(lines) + 1)]
+
+    def step(tables: int, span: tuple[int, int]) -> table_load.Step:
+        made = table_load.Step(tables)
+        made.latencies["unchanged poll"] = [1.0]
+        made.log_span = span
+        return made
+
+    found = table_load.Search("app", held=362, log=log,
+                              steps=[step(256, (ends[6], ends[7])), step(362, (ends[1], ends[5])),
+                                     step(362, (ends[5], ends[6]))])
+    assert found.in_app(table_load.ROUND_SAVED) == [12.5, 21.0]
+    assert found.in_app(table_load.POLL_UNCHANGED) == [0.4]

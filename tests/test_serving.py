@@ -204,3 +204,38 @@ def test_waitress_takes_no_body_larger_than_a_view_does_and_an_app_without_limit
     assert ours["max_request_body_size"] == largest_body(app) >= app.config["MAX_CONTENT_LENGTH"]
     # A bare app (the bench's floor) sets none: 0 would refuse every body with a 413.
     assert "max_request_body_size" not in options(Flask("bare"), "127.0.0.1", 0, THREADS)
+
+
+def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatch):
+    """Each line ends with the app's own time on the request, so that a slow answer can be told
+    apart from a busy server: from the worker taking it to the answer starting, not after."""
+    import logging
+    import types
+
+    from scorekeeper import serving
+
+    clock = [100.0]
+    monkeypatch.setattr(serving, "time", types.SimpleNamespace(perf_counter=lambda: clock[0],
+                                                               strftime=time.strftime))
+
+    def answer(environ, start_response):
+        clock[0] += 0.0123  # the app's work
+        start_response("204 No Content", [])
+        clock[0] += 5.0  # sending the answer: not the app's
+        return []
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("scorekeeper.access")
+    log.addHandler(handler)
+    # (alembic's logging set-up, run by a migration test, disables every logger it does not name)
+    monkeypatch.setattr(log, "disabled", False)
+    monkeypatch.setattr(log, "level", logging.INFO)
+    try:
+        serving.AccessLog(answer)({"REQUEST_METHOD": "GET", "PATH_INFO": "/games/3/live"},
+                                  lambda status, headers, exc_info=None: None)
+    finally:
+        log.removeHandler(handler)
+    [line] = lines
+    assert line.endswith('"GET /games/3/live" 204 - 12.3ms')

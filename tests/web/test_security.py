@@ -134,7 +134,7 @@ def test_the_served_access_log_never_records_query_strings():
         log.setLevel(level)
         log.disabled = disabled
     [line] = lines
-    assert '"GET /games/3/join" 200 2' in line and line.startswith("10.0.0.7 ")
+    assert '"GET /games/3/join" 200 2 ' in line and line.startswith("10.0.0.7 ")
     assert "the-edit-key" not in line and "key=" not in line
 
 
