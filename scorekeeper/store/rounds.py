@@ -111,16 +111,15 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
     was = None if "version" in inspect(loaded.game).unloaded else loaded.game.version
     with writing():
         try:
-            after = None if was is None else _record(game_id, was, seats, state, number, record)
-            if after is None:  # another phone changed the game since it was read
+            written = None if was is None else _record(game_id, was, seats, state, number, record)
+            if written is None:  # another phone changed the game since it was read
                 fresh = load(game_id, lock=True)
                 seats = fresh.seats
-                after = _record(game_id, fresh.game.version, seats, fresh.state, number, record)
-                assert after is not None, "inside the write nothing moves the game on"
+                written = _record(game_id, fresh.game.version, seats, fresh.state, number, record)
+                assert written is not None, "inside the write nothing moves the game on"
             # The game's row as the write left it, out of the session so that the commit does
             # not expire it: what is shown next is this version, with this state.
-            db.session.flush()
-            game = db.session.get(Game, game_id, populate_existing=True)
+            game, after = written
             db.session.expunge(game)
             db.session.commit()
         except IntegrityError:  # the number taken all the same: the unique key has the last word
@@ -130,17 +129,19 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
 
 
 def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
-            record: RoundRecord) -> GameState | None:
+            record: RoundRecord) -> tuple[Game, GameState] | None:
     """Round ``number`` written on the game read at version ``was`` (in the state ``state``), in
-    the write transaction, and the game's state after it; None, and nothing written, if the
-    game is no longer at that version.
+    the write transaction: the game's row and its state after it; None, and nothing written, if
+    the game is no longer at that version.
 
-    The version moves on first, only from ``was``: on PostgreSQL the game's row then stays
-    locked until the commit, so that a second change to the game waits for this one and finds
-    the version moved on. A refusal is raised with the version unchanged (the write rolls back)."""
-    moved = db.session.execute(update(Game).where(Game.id == game_id, Game.version == was)
-                               .values(version=was + 1).execution_options(synchronize_session=False))
-    if moved.rowcount != 1:
+    The version moves on first, only from ``was``, and that statement returns the row as it
+    leaves it (no second read): on PostgreSQL the row then stays locked until the commit, so
+    that a second change to the game waits for this one and finds the version moved on. A
+    refusal is raised with the version unchanged (the write rolls back)."""
+    game = db.session.scalar(update(Game).where(Game.id == game_id, Game.version == was)
+                             .values(version=was + 1).returning(Game),
+                             execution_options={"synchronize_session": False, "populate_existing": True})
+    if game is None:
         return None
     expected = state.played + 1
     if number < 1:
@@ -158,10 +159,10 @@ def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameStat
     sent_hands.forget_other_rounds(game_id, number + 1)
     summaries.write(game_id, [s.player_id for s in seats], after)
     if after.finished:  # the game joins the ratings (at the end of the order: quick)
-        db.session.execute(update(Game).where(Game.id == game_id).values(finished_at=utcnow())
-                           .execution_options(synchronize_session=False))
+        game.finished_at = utcnow()
+        db.session.flush()
         rating_summaries.refresh([game_id])
-    return after
+    return game, after
 
 
 def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
