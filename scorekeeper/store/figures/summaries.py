@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, delete, insert, select
+from sqlalchemy import ColumnElement, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from scorekeeper.store.models import Game, GameSummary, Player, SeatSummary, db
@@ -105,20 +106,31 @@ def climbs_of(text: str) -> tuple[tuple[int, int], ...]:
 
 def store(rows: Sequence[Rows], session: Session | None = None) -> None:
     """Write (or replace) these games' summaries in the session's transaction: the caller's
-    transaction is the one that changes the facts they come from."""
+    transaction is the one that changes the facts they come from. A game's seats never change
+    in number, so its seat rows are replaced one for one."""
     if not rows:
         return
     session = session or db.session()
-    ids = [r.game["game_id"] for r in rows]
-    for chunk in _chunks(ids):
-        session.execute(delete(SeatSummary).where(SeatSummary.game_id.in_(chunk)))
-        session.execute(delete(GameSummary).where(GameSummary.game_id.in_(chunk)))
     games = [r.game for r in rows]
     seats = [s for r in rows for s in r.seats]
-    for chunk in _chunks(games):
-        session.execute(insert(GameSummary).execution_options(render_nulls=True), chunk)
-    for chunk in _chunks(seats):
-        session.execute(insert(SeatSummary).execution_options(render_nulls=True), chunk)
+    for model, values in ((GameSummary, games), (SeatSummary, seats)):
+        replacing = _replacing(session, model)
+        for chunk in _chunks(values):
+            session.execute(replacing, chunk)
+
+
+def _replacing(session: Session, model: type[GameSummary] | type[SeatSummary]):
+    """An INSERT that replaces the row of the same key (ON CONFLICT DO UPDATE, which SQLite and
+    PostgreSQL both have, each in its own dialect's ``insert``): a summary is written in one
+    statement, not deleted in one and inserted in another. NULLs are written as such, so that
+    rows go together in one statement whatever their NULLs."""
+    insert = postgresql.insert if session.get_bind().dialect.name == "postgresql" else sqlite.insert
+    made = insert(model)
+    keys = [column.name for column in model.__table__.primary_key]
+    return made.on_conflict_do_update(
+        index_elements=keys,
+        set_={column.name: made.excluded[column.name] for column in model.__table__.columns if column.name not in keys},
+    ).execution_options(render_nulls=True)
 
 
 def write(game_id: int, player_ids: Sequence[int], state: GameState | None, problem: str | None = None) -> None:
