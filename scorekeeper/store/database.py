@@ -60,18 +60,25 @@ def one_statement(engine: Engine) -> dict:
 def writing() -> Iterator[None]:
     """Around every change: its transaction is a write transaction from the first statement.
 
-    A read transaction still open in this request (the view looked the game up first) is
-    ended before (it holds no change of its own), so that the write starts afresh with the
-    lock and reads what it changes under it; on SQLite a read transaction also keeps the
-    snapshot of its first read. A change refused or failed half way is rolled back at once.
-    Store functions use it; nothing else needs to. (On PostgreSQL every transaction is the
-    same; the store's version checks, row locks and unique keys catch a concurrent change.)
+    On SQLite a read transaction still open in this request (the view looked the game up
+    first) is ended before (it holds no change of its own), so that the write starts afresh
+    with the lock (BEGIN IMMEDIATE) and reads what it changes under it: a read transaction
+    keeps the snapshot of its first read. On PostgreSQL every statement reads what is committed
+    when it runs, and the store's version checks, row locks and unique keys catch a concurrent
+    change: the transaction goes on into the write, saving the trips of a COMMIT and a BEGIN,
+    and only the rows read before are expired, as a commit would, so that the write reads them
+    afresh. A change refused or failed half way is rolled back at once. Store functions use
+    it; nothing else needs to.
     """
     if _writing.get():
         yield
         return
-    if db.session().in_transaction():
-        db.session.commit()
+    session = db.session()
+    if session.in_transaction():
+        if session.get_bind().dialect.name == "sqlite":
+            session.commit()
+        else:
+            session.expire_all()
     token = _writing.set(True)
     try:
         yield

@@ -70,6 +70,7 @@ def test_a_correction_in_between_is_read_again_and_the_round_follows_it(app, gam
         assert rebuild(fix=False) == []
 
 
+@pytest.mark.own_database
 def test_the_same_round_saved_in_between_is_recorded_once(app, game_id):
     with app.app_context():
         loaded = store.load(game_id)
@@ -119,6 +120,7 @@ def test_rounds_recorded_one_on_the_other_read_the_game_once(app, game_id, monke
         assert totals(saved) == totals(store.load(game.id)) and rebuild(fix=False) == []
 
 
+@pytest.mark.own_database
 def test_a_number_taken_behind_the_versions_back_is_already_recorded(app, game_id):
     """The round numbers' unique key has the last word: a round stored without the game's
     version moving on (as no change of the store's does) still makes its number taken."""

@@ -9,6 +9,8 @@ import html
 import json
 import re
 
+import pytest
+
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.rules import BALMORAL, CLASSIC, GameSetup, RoundRecord, advance, replay, start
@@ -211,6 +213,7 @@ def test_restore_is_refused_once_the_round_was_recorded_again(web, app):
     assert loaded(app, game_id).state.rounds[0].record.went_out == "Ben"
 
 
+@pytest.mark.own_database
 def test_a_restore_refused_because_another_phone_removed_a_round_meanwhile_shows_the_board_as_it_now_is(
         web, app, monkeypatch):
     game_id = new_game(web, ["Ann", "Ben", "Cat"])

@@ -106,6 +106,7 @@ def test_the_same_round_posted_twice_is_stored_once(web, app, balmoral):
     assert rounds_stored(app, balmoral) == 1
 
 
+@pytest.mark.own_database
 def test_a_round_sent_again_while_the_first_send_is_saving_reads_saved(web, app, balmoral, monkeypatch):
     """The phone's first send is still being written when its second (the same round, sent
     again on a bad signal) has already read the game: the second finds the round taken, and
