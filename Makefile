@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 8000
 # waitress's worker threads: requests worked on at once. A request takes one only once it has
 # arrived whole, so a slow phone never holds one (scorekeeper/serving.py).
-THREADS ?= 8
+THREADS ?= 4
 STAMP := $(VENV)/.installed
 # The quality gates' tools (axe-core, vnu-jar, lighthouse), pinned in package-lock.json.
 NODE_STAMP := node_modules/.installed

@@ -10,7 +10,7 @@ made one after the other, in turns, not a figure with one from another hour.
 On SQLite; with ``--postgres``, on a throw-away PostgreSQL server started as `make bench`
 starts it (or the one TEST_DATABASE_URL names).
 
-    .venv/bin/python bench/rounds.py [--repeat 3] [--threads 8] [--postgres]
+    .venv/bin/python bench/rounds.py [--repeat 3] [--threads 4] [--postgres]
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import run  # noqa: E402 (bench/run.py, beside this file)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="measurements, one after the other")
-    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--threads", type=int, default=run.SERVED_THREADS)
     parser.add_argument("--games", type=int, default=100, help="finished games in the history")
     parser.add_argument("--postgres", action="store_true", help="on PostgreSQL rather than SQLite")
     opts = parser.parse_args()

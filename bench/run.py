@@ -20,7 +20,7 @@ its own databases on it), or else a throw-away one that scripts/with-postgres.sh
 loopback, as `make test-postgres` does. If none can be had, the run says so and goes on with
 SQLite alone.
 
-    .venv/bin/python bench/run.py [--threads 8] [--duration 6] [--quick] [--databases sqlite,postgresql]
+    .venv/bin/python bench/run.py [--threads 4] [--duration 6] [--quick] [--databases sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
 import page_weight  # noqa: E402 (bench/page_weight.py)
+
+from scorekeeper.serving import THREADS as SERVED_THREADS  # noqa: E402 (what `make run` serves with)
 
 #: Requests sent at once when a first or a warm answer is timed: as many as the cores, as two
 #: phones' polls may arrive together.
@@ -1098,7 +1100,7 @@ def _base(name: str) -> str:
 
 def parse_options() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", 8)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", SERVED_THREADS)))
     parser.add_argument("--connections", type=int, default=4, help="wrk connections (one thread each)")
     parser.add_argument("--duration", type=float, default=10, help="seconds measured per endpoint")
     parser.add_argument("--warmup", type=float, default=2, help="seconds of warm-up per endpoint")

@@ -22,7 +22,7 @@ request (a phone's poll two seconds after the last often finds its connection go
 is the costlier case). It shares the machine with the
 server; its own CPU time and how late its timers fire are printed beside the figures.
 
-    .venv/bin/python bench/table_load.py [--postgres] [--threads 8] [--games 10000] [--window 15]
+    .venv/bin/python bench/table_load.py [--postgres] [--threads 4] [--games 10000] [--window 15]
 """
 
 from __future__ import annotations
@@ -656,7 +656,7 @@ def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", 8)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", run.SERVED_THREADS)))
     parser.add_argument("--games", type=int, default=10_000, help="finished games in the history")
     parser.add_argument("--window", type=float, default=15.0, help="seconds measured per number of tables")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds before each window")

@@ -27,8 +27,11 @@ from flask.cli import ScriptInfo
 #: The worker threads that run the app. A request holds one only once it has arrived whole, so
 #: these are the requests being worked on at once, not the phones connected: a table's poll
 #: takes a few milliseconds. More than the cores, so that an import or a backup (seconds) leaves
-#: threads free for the polls.
-THREADS = 8
+#: threads free for the polls; not many more, since one process runs Python on one core at a
+#: time: a thread back from the database waits for its turn among all the others, and a round
+#: makes a dozen such trips. Under the table load model, 4 threads instead of 8 took a round's
+#: time in the app from 35-79 ms to 26-44 ms (p95) and held the same tables with shorter waits.
+THREADS = 4
 #: Sockets open at once (phones, with keep-alive, hold one or two each; a slow client holds
 #: one). Past this many, new connections wait in the listen queue until one closes. waitress's
 #: own default is 100: a dozen tables of six phones, each with a poll and a page open, come near
