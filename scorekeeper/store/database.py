@@ -78,6 +78,7 @@ def writing() -> Iterator[None]:
         if session.get_bind().dialect.name == "sqlite":
             session.commit()
         else:
+            session.flush()  # (a change made before goes with the write, as SQLite's commit keeps it)
             session.expire_all()
     token = _writing.set(True)
     try:
