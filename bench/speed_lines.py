@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("scorekeeper/web/kept.py", None, "pages kept per process, with a hole for the form token"),
     ("scorekeeper/web/polls.py", None, "the unchanged poll answered before Flask"),
-    ("scorekeeper/store/games.py", ("version_reader",), "its read of a game's version, outside a request"),
-    ("scorekeeper/store/database.py", ("one_statement",), "that read with no transaction around it"),
+    ("scorekeeper/store/games.py", ("VersionReader",), "its read of a game's version, outside a request"),
+    ("scorekeeper/store/database.py", ("one_statement_engine",), "that read with no transaction around it"),
     ("scorekeeper/app.py", ("warm_up",), "the warm-up of each worker"),
     ("scorekeeper/app.py", ("compiled_templates",), "templates compiled once for every process"),
     ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),

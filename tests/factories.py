@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import event, func, select
+from sqlalchemy import Engine, event, func, select
 
 from scorekeeper import store
 from scorekeeper.rules import LIVERPOOL, ruleset_document
@@ -253,20 +253,19 @@ def upload(client, doc, name="game.json", raw: bytes | None = None, **extra):
 
 
 @contextmanager
-def counted(app) -> Iterator[list[str]]:
-    """The SQL statements the app issues meanwhile."""
-    with app.app_context():
-        engine = db.engine
+def counted() -> Iterator[list[str]]:
+    """The SQL statements sent meanwhile, on any engine (the unchanged poll has one of its own
+    on PostgreSQL)."""
     statements: list[str] = []
 
     def count(conn, cursor, statement, parameters, context, executemany):
         statements.append(statement)
 
-    event.listen(engine, "before_cursor_execute", count)
+    event.listen(Engine, "before_cursor_execute", count)
     try:
         yield statements
     finally:
-        event.remove(engine, "before_cursor_execute", count)
+        event.remove(Engine, "before_cursor_execute", count)
 
 
 def family_liverpool() -> dict:

@@ -11,7 +11,7 @@ from sqlalchemy import bindparam, select
 
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
-from scorekeeper.store.database import one_statement, writing
+from scorekeeper.store.database import one_statement_engine, writing
 from scorekeeper.store.errors import BrokenGame, NotFound, NotInBin
 from scorekeeper.store.models import Game, Seat, db, utcnow
 from scorekeeper.store.players import get_or_create_player
@@ -172,15 +172,18 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
     return Peeked(*row[:4]), rules
 
 
-def version_reader() -> Callable[[int], int | None]:
+class VersionReader:
     """The game's change counter, for use outside a request (the unchanged poll answered before
     Flask, ``scorekeeper.web.polls``): each call is one query by primary key on a connection of
     its own, of committed data with no BEGIN or ROLLBACK around it: one trip to the database,
-    not three. Made inside the app's context, once."""
-    engine = db.engine.execution_options(**one_statement(db.engine))
+    not three. Made inside the app's context, once; ``close()`` lets its connections go."""
 
-    def version(game_id: int) -> int | None:
-        with engine.connect() as connection:
+    def __init__(self) -> None:
+        self.engine = one_statement_engine()
+
+    def __call__(self, game_id: int) -> int | None:
+        with self.engine.connect() as connection:
             return connection.scalar(VERSION_OF, {"game_id": game_id})
 
-    return version
+    def close(self) -> None:
+        self.engine.dispose()

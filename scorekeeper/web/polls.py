@@ -31,7 +31,7 @@ class UnchangedPolls:
     def __init__(self, app: Flask, wsgi_app: Callable) -> None:
         self.wsgi_app = wsgi_app
         with app.app_context():
-            self.version = store.version_reader()
+            self.version = store.VersionReader()
 
     def __call__(self, environ: dict, start_response: Callable) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "GET":

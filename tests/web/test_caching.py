@@ -132,7 +132,7 @@ def test_a_board_the_phone_holds_is_answered_304_after_one_query(app, web, game)
     for url in (f"/games/{game_id}", f"/games/{game_id}/watch"):
         first = web.get(url)
         assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache"
-        with counted(app) as statements:
+        with counted() as statements:
             again = web.get(url, headers={"If-None-Match": first.headers["ETag"]})
         assert again.status_code == 304 and again.data == b""
         assert [s for s in statements if "FROM game" in s] and len(statements) <= 2, statements  # (BEGIN, SELECT)
@@ -152,14 +152,14 @@ def test_a_phone_revalidating_a_compressed_board_gets_304_after_one_query(app, w
     phone = {"Accept-Encoding": "gzip, deflate, br"}
     first = web.get(f"/games/{game_id}", headers=phone)
     assert first.headers["Content-Encoding"] == "br" and first.headers["ETag"].endswith(':br"')
-    with counted(app) as statements:
+    with counted() as statements:
         again = web.get(f"/games/{game_id}", headers={**phone, "If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.data == b"" and again.headers["ETag"] == first.headers["ETag"]
     assert [s for s in statements if "FROM game" in s] and len(statements) <= 2, statements
     # The API's document too; and its compressed ETag sent back as If-Match still guards a change.
     document = web.get(f"/api/games/{game_id}", headers=phone)
     assert document.headers["Content-Encoding"] == "br" and document.headers["ETag"].endswith(':br"')
-    with counted(app) as statements:
+    with counted() as statements:
         held = web.get(f"/api/games/{game_id}", headers={**phone, "If-None-Match": document.headers["ETag"]})
     assert held.status_code == 304 and len(statements) <= 2, statements
     assert web.post(f"/api/games/{game_id}/rounds", json=a_round(1), headers=auth).status_code == 201
@@ -211,7 +211,7 @@ def test_an_unchanged_poll_is_answered_204_after_one_query(app, web, game):
     game_id, _ = game
     # The view itself (the same answer comes before Flask for a committed game: test_polls.py).
     view = Client(app.wsgi_app.wsgi_app)
-    with counted(app) as statements:
+    with counted() as statements:
         poll = view.get(f"/games/{game_id}/live?v=1&watch=1", headers=WATCHER)
     assert poll.status_code == 204 and poll.data == b"" and poll.headers["Cache-Control"] == "no-cache"
     assert "HX-Request" in poll.headers["Vary"]
@@ -228,7 +228,7 @@ def test_an_unchanged_poll_is_answered_204_after_one_query(app, web, game):
 def test_the_api_answers_304_for_the_version_the_client_holds_after_one_query(app, web, game):
     game_id, _ = game
     etag = web.get(f"/api/games/{game_id}").headers["ETag"]
-    with counted(app) as statements:
+    with counted() as statements:
         again = web.get(f"/api/games/{game_id}", headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert len([s for s in statements if s.lstrip().upper().startswith("SELECT")]) == 1, statements

@@ -191,7 +191,7 @@ def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app
     compared: list[bool] = []
     matches = transfer._matches
     monkeypatch.setattr(transfer, "_matches", lambda *a: compared.append(database._writing.get()) or matches(*a))
-    with counted(app) as statements, app.app_context():
+    with counted() as statements, app.app_context():
         first = transfer.import_files(files)
         again = transfer.import_files(files)
         on_sqlite = database.db.engine.url.get_backend_name() == "sqlite"

@@ -34,7 +34,7 @@ pytestmark = pytest.mark.own_database
 
 def queries(app, client, url) -> int:
     client.get(url)  # warm up: the first request may reflect, connect, set pragmas
-    with counted(app) as statements:
+    with counted() as statements:
         response = client.get(url)
     assert response.status_code == 200, url
     return len(statements)
@@ -108,7 +108,7 @@ def test_a_round_from_the_round_screen_reads_the_games_rounds_once(app, web):
             (game_id,) = store.import_games([read_game(long_game_doc(before, 8))], keys)
         join(web, game_id, keys[0])  # this browser keeps the game's score
         web.get(f"/games/{game_id}/rounds/new")
-        with counted(app) as statements:
+        with counted() as statements:
             response = web.post(f"/games/{game_id}/rounds/new", headers=HTMX,
                                 data=round_form(before + 1, went_out=0, hands={seat: "K" for seat in range(1, 8)}))
         assert response.status_code == 200 and f"Round {before + 1} saved." in text(response), text(response)
