@@ -230,6 +230,13 @@ def read_rows(game_ids: Sequence[int] | None = None, where: ColumnElement[bool] 
     return seats, rounds
 
 
+def rounds_of(game_id: int) -> list[RoundFacts]:
+    """One game's rounds, with their hands: one query (its seats come with its row, see
+    :func:`scorekeeper.store.games.load`)."""
+    rows = db.session.connection().execute(_ROUNDS_OF, {"ids": [game_id]})
+    return facts_of((), rows)[1].get(game_id, [])
+
+
 def facts_of(seat_rows: Iterable[Sequence], round_rows: Iterable[Sequence],
              seats: dict[int, list[SeatRow]] | None = None, rounds: dict[int, list[RoundFacts]] | None = None
              ) -> tuple[dict[int, list[SeatRow]], dict[int, list[RoundFacts]]]:
@@ -298,6 +305,7 @@ __all__ = [
     "load_game",
     "load_games",
     "read_rows",
+    "rounds_of",
     "record_of",
     "rules_of",
     "setup_of",
