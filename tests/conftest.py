@@ -113,7 +113,7 @@ def make_app(tmp_path, name="test.sqlite", **config):
 
 
 def close(app) -> None:
-    app.wsgi_app.version.close()  # the unchanged poll's connections (scorekeeper.web.polls)
+    app.extensions["scorekeeper_polls"].version.close()  # the unchanged poll's connections
     with app.app_context():
         db.session.remove()
         db.engine.dispose()

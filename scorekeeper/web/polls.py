@@ -61,4 +61,8 @@ def seen_version(query: str) -> int | None:
 
 
 def init_app(app: Flask) -> None:
-    app.wsgi_app = UnchangedPolls(app, app.wsgi_app)  # type: ignore[method-assign]
+    polls = UnchangedPolls(app, app.wsgi_app)
+    app.wsgi_app = polls  # type: ignore[method-assign]
+    # Kept on the app, whatever wraps it later, so that whoever closes an app (the tests, app
+    # after app) closes the poll's own connections too: ``.version.close()``.
+    app.extensions["scorekeeper_polls"] = polls
