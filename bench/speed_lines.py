@@ -26,6 +26,7 @@ PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("scorekeeper/store/database.py", ("one_statement_engine",), "that read with no transaction around it"),
     ("scorekeeper/app.py", ("warm_up",), "the warm-up of each worker"),
     ("scorekeeper/app.py", ("compiled_templates",), "templates compiled once for every process"),
+    ("scorekeeper/web/views/rounds.py", ("_recorded",), "a new round's board shows the words read before its write"),
     ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),
     ("scorekeeper/store/database.py",
      ("read_row", "read_row_on", "unlocked", "read_rows_on", "read_one", "read_one_on", "send",

@@ -10,6 +10,7 @@ from conftest import make_keeper
 from factories import ANN_BEN_CAT_DAN, HTMX, board, new_game, post_round, round_form, save_round, text
 from sqlalchemy import func, select
 
+from scorekeeper import store
 from scorekeeper.store.models import Round, RoundFlag, Seat, SentHand, db
 
 
@@ -202,6 +203,28 @@ def test_thats_not_my_hand_flags_the_round_until_dismissed_or_corrected(app, web
                                                        "hand-2": "K", "hand-3": "3", "save": "1"}, headers=HTMX)
     assert "says round 1 is wrong" not in text(board(web, balmoral))
     assert "your hand K (10)" in text(cat.get(f"/games/{balmoral}/hand"))
+
+
+def test_the_board_a_saved_round_answers_with_shows_the_players_words(app, web, balmoral, seated):
+    save_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "K Q", 3: "3"})
+    phone(app, balmoral, seated[2]).post(f"/games/{balmoral}/hand/flag", data={"number": "1"})
+    saved = post_round(web, balmoral, 2, went_out=1, hands={0: "5", 2: "6", 3: "7"}, headers=HTMX)
+    assert saved.status_code == 200 and "Cat says round 1 is wrong." in text(saved)
+
+
+def test_a_word_that_comes_while_a_round_is_saved_is_on_the_board_it_answers_with(app, web, balmoral, seated,
+                                                                                   monkeypatch):
+    save_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "K Q", 3: "3"})
+    record_round = store.record_round
+
+    def cat_flags_first(*args, **kwargs):
+        # Cat's word lands after the round screen read the game, before its write.
+        store.flag_round(balmoral, 1, 2)
+        return record_round(*args, **kwargs)
+
+    monkeypatch.setattr(store, "record_round", cat_flags_first)
+    saved = post_round(web, balmoral, 2, went_out=1, hands={0: "5", 2: "6", 3: "7"}, headers=HTMX)
+    assert saved.status_code == 200 and "Cat says round 1 is wrong." in text(saved)
 
 
 def test_an_undo_drops_hands_sent_for_a_round_that_no_longer_comes(app, web, balmoral, seated):

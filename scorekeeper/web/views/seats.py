@@ -18,12 +18,6 @@ from scorekeeper.web.views.common import go, held, key_page
 bp = Blueprint("seats", __name__, url_prefix="/games/<int:game_id>")
 
 
-@bp.app_template_global("round_flags")
-def round_flags(game_id: int) -> list[store.Flag]:
-    """The players' words that a saved round is wrong for them ("Cat says round 4 is wrong")."""
-    return store.flags_of(game_id)
-
-
 def _load(game_id: int) -> store.LoadedGame:
     try:
         return store.load(game_id)
