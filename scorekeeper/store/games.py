@@ -4,7 +4,6 @@ restored, purged)."""
 from __future__ import annotations
 
 from datetime import datetime
-from collections.abc import Callable
 from typing import NamedTuple
 
 from sqlalchemy import bindparam, select
