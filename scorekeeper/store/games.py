@@ -24,10 +24,11 @@ def _checked(loaded: LoadedGame) -> LoadedGame:
     return loaded
 
 
-# The game's row with its seats and their players' names, in one statement: the row comes
-# again for each seat, a few hundred bytes, and every page that shows a game makes one trip to
-# the database fewer. On PostgreSQL a change locks the game's row alone (FOR UPDATE OF game).
-_GAME = (select(Game, Seat.player_id, Player.name)
+# The game's row with its seats, their players' names and whether each has a seat link, in one
+# statement: the row comes again for each seat, a few hundred bytes, and every page that shows a
+# game makes one trip to the database fewer. On PostgreSQL a change locks the game's row alone
+# (FOR UPDATE OF game).
+_GAME = (select(Game, Seat.player_id, Player.name, Seat.key_hash.is_not(None))
          .outerjoin(Seat, Seat.game_id == Game.id).outerjoin(Player, Player.id == Seat.player_id)
          .where(Game.id == bindparam("game_id")).order_by(Seat.position))
 _GAME_LOCKED = _GAME.with_for_update(of=Game)
@@ -41,8 +42,9 @@ def load(game_id: int, lock: bool = False) -> LoadedGame:
     rows = db.session.execute(_GAME_LOCKED if lock else _GAME, {"game_id": game_id}).all()
     if not rows:
         raise NotFound(f"no game {game_id}")
-    seats = [SeatRow(player_id, name) for _game, player_id, name in rows if player_id is not None]
-    return _checked(work_out(rows[0][0], seats, rounds_of(game_id)))
+    seats = [SeatRow(player_id, name) for _game, player_id, name, _linked in rows if player_id is not None]
+    linked = any(linked for *_, linked in rows)
+    return _checked(work_out(rows[0][0], seats, rounds_of(game_id), linked))
 
 
 def game_row(setup: GameSetup, started_at: datetime | None) -> Game:

@@ -59,6 +59,10 @@ class LoadedGame:
     seats: tuple[SeatFact, ...]
     state: GameState | None
     problem: str | None = None
+    #: Whether the scorekeeper has made seat links: only through one does a player send a hand
+    #: or say a round is wrong, so a game without them has neither to read or forget. Known for
+    #: a game read alone (:func:`scorekeeper.store.load`); False where many are read at once.
+    seat_links: bool = False
 
     @property
     def id(self) -> int:
@@ -257,7 +261,8 @@ def facts_of(seat_rows: Iterable[Sequence], round_rows: Iterable[Sequence],
     return seats, rounds
 
 
-def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) -> LoadedGame:
+def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts], seat_links: bool = False
+             ) -> LoadedGame:
     """Replay one game from its rows (``game``: its row, an ORM ``Game`` or a row of columns)."""
     facts = tuple(SeatFact(s.player_id, s.player.name) for s in seats)
     try:
@@ -265,8 +270,8 @@ def work_out(game: Any, seats: Sequence[SeatRow], rounds: Sequence[RoundFacts]) 
         setup = setup_of(shape)
         state = replay(setup, [record_of(shape, rnd) for rnd in rounds])
     except (RulesError, ValueError, KeyError, IndexError) as exc:
-        return LoadedGame(game, facts, None, f"its rounds cannot be worked out ({exc})")
-    return LoadedGame(game, facts, state)
+        return LoadedGame(game, facts, None, f"its rounds cannot be worked out ({exc})", seat_links)
+    return LoadedGame(game, facts, state, seat_links=seat_links)
 
 
 def worked_out(games: Sequence[Any], where: ColumnElement[bool] | None = None) -> list[LoadedGame]:

@@ -107,15 +107,15 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
         loaded = load(game_id)
     # Taken before the write: starting it ends the transaction the game was read in. A row
     # expired since (its transaction ended) no longer tells the version the state was read at.
-    seats, state = loaded.seats, loaded.state
+    seats, state, linked = loaded.seats, loaded.state, loaded.seat_links
     was = None if "version" in inspect(loaded.game).unloaded else loaded.game.version
     with writing():
         try:
-            written = None if was is None else _record(game_id, was, seats, state, number, record)
+            written = None if was is None else _record(game_id, was, seats, state, linked, number, record)
             if written is None:  # another phone changed the game since it was read
                 fresh = load(game_id, lock=True)
-                seats = fresh.seats
-                written = _record(game_id, fresh.game.version, seats, fresh.state, number, record)
+                seats, linked = fresh.seats, fresh.seat_links
+                written = _record(game_id, fresh.game.version, seats, fresh.state, linked, number, record)
                 assert written is not None, "inside the write nothing moves the game on"
             # The game's row as the write left it, out of the session so that the commit does
             # not expire it: what is shown next is this version, with this state.
@@ -125,14 +125,15 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
         except IntegrityError:  # the number taken all the same: the unique key has the last word
             db.session.rollback()
             raise AlreadyRecorded(number) from None
-    return RecordedRound(game, seats, after, result=after.rounds[-1])
+    return RecordedRound(game, seats, after, seat_links=linked, result=after.rounds[-1])
 
 
-def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameState, number: int,
+def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameState, linked: bool, number: int,
             record: RoundRecord) -> tuple[Game, GameState] | None:
     """Round ``number`` written on the game read at version ``was`` (in the state ``state``), in
     the write transaction: the game's row and its state after it; None, and nothing written, if
-    the game is no longer at that version.
+    the game is no longer at that version. ``linked``: whether the game has seat links (without
+    them no hand was sent, so none is forgotten).
 
     The version moves on first, only from ``was``, and that statement returns the row as it
     leaves it (no second read): on PostgreSQL the row then stays locked until the commit, so
@@ -156,7 +157,8 @@ def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameStat
     db.session.add(added)
     db.session.flush()
     _add_hands(added.id, rows)
-    sent_hands.forget_other_rounds(game_id, number + 1)
+    if linked:
+        sent_hands.forget_other_rounds(game_id, number + 1)
     summaries.write(game_id, [s.player_id for s in seats], after)
     if after.finished:  # the game joins the ratings (at the end of the order: quick)
         game.finished_at = utcnow()
@@ -209,7 +211,7 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
     db.session.commit()
-    return LoadedGame(game, loaded.seats, new_state)
+    return LoadedGame(game, loaded.seats, new_state, seat_links=loaded.seat_links)
 
 
 @writing()
@@ -235,4 +237,4 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
     summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
     rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
     db.session.commit()
-    return LoadedGame(game, loaded.seats, new_state)
+    return LoadedGame(game, loaded.seats, new_state, seat_links=loaded.seat_links)

@@ -12,7 +12,7 @@ from scorekeeper import store
 from scorekeeper.files.gamefile import round_document
 
 from .test_signal import background_sync, controlled_by_the_service_worker
-from .test_table import row, start_game, time_passes
+from .test_table import record, row, start_game, time_passes, type_cards
 from .test_taps import Taps
 
 PLAYERS = ["Ann", "Ben", "Cat"]
@@ -158,6 +158,31 @@ def test_what_the_scorekeeper_enters_in_a_row_shows_on_that_players_phone(page: 
     page.get_by_role("button", name="Save round 1").tap()
     expect(page.locator(".flash")).to_contain_text("Round 1 saved")
     expect(ann.locator(".own-line")).to_contain_text("Round 1 saved: your hand K 7 7 (24)")
+
+
+def test_a_players_word_that_a_round_is_wrong_stays_on_the_board_until_the_round_is_corrected(
+        page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    cat = open_seat(another_phone, links["Cat"], "Cat")
+    # The scorekeeper enters Cat's hand wrong: a 5 where she held a queen.
+    record(page, "Ann", {"Ben": "K", "Cat": "5"})
+    expect(cat.locator(".own-line")).to_contain_text("Round 1 saved: your hand 5 (5)")
+    cat.get_by_role("button", name="That's not my hand").tap()
+    expect(cat.locator(".own-line")).to_contain_text("You told the scorekeeper round 1 is wrong for you.")
+    # The scorekeeper's board hears it by its own poll, and keeps saying it through the next round.
+    word = page.locator(".flags")
+    expect(word).to_contain_text("Cat says round 1 is wrong.", timeout=5000)
+    record(page, "Ben", {"Ann": "3", "Cat": "4"})
+    expect(page.locator("h1")).to_have_text("Round 3")
+    expect(word).to_contain_text("Cat says round 1 is wrong.")
+    # Correcting the round answers her word: the line goes, and her total counts the queen.
+    word.get_by_role("link", name="Correct round 1").tap()
+    type_cards(page, "Cat", "Q")
+    page.get_by_role("button", name="Save correction").tap()
+    expect(page.locator(".flash")).to_contain_text("Round 1 corrected")
+    expect(page.locator(".flags")).to_have_count(0)
+    expect(page.locator("table.standings tbody tr", has_text="Cat").locator(".total")).to_have_text("14")
 
 
 @pytest.mark.offline

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from conftest import make_keeper
-from factories import ANN_BEN_CAT_DAN, HTMX, board, new_game, post_round, round_form, save_round, text
+from factories import ANN_BEN_CAT_DAN, HTMX, board, counted, new_game, post_round, round_form, save_round, text
 from sqlalchemy import func, select
 
 from scorekeeper import store
@@ -238,6 +238,18 @@ def test_an_undo_drops_hands_sent_for_a_round_that_no_longer_comes(app, web, bal
 def test_a_table_without_seat_links_sees_no_waiting(web, balmoral):
     assert "waiting for" not in text(web.get(f"/games/{balmoral}/rounds/new"))
     assert post_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "6", 3: "7"}).status_code == 303
+
+
+def test_a_table_without_seat_links_reads_no_words_and_forgets_no_sent_hands(app, web, balmoral):
+    """Only a seat link sends a hand or a word: without one, the game's own read says so, and
+    neither the board nor a round asks the database for them."""
+    web.get(f"/games/{balmoral}/rounds/new")
+    with counted() as statements:
+        saved = post_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "6", 3: "7"}, headers=HTMX)
+        shown = board(web, balmoral)
+    assert saved.status_code == 200 and "Round 1 saved." in text(saved) and "Round 2" in text(shown)
+    asked = [s for s in statements if "sent_hand" in s or "round_flag" in s]
+    assert asked == []
 
 
 def enter(client, game_id, seat, number=1, **fields):

@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.database import writing
 from scorekeeper.store.models import Game, Player, RoundFlag, Seat, db
+from scorekeeper.store.replays import LoadedGame
 
 
 class Flag(NamedTuple):
@@ -60,8 +61,12 @@ _FLAGS = (select(RoundFlag.number, RoundFlag.position, Player.name)
           .where(RoundFlag.game_id == bindparam("game_id")).order_by(RoundFlag.number, RoundFlag.position))
 
 
-def flags_of(game_id: int) -> list[Flag]:
-    return [Flag(*row) for row in db.session.execute(_FLAGS, {"game_id": game_id})]
+def flags_of(loaded: LoadedGame) -> list[Flag]:
+    """The players' words on the game's rounds: none where the scorekeeper made no seat links
+    (only a seat link says one), and then nothing is read."""
+    if not loaded.seat_links:
+        return []
+    return [Flag(*row) for row in db.session.execute(_FLAGS, {"game_id": loaded.id})]
 
 
 def round_corrected(game_id: int, number: int) -> None:

@@ -58,11 +58,6 @@ def make_seat_keys(game_id: int) -> list[str]:
     return keys
 
 
-def has_seat_links(game_id: int) -> bool:
-    return db.session.scalar(select(Seat.id).where(Seat.game_id == game_id, Seat.key_hash.is_not(None)).limit(1)) \
-        is not None
-
-
 def seat_of(game_id: int, key: str | None) -> HeldSeat | None:
     """The seat ``key`` opens at the game (compared in constant time), or None."""
     if not key or len(key) > MAX_KEY:

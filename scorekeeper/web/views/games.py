@@ -258,7 +258,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     game = loaded.game
     editable, offer = _looks(game, watching)
     if editable and flags is None:
-        flags = store.flags_of(game_id)
+        flags = store.flags_of(loaded)
     response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
                       watching=watching, flags=flags or [])
     if status == 200 and not message:
@@ -322,7 +322,7 @@ def share(game_id: int):
                       watch_url=watch_url, edit_url=edit_url, local=local,
                       watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None,
                       seat_links=_seat_links(loaded) if editable else [],
-                      has_seat_links=editable and seat_keys.has_seat_links(game_id))
+                      has_seat_links=editable and loaded.seat_links)
     # It shows the edit key (its link and QR code): kept by no cache.
     return no_store(response) if editable else response
 

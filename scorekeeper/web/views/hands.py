@@ -72,7 +72,7 @@ def _page(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, draft: RoundDraft 
     if draft is not None:
         draft.selected = seat.position
     last = state.rounds[-1] if state.rounds else None
-    flagged = {f.number for f in store.flags_of(loaded.id) if f.position == seat.position}
+    flagged = {f.number for f in store.flags_of(loaded) if f.position == seat.position}
     response = render("hand.html", status, loaded=loaded, game=loaded.game, state=state, before=state, seat=seat,
                       draft=draft, sent=sent, sent_line=sent_words(rules, sent) if sent else "",
                       last=last, last_line=saved_words(state, last, seat.name) if last else "",

@@ -7,7 +7,6 @@ import json
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 
 from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
@@ -67,7 +66,7 @@ def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[s
     scorekeeper entered in their row), in words, which of the seat's entries it is, and whether
     the scorekeeper entered it, by seat (None where the table plays without seat links, and for
     a correction)."""
-    if editing or nxt is None or not seat_keys.has_seat_links(loaded.id):
+    if editing or nxt is None or not loaded.seat_links:
         return None
     rules = loaded.state.rules
     return {position: (sent_words(rules, hand), hand.revision, hand.by_keeper)
@@ -131,7 +130,7 @@ def _recorded(game_id: int, number: int, record, loaded: store.LoadedGame
     to be read). A new round changes no word, so they are read with the game, before the write,
     and nothing is read after it (docs/architecture.md); unless another change, a word among
     them, came first."""
-    flags, was = store.flags_of(game_id), loaded.game.version
+    flags, was = store.flags_of(loaded), loaded.game.version
     saved = store.record_round(game_id, number, record, loaded)
     return saved, (flags if saved.game.version == was + 1 else None)
 
@@ -165,7 +164,7 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
     response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
-                      editable=True, watching=False, number=number, fields=fields, flags=store.flags_of(current.id),
+                      editable=True, watching=False, number=number, fields=fields, flags=store.flags_of(current),
                       versions=_side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
     if is_htmx():
         response.headers["HX-Push-Url"] = url_for("games.scoreboard", game_id=current.id)
@@ -222,7 +221,7 @@ def keeper_entry(game_id: int, seat: int):
         abort(400)
     state = loaded.state
     setup = state.setup
-    if not 0 <= seat < len(setup.players) or not seat_keys.has_seat_links(game_id):
+    if not 0 <= seat < len(setup.players) or not loaded.seat_links:
         abort(404)
     draft = RoundDraft.from_form(request.form, len(setup.players), setup.rules.deck)
     if state.next is None or draft.number != state.next.number:
