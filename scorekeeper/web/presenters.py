@@ -77,13 +77,14 @@ def bonus_words(rules: RuleSet, keys=None) -> list[str]:
     return [f"{rule_text(b.label, rules)} {signed(b.points)}" for b in rules.bonuses if keys is None or b.key in keys]
 
 
-def round_cells(state: GameState, result: RoundResult) -> list[Cell]:
+def round_cells(state: GameState, result: RoundResult, cards: bool = True) -> list[Cell]:
     """Each player's cell of a round on the board and the story: the cards in the reader's
-    letters, the bonuses in their words."""
+    letters, the bonuses in their words. ``cards``: False where the cells' cards are not shown
+    (the board shows each round's points): they are left as stored, not spelt out."""
     rules = state.rules
     earned = result.record.bonuses
     return [Cell(cell.penalty, cell.went_out, cell.achieved,
-                 cell.text if cell.counted else hand_label(cell.text, rules.deck), cell.counted,
+                 cell.text if cell.counted or not cards else hand_label(cell.text, rules.deck), cell.counted,
                  tuple(bonus_words(rules, earned.get(name))) if cell.bonuses else ())
             for name, cell in zip(state.setup.players, cells.round_cells(state, result), strict=True)]
 
