@@ -236,13 +236,11 @@ def form_token_digest() -> str:
 
 
 def board_response(game_id: int, watching: bool, template: str = "scoreboard.html", status: int = 200,
-                   loaded: store.LoadedGame | None = None, peeked: store.Peeked | None = None,
-                   flags: list[store.Flag] | None = None):
+                   loaded: store.LoadedGame | None = None, peeked: store.Peeked | None = None):
     """The board of one version of one game; 304 when the phone holds this one already (after
     one query by primary key: nothing replayed, nothing rendered). ``loaded``: the game as a
     change just left it, its state worked out already (not read and replayed again);
-    ``peeked``: the game's row as the view peeked at it already (not read again); ``flags``:
-    the players' words on its rounds as they stand after that change, read already."""
+    ``peeked``: the game's row as the view peeked at it already (not read again)."""
     game = loaded.game if loaded is not None else peeked or store.peek(game_id)
     if game is None:
         abort(404)
@@ -257,10 +255,10 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
     loaded = loaded or _load(game_id)  # with its rounds, in the same snapshot as the row just read
     game = loaded.game
     editable, offer = _looks(game, watching)
-    if editable and flags is None:
-        flags = store.flags_of(loaded)
+    # The players' words on its rounds, for the scorekeeper (none read at a table without seat links).
+    flags = store.flags_of(loaded) if editable else []
     response = render(template, status, loaded=loaded, game=game, state=loaded.state, editable=editable,
-                      watching=watching, flags=flags or [])
+                      watching=watching, flags=flags)
     if status == 200 and not message:
         response.set_etag(board_etag(game, watching, editable, offer))
     response.headers["Cache-Control"] = "no-cache"

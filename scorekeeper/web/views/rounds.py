@@ -73,13 +73,13 @@ def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[s
             for position, hand in store.sent_hands(loaded.id, nxt.number).items()}
 
 
-def _scoreboard(loaded: store.LoadedGame, status: int = 200, flags: list[store.Flag] | None = None):
+def _scoreboard(loaded: store.LoadedGame, status: int = 200):
     url = url_for("games.scoreboard", game_id=loaded.id)
     if status == 200 and not is_htmx():
         return redirect(url, code=303)
     # A round just recorded carries the game as its write left it: not read and replayed again.
     response = board_response(loaded.id, watching=False, status=status,
-                              loaded=loaded if isinstance(loaded, store.RecordedRound) else None, flags=flags)
+                              loaded=loaded if isinstance(loaded, store.RecordedRound) else None)
     if is_htmx():
         response.headers["HX-Push-Url"] = url
     return response
@@ -101,10 +101,9 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     record = draft.check(before)
     if record is None:
         return _form(loaded, draft, editing is not None, 422, before)
-    flags = None
     try:
         if editing is None:
-            saved, flags = _recorded(game_id, draft.number, record, loaded)
+            saved = store.record_round(game_id, draft.number, record, loaded)
             flash(gettext("%(round)s %(number)s saved.", round=word, number=draft.number), "ok")
         else:
             saved = store.replace_round(game_id, editing, record, _version())
@@ -121,18 +120,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     except RoundError as exc:
         draft.place(setup, exc.problems)
         return _form(loaded, draft, editing is not None, 422)
-    return _scoreboard(saved, flags=flags)
-
-
-def _recorded(game_id: int, number: int, record, loaded: store.LoadedGame
-              ) -> tuple[store.RecordedRound, list[store.Flag] | None]:
-    """A new round recorded, and the players' words on the rounds that its board shows (None:
-    to be read). A new round changes no word, so they are read with the game, before the write,
-    and nothing is read after it (docs/architecture.md); unless another change, a word among
-    them, came first."""
-    flags, was = store.flags_of(loaded), loaded.game.version
-    saved = store.record_round(game_id, number, record, loaded)
-    return saved, (flags if saved.game.version == was + 1 else None)
+    return _scoreboard(saved)
 
 
 def _holds(loaded: store.LoadedGame, number: int, record) -> bool:
