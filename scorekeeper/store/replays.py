@@ -60,8 +60,9 @@ class LoadedGame:
     state: GameState | None
     problem: str | None = None
     #: Whether the scorekeeper has made seat links: only through one does a player send a hand
-    #: or say a round is wrong, so a game without them has neither to read or forget. Known for
-    #: a game read alone (:func:`scorekeeper.store.load`); False where many are read at once.
+    #: or say a round is wrong, so a game without them has no words to read and no sent hands
+    #: to forget. Known for a game read alone (:func:`scorekeeper.store.load`); False where
+    #: many are read at once.
     seat_links: bool = False
 
     @property
