@@ -172,7 +172,7 @@ def test_a_players_word_that_a_round_is_wrong_stays_on_the_board_until_the_round
     expect(cat.locator(".own-line")).to_contain_text("You told the scorekeeper round 1 is wrong for you.")
     # The scorekeeper's board hears it by its own poll, and keeps saying it through the next round.
     word = page.locator(".flags")
-    expect(word).to_contain_text("Cat says round 1 is wrong.", timeout=5000)
+    expect(word).to_contain_text("Cat says round 1 is wrong.")
     record(page, "Ben", {"Ann": "3", "Cat": "4"})
     expect(page.locator("h1")).to_have_text("Round 3")
     expect(word).to_contain_text("Cat says round 1 is wrong.")
