@@ -79,6 +79,10 @@ run: $(STAMP)
 	@echo "  on this machine:           http://localhost:$(PORT)/"
 	@for ip in $(IPS); do echo "  on a phone on this network: http://$$ip:$(PORT)/"; done
 	@echo ""
+	@echo "On plain HTTP a phone records, corrects and plays a whole game without signal while the page"
+	@echo "stays open. A reload without signal, the screen kept awake and sending with the app closed"
+	@echo "need HTTPS: docs/running.md, \"Plain HTTP on the table's Wi-Fi, and what needs HTTPS\"."
+	@echo ""
 	@# One process (waitress): the limits count once for the whole server. `make bench` and the
 	@# tests that need a real server start it with this same command (tests/server.py).
 	SCOREKEEPER_LOCAL_HOSTS=$(LOCAL_HOSTS) $(BIN)/flask --app scorekeeper serve --host $(HOST) --port $(PORT) --threads $(THREADS)

@@ -42,6 +42,8 @@ def words() -> dict[str, object]:
         "live": _("Live again"),
         "kept_board": _("Offline: the scoreboard as of %(time)s"),
         "kept_page": _("Offline: this page as of %(time)s"),
+        "keep_open": _("Keep this page open until the signal returns: a reload now shows the browser's own "
+                       "\u201cno internet\u201d page. Nothing saved here is lost."),
         # outbox.js: rounds waiting to be sent.
         "waiting": _("%(round)s %(number)s: waiting to send"),
         "waiting_game": _("%(round)s %(number)s of game %(game)s: waiting to send"),

@@ -49,12 +49,14 @@ def security_headers(app: Flask) -> tuple[tuple[str, str], ...]:
         ("X-Content-Type-Options", "nosniff"),
         ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
-        ("Cross-Origin-Opener-Policy", "same-origin"),
         ("Permissions-Policy", "camera=(), microphone=(), geolocation=()"),
     )
 
 
-HSTS = ("Strict-Transport-Security", "max-age=31536000")
+# Only over HTTPS: a browser keeps the first for a year, and ignores the second on a plain-HTTP
+# address other than localhost, saying so in the console of every page a phone on the table's
+# Wi-Fi opens.
+SECURE_ONLY = (("Strict-Transport-Security", "max-age=31536000"), ("Cross-Origin-Opener-Policy", "same-origin"))
 
 
 def add_security_headers(response: Response) -> Response:
@@ -68,7 +70,7 @@ def add_security_headers(response: Response) -> Response:
     present = {name.lower() for name, _ in headers.items()}
     wanted = current_app.extensions["scorekeeper.headers"]
     if request.is_secure:
-        wanted = (*wanted, HSTS)
+        wanted = (*wanted, *SECURE_ONLY)
     for name, value in wanted:
         if name.lower() not in present:
             headers.add(name, value)

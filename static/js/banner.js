@@ -51,20 +51,31 @@ function clock(ms) {
   var d = new Date(ms);
   return (d.getHours() < 10 ? "0" : "") + d.getHours() + ":" + (d.getMinutes() < 10 ? "0" : "") + d.getMinutes();
 }
+// Where the browser gives no service worker (a plain-HTTP address on the table's Wi-Fi), nothing
+// can show a page without signal: a reload shows the browser's own error page. What is kept is
+// kept all the same (the outbox is in the phone's storage), so on a page where something is
+// entered the words say what holds there. (A watcher's board only waits for the next poll.)
+function withoutWorker(text) {
+  if (typeof navigator === "undefined" || "serviceWorker" in navigator ||
+      !document.querySelector("[data-replay], form[data-outbox], .outbox-note")) { return text; }
+  return text + " " + word("keep_open", "Keep this page open until the signal returns: a reload now shows the " +
+                           "browser's own \u201cno internet\u201d page. Nothing saved here is lost.");
+}
 export function keptWords() {
-  return document.querySelector("#board") ? word("kept_board", "Offline: the scoreboard as of {time}", { time: clock(kept) })
-    : word("kept_page", "Offline: this page as of {time}", { time: clock(kept) });
+  return withoutWorker(document.querySelector("#board")
+    ? word("kept_board", "Offline: the scoreboard as of {time}", { time: clock(kept) })
+    : word("kept_page", "Offline: this page as of {time}", { time: clock(kept) }));
 }
 // The server could not be reached: the words are the caller's (the outbox names the round it keeps).
 export function lose(text) {
   lost = true;
-  say(text);
+  say(withoutWorker(text));
 }
 export function offline(formSave) {
   lost = true;
   if (kept) { say(keptWords()); return; }
-  say(formSave ? word("offline_saving", "Offline, retrying\u2026 nothing you entered is lost.")
-    : word("offline", "Offline: reconnecting"));
+  say(withoutWorker(formSave ? word("offline_saving", "Offline, retrying\u2026 nothing you entered is lost.")
+    : word("offline", "Offline: reconnecting")));
 }
 export function backOnline() {
   if (!lost && !kept) { return; }

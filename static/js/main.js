@@ -7,7 +7,7 @@
 // (its template's `modules`: web/assets.py).
 import * as banner from "./banner.js";
 import { install as installLive, wake } from "./live.js";
-import { install as installOffline, keepBlankForm, keepBoard, keptPage, offlineLanding, phoneFigures,
+import { install as installOffline, keepBlankForm, keepBoard, keptPage, offlineHelpers, offlineLanding, phoneFigures,
          showKeptBoard } from "./offline.js";
 import { flush, install as installOutbox, outbox, showOutbox, takeSent, waiting, waitingList } from "./outbox.js";
 
@@ -32,7 +32,9 @@ function build() {
 var round = null, arrivals = null;
 function roundScreen(root) {
   if (root.querySelector("form.round-form[data-sent]") && !arrivals) {
-    arrivals = import("./arrivals.js").then(function (part) { part.install(); });
+    // Not reached (no signal, and nothing kept it): the round is entered without it, as nothing
+    // can arrive without signal anyway; the next round screen tries again.
+    arrivals = import("./arrivals.js").then(function (part) { part.install(); }, function () { arrivals = null; });
   }
   if (!round) {
     round = Promise.all([arrivals, import("./keypad.js"), import("./drafts.js")]).then(function (parts) {
@@ -53,6 +55,18 @@ function seatList() {
 // script, and the next page or fragment tries again.
 function notLoaded() { round = arrivals = null; }
 
+// Where the browser gives no service worker (a plain-HTTP address on the table's Wi-Fi: not a
+// secure context), nothing keeps the parts a game goes on with when the signal drops. The
+// scorekeeper's pages of a game (they carry its data for the phone's replay) fetch them now,
+// while there is signal: once imported they stay in this page's memory, and in the browser's
+// cache under their versioned addresses. With a service worker, it keeps every module.
+var partsKept = null;
+function keepPartsForNoSignal() {
+  if (partsKept || "serviceWorker" in navigator || !document.querySelector("[data-replay]")) { return; }
+  partsKept = Promise.all([import("./keypad.js"), import("./drafts.js"), offlineHelpers()])
+    .catch(function () { partsKept = null; });  // tried again on the next page or fragment
+}
+
 // A page, or the part htmx or the outbox just put in: the round forms drawn (with their drafts
 // put back), the screen kept awake, the outbox shown, the scoreboard and blank round screen kept.
 function init(root) {
@@ -68,6 +82,7 @@ function init(root) {
     }, notLoaded);
   }
   if (root.querySelector("[data-seats]")) { seatList(); }
+  keepPartsForNoSignal();
   wake();
   showOutbox();
   keepBlankForm();

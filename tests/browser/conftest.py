@@ -1,10 +1,15 @@
 """Browser tests: real headless Chromium (Debian's) at a phone viewport, with touch."""
 
+import base64
+import hashlib
 import os
 import re
+import ssl
+import subprocess
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -16,6 +21,10 @@ from scorekeeper.store.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CDN_HOST = "cdn.jsdelivr.net"
+# The name a phone at the table opens: any name but localhost and 127.0.0.1, which Chromium
+# counts as a secure context as no phone on a table's Wi-Fi is. Chromium maps it to loopback,
+# so no request leaves this machine; plain HTTP there is what `make run` serves.
+TABLE_HOST = "table.lan"
 
 # Two cores shared with a server and a browser: give assertions room before calling them failed.
 expect.set_options(timeout=15_000)
@@ -35,7 +44,23 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
+def table_certificate(tmp_path_factory):
+    """A certificate for the table's name and its key, made for this run (openssl), and the
+    base64 SHA-256 of its public key, which the browser is told to trust: the phones of the
+    tests marked ``secure`` open the app through HTTPS, as a phone does through the club's
+    server on the internet (the whole stack with Caddy is tested in tests/stack)."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "table.pem", folder / "table.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", f"/CN={TABLE_HOST}", "-addext", f"subjectAltName=DNS:{TABLE_HOST}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    public = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-outform", "DER"],
+                            check=True, capture_output=True).stdout
+    return cert, key, base64.b64encode(hashlib.sha256(public).digest()).decode()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, table_certificate):
     return {
         **browser_type_launch_args,
         "executable_path": CHROMIUM,
@@ -51,7 +76,9 @@ def browser_type_launch_args(browser_type_launch_args):
             # fails at once and the local copy takes over. Done here rather than by a Playwright
             # route: routing a context turns its HTTP cache off, and every page would fetch the
             # static files anew.
-            f"--host-resolver-rules=MAP {CDN_HOST} ~NOTFOUND",
+            # The table's name is this machine's loopback, as the server's address on the Wi-Fi.
+            f"--host-resolver-rules=MAP {CDN_HOST} ~NOTFOUND, MAP {TABLE_HOST} 127.0.0.1",
+            f"--ignore-certificate-errors-spki-list={table_certificate[2]}",
         ],
     }
 
@@ -130,12 +157,9 @@ class Answering:
             time.sleep(0.02)
 
 
-@pytest.fixture(scope="session")
-def browser_server(browser_app):
-    """The shared app served on a local port, for the worker's whole run."""
-    answering = Answering(browser_app.wsgi_app)
-    browser_app.wsgi_app = answering
-    srv = make_server("127.0.0.1", 0, browser_app, threaded=True)
+def serve(app, ssl_context=None):
+    """The app on a loopback port in a thread of this process: the server and its thread."""
+    srv = make_server("127.0.0.1", 0, app, threaded=True, ssl_context=ssl_context)
     # Every request's thread is joined when the server closes, also one accepted just before
     # the server stopped that has not begun yet (the count cannot see it): left running, it took
     # a connection from the pool after the pool was disposed, which was then dropped unclosed
@@ -145,9 +169,24 @@ def browser_server(browser_app):
     # Its loop looks for the stop every 50 ms, not every half second (werkzeug's default).
     thread = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{srv.server_port}", answering
-    srv.shutdown()
-    srv.server_close()
+    return srv
+
+
+@pytest.fixture(scope="session")
+def browser_server(browser_app, table_certificate):
+    """The shared app served for the worker's whole run, as the table's phones reach it: by the
+    table's name over plain HTTP (an insecure context: no service worker, no wake lock, no
+    share sheet), and over HTTPS (everything) for the tests marked ``secure``."""
+    answering = Answering(browser_app.wsgi_app)
+    browser_app.wsgi_app = answering
+    plain = serve(browser_app)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(table_certificate[0], table_certificate[1])
+    secure = serve(browser_app, tls)
+    yield {"plain": f"http://{TABLE_HOST}:{plain.server_port}", "secure": f"https://{TABLE_HOST}:{secure.server_port}"}, answering
+    for srv in (plain, secure):
+        srv.shutdown()
+        srv.server_close()
     answering.wait()
 
 
@@ -184,8 +223,18 @@ def empty_tables(app) -> None:
 
 
 @pytest.fixture
-def server(live_app, browser_server):
-    return browser_server[0]
+def server(request, live_app, browser_server):
+    """The address the test's phones open: the table's name over plain HTTP, or over HTTPS for a
+    test marked ``secure`` (what only a secure context has: the service worker above all)."""
+    return browser_server[0]["secure" if request.node.get_closest_marker("secure") else "plain"]
+
+
+def fetch_at_the_table(route):
+    """``route.fetch()`` for a request a phone sent to the table's name: Playwright fetches from
+    its own process, which does not know the name, so it goes to loopback with the phone's Host."""
+    address = urlsplit(route.request.url)
+    return route.fetch(url=address._replace(netloc=f"127.0.0.1:{address.port}").geturl(),
+                       headers={**route.request.headers, "host": address.netloc})
 
 
 @pytest.fixture

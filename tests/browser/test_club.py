@@ -2,11 +2,9 @@
 watcher, who is shown none of the keeper's buttons."""
 
 import re
-import threading
 
 import pytest
 from playwright.sync_api import Page, expect
-from werkzeug.serving import make_server
 
 from conftest import close, make_app
 from history_games import random_docs
@@ -14,6 +12,8 @@ from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import read_document
 from scorekeeper.store.models import db
+
+from .conftest import TABLE_HOST, serve
 
 #: A finished game of three (made by the rules engine, as the history's tests make them).
 [FINISHED] = random_docs(1, seed=16, players=["Wendy", "Ann", "Ben"])
@@ -38,10 +38,10 @@ def club_app(tmp_path, monkeypatch):
 
 @pytest.fixture
 def club_server(club_app):
-    srv = make_server("127.0.0.1", 0, club_app, threaded=True)
-    threading.Thread(target=srv.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{srv.server_port}"
+    srv = serve(club_app)
+    yield f"http://{TABLE_HOST}:{srv.server_port}"
     srv.shutdown()
+    srv.server_close()
 
 
 def test_the_keeper_opens_the_printed_link_renames_a_player_and_restores_a_game(

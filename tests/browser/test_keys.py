@@ -1,6 +1,7 @@
 """Edit keys on a phone: the link's key never travels in an address, and the
 service worker keeps no page that shows one."""
 
+import pytest
 from playwright.sync_api import Page, expect
 
 
@@ -13,6 +14,7 @@ def start_game(page: Page, server: str) -> str:
     return page.url
 
 
+@pytest.mark.secure
 def test_the_service_worker_keeps_no_page_that_shows_a_key(page: Page, server):
     game_url = start_game(page, server)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")

@@ -95,6 +95,7 @@ def test_a_lost_signal_keeps_the_round_and_retries(page, server, context):
     expect(page.locator(".offline-note")).to_be_hidden()
 
 
+@pytest.mark.secure
 @pytest.mark.offline
 def test_a_lost_signal_shows_our_offline_page_not_the_browsers(page, server):
     page.clock.install()  # the offline page's timer runs on a clock the test moves on

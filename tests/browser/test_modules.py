@@ -2,7 +2,9 @@
 page's import map (inline, allowed by its hash in the CSP) gives each its versioned address,
 and the service worker keeps every one, so the script runs without signal and with the
 browser's own cache empty. A page fetches the modules it preloads and no other: the parts its
-markup does not use are never fetched (the benchmark's page weight counts what is preloaded)."""
+markup does not use are never fetched (the benchmark's page weight counts what is preloaded).
+Where the browser gives no service worker (a plain-HTTP address), the scorekeeper's pages of a
+game fetch, once drawn, the parts the game goes on with without signal."""
 
 import re
 
@@ -43,6 +45,7 @@ def test_every_module_is_fetched_once_at_its_versioned_address(page: Page, serve
     expect(page.locator("#seat-2")).to_be_visible()
 
 
+@pytest.mark.secure
 def test_the_scoreboard_and_the_round_screen_fetch_only_the_parts_they_use(page: Page, server):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     board = page.url
@@ -57,6 +60,22 @@ def test_the_scoreboard_and_the_round_screen_fetch_only_the_parts_they_use(page:
     expect(row(page, "Ben").locator(".penalty")).to_have_text("10")
 
 
+def test_without_a_service_worker_the_scoreboard_fetches_what_the_game_needs_without_signal(page: Page, server):
+    # The table's Wi-Fi by its plain-HTTP address: no service worker to keep the modules, so the
+    # scorekeeper's scoreboard fetches the round screen's and the phone's replay at once, each
+    # once at its versioned address (test_signal.py plays a whole game on them without signal).
+    start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
+    page.goto(page.url)
+    assert page.evaluate("() => 'serviceWorker' in navigator") is False
+    imports = page.evaluate(MODULES)
+    wanted = sorted(imports[f"/static/js/{name}.js"] for name in (*CORE, "keypad", "drafts", "offline-replay", "offline-form"))
+    page.wait_for_function(f"() => ({FETCHED})().length >= {len(wanted)}")
+    assert sorted(page.evaluate(FETCHED)) == wanted
+    # Preloaded are still only the page's own: these come after it is drawn.
+    assert sorted(page.evaluate(PRELOADED) + [imports["/static/js/main.js"]]) == sorted(imports[f"/static/js/{n}.js"] for n in CORE)
+
+
+@pytest.mark.secure
 @pytest.mark.offline
 def test_the_service_worker_keeps_every_module_and_the_keypad_works_from_it(page: Page, server, context):
     start_game(page, server, "balmoral", ["Ann", "Ben"])

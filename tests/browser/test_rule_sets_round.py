@@ -98,6 +98,7 @@ def test_a_liverpool_bonus_is_toggled_for_one_player_and_counted(page: Page, ser
     expect(row(page, "Ben").locator(".penalty")).to_have_text("-28")
 
 
+@pytest.mark.secure
 @pytest.mark.offline
 def test_a_bonus_saved_without_signal_waits_and_is_sent_with_the_round(page: Page, server, context, live_app):
     game_id, key = seeded(live_app, "liverpool", ["Ann", "Ben", "Cat"])

@@ -202,6 +202,7 @@ def test_an_offline_players_hand_arrives_when_the_signal_returns(page: Page, ser
     expect(row(page, "Cat").locator("[data-chips]")).to_have_text("J4")
 
 
+@pytest.mark.secure
 @pytest.mark.offline
 def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Page, server, another_phone, live_app):
     start_game(page, server, "balmoral", PLAYERS)

@@ -7,6 +7,7 @@ from .test_signal import begin_round, controlled_by_the_service_worker, enter
 from .test_table import start_game
 
 
+@pytest.mark.secure
 @pytest.mark.offline
 def test_the_kept_scoreboards_record_link_names_the_round_it_opens(page: Page, server, context):
     start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
