@@ -673,3 +673,15 @@ def test_a_card_the_phase_10_deck_has_not_is_refused_in_the_readers_language(web
     assert "Ann: „K“ ist keine Karte des Phase-10-Kartenspiels (Karten sind 1 bis 12" in text(refused)
     english = post_round(web, game, 1, went_out=1, hands={0: "12 K", 2: "5"}, headers=HTMX)
     assert 'Ann: "K" is not a card of the Phase 10 deck (cards are 1 to 12' in text(english)
+
+
+@pytest.mark.parametrize("language", ["en", *SHIPPED])
+def test_an_error_the_phone_checks_again_is_marked_so_in_every_language(web, balmoral, language):
+    """The phone takes away a stale "not a card" or "too many" error once the row's cards
+    change: the page marks those by the engine's code, so they are marked in every language."""
+    answer = post_round(web, balmoral, 1, went_out=0, hands={1: "X", 2: "K K K K K", 3: "K K K K"},
+                        headers={**HTMX, "Accept-Language": language})
+    rows = re.findall(r'<span class="seat-errors"[^>]*>(.*?)</span></span>', answer.text)
+    marked = [re.findall(r"<span( data-recheck)?>", row) for row in rows]
+    # Ben: "X" is no card; Cat and Dan hold the 9 kings of 2 decks (8 at most) between them.
+    assert marked == [[" data-recheck"], [" data-recheck"], [" data-recheck"]], (language, rows)
