@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from babel.support import NullTranslations
+from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, get_translations
 
@@ -199,10 +200,59 @@ def translated(text: str) -> str:
     return gettext(text) if text else text
 
 
+def _preset_lines(rules: RuleSet) -> list[str]:
+    return [rules.name, rules.stage_word, rules.meld_note, *(stage.contract for stage in rules.stages),
+            *(bonus.label for bonus in rules.bonuses)]
+
+
+@cache
+def _preset_words() -> dict[str, str]:
+    """Every word and line of the presets' data (the engine's English, as marked with ``N_``),
+    keyed by how it reads in each shipped language: a copy of a preset holds them in the
+    language of the phone that copied it. A line two presets' words share in some language
+    (never one the engine writes twice) is left out: it cannot say which one it is."""
+    english = {line for rules in PRESETS.values() for line in _preset_lines(rules) if line}
+    english |= {progression.stage_word for progression in Progression}
+    found: dict[str, str | None] = {line: line for line in english}
+    for code in LANGUAGES:
+        if code == DEFAULT:
+            continue
+        catalogue = Translations.load(str(TRANSLATIONS), [code])
+        for line in english:
+            said = catalogue.ugettext(line)
+            if said != line:
+                found[said] = None if found.get(said, line) != line else line
+    return {said: line for said, line in found.items() if line is not None}
+
+
+def preset_word(text: str) -> str | None:
+    """The preset word or line ``text`` is, in the engine's English, whichever shipped language
+    it is written in; None for a table's own words."""
+    return _preset_words().get(text)
+
+
+def engine_stage_word(rules: RuleSet) -> str | None:
+    """The rule set's word for a stage when it is one of the engine's own ("Level", "Deal",
+    "Phase", as the engine writes it), read in any shipped language; None for a table's own."""
+    word = rules.stage_word if is_preset(rules) else preset_word(rules.stage_word)
+    return word if word in STAGE_WORDS else None
+
+
+#: The engine's own words for a stage: the defaults of a ladder and of deals, and Phase 10's.
+STAGE_WORDS = ("Level", "Deal", "Phase")
+
+
 def rule_text(text: str, rules: RuleSet) -> str:
     """A word or line of a rule set's data (its name, a contract, its stage word, a bonus) in
-    the reader's language when the rule set is a preset; as written otherwise."""
-    return gettext(text) if text and is_preset(rules) else text
+    the reader's language when the rule set is a preset, or where a house rule set copied from
+    one still holds the preset's words (in the language of the phone that copied it); a
+    table's own words as written."""
+    if not text:
+        return text
+    if is_preset(rules):
+        return gettext(text)
+    line = preset_word(text)
+    return gettext(line) if line is not None else text
 
 
 def round_title(rules: RuleSet) -> str:
@@ -227,7 +277,7 @@ def in_sentence(word: str) -> str:
 def rounds_count(rules: RuleSet | None, count: int) -> str:
     """"3 rounds", "1 deal": a number of the game's rounds, in its own word where it is ours."""
     if rules is not None and rules.progression is Progression.DEAL:
-        if is_preset(rules) and rules.stage_word == "Deal":
+        if engine_stage_word(rules) == "Deal":
             return ngettext("%(num)d deal", "%(num)d deals", count)
         if locale_code() == DEFAULT:
             return f"{count} {rules.stage_word.lower()}{'' if count == 1 else 's'}"

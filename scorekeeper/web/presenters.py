@@ -10,13 +10,13 @@ from flask_babel import format_decimal
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
-from scorekeeper.web.languages import (card_letter, court_letters, gettext, in_sentence, locale_code, ngettext,
-                                       pgettext, round_title, rule_text, stage_title, typed_aliases)
+from scorekeeper.web.languages import (card_letter, court_letters, engine_stage_word, gettext, in_sentence,
+                                       locale_code, ngettext, pgettext, round_title, rule_text, stage_title,
+                                       typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
     N_,
-    PRESETS,
     Deck,
     GameState,
     NextRound,
@@ -160,7 +160,7 @@ def round_summary(state: GameState, result: RoundResult) -> str:
     return " ".join(parts)
 
 
-def _stages_plural(word: str) -> str | None:
+def _stages_plural(word: str | None) -> str | None:
     """A built-in stage word in the plural, as a line of text says it (a context of its own:
     "deals" is also what the board's tag says of a dealer)."""
     if word == "Level":
@@ -175,7 +175,7 @@ def _stages_plural(word: str) -> str | None:
 def stages_word(rules) -> str:
     """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"
     (a house rule set's own word, with an "s" in English)."""
-    plural = _stages_plural(rules.stage_word) if rules.key in PRESETS else None
+    plural = _stages_plural(engine_stage_word(rules))
     if plural is not None:
         return plural
     word = rules.stage_word.lower()
@@ -358,7 +358,7 @@ def _shape(rules: RuleSet) -> str:
             for s in runs[1:])
     title = _number(count)
     capital = title[0].upper() + title[1:]
-    plural = ((_stages_plural(rules.stage_word) if rules.key in PRESETS else None)
+    plural = (_stages_plural(engine_stage_word(rules))
               or (word if count == 1 or locale_code() != "en" else f"{word}s"))
     head = ngettext("%(words)s %(stage)s, everyone on the same contract;",
                     "%(words)s %(stages)s, everyone on the same contract;", count,

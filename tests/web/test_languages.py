@@ -387,9 +387,9 @@ def test_a_house_rule_set_reads_as_its_author_wrote_it(web):
     assert made.status_code in (200, 201), made.text
     words = text(web.get("/games/new", headers=GERMAN))
     assert "Family Liverpool" in words and "Hausregeln" in words and "Went out in one go" in words
-    # Its contracts are the author's, word for word (though the first is a preset's too),
-    # inside the German sentence.
-    assert "Kontrakte von 2 sets of 3 bis 3 runs of 4 and 1 set of 2." in words
+    # Its own contracts are the author's, word for word, inside the German sentence; the first,
+    # a preset's that the copy kept, reads in German as the preset does.
+    assert "Kontrakte von 2 Sätze aus 3 bis 3 runs of 4 and 1 set of 2." in words
 
 
 
