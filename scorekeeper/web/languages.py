@@ -23,7 +23,8 @@ from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_date, format_time, get_locale, get_translations
 
-from scorekeeper.rules import ABOUT, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
+from scorekeeper.rules import (ABOUT, N_, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet,
+                               parse_rank)
 
 #: The languages shipped, each named in itself, in the order the language page lists them.
 LANGUAGES: dict[str, str] = {
@@ -240,6 +241,57 @@ def engine_stage_word(rules: RuleSet) -> str | None:
 
 #: The engine's own words for a stage: the defaults of a ladder and of deals, and Phase 10's.
 STAGE_WORDS = ("Level", "Deal", "Phase")
+
+
+#: Sentences that frame a stage's word, whole for each of the engine's own words: a language
+#: gives "level", "phase" and "deal" their own gender, number and case, and the words around
+#: them agree ("au niveau 3" but "à la phase 3", "Phase jouée"), which a sentence with the word
+#: in a blank cannot know. A table's own word goes into the blank of the first sentence, which
+#: each catalogue writes so that nothing around the blank has to agree with it.
+STAGE_SENTENCES: dict[str, dict[str, str]] = {
+    "made the %(stage)s": {"Level": N_("made the level"), "Phase": N_("made the phase")},
+    "no %(stage)s": {"Level": N_("no level"), "Phase": N_("no phase")},
+    "%(name)s made the %(stage)s": {"Level": N_("%(name)s made the level"), "Phase": N_("%(name)s made the phase")},
+    "%(name)s (to %(stage)s %(number)s)": {"Level": N_("%(name)s (to level %(number)s)"),
+                                           "Phase": N_("%(name)s (to phase %(number)s)")},
+    "%(name)s (completed %(stage)s %(number)s)": {"Level": N_("%(name)s (completed level %(number)s)"),
+                                                  "Phase": N_("%(name)s (completed phase %(number)s)")},
+    "Each player climbs alone: a player moves up one %(stage)s for each round in which they made their contract. "
+    "The game ends after the first round in which someone completes %(stage)s %(last)s.": {
+        "Level": N_("Each player climbs alone: a player moves up one level for each round in which they made their "
+                    "contract. The game ends after the first round in which someone completes level %(last)s."),
+        "Phase": N_("Each player climbs alone: a player moves up one phase for each round in which they made their "
+                    "contract. The game ends after the first round in which someone completes phase %(last)s.")},
+    "Among the players who completed %(stage)s %(last)s, every one with the lowest total.": {
+        "Level": N_("Among the players who completed level %(last)s, every one with the lowest total."),
+        "Phase": N_("Among the players who completed phase %(last)s, every one with the lowest total.")},
+    "%(stage)s played in each round (✓ made it)": {"Level": N_("Level played in each round (✓ made it)"),
+                                                   "Phase": N_("Phase played in each round (✓ made it)")},
+    "Contracts made after each round: a flat stretch is a %(stage)s someone was stuck on.": {
+        "Level": N_("Contracts made after each round: a flat stretch is a level someone was stuck on."),
+        "Phase": N_("Contracts made after each round: a flat stretch is a phase someone was stuck on.")},
+    "Rounds %(name)s needed to make each %(stage)s's contract (the round that made it counted), and how often a "
+    "game ended with %(name)s still on it.": {
+        "Level": N_("Rounds %(name)s needed to make each level's contract (the round that made it counted), and how "
+                    "often a game ended with %(name)s still on it."),
+        "Phase": N_("Rounds %(name)s needed to make each phase's contract (the round that made it counted), and how "
+                    "often a game ended with %(name)s still on it.")},
+    "%(name)s made every %(stage)s's contract at the first try: no %(stage)s was slow.": {
+        "Level": N_("%(name)s made every level's contract at the first try: no level was slow."),
+        "Phase": N_("%(name)s made every phase's contract at the first try: no phase was slow.")},
+    "Everyone plays the same %(stage)s: %(stage)s 1 in the first round, %(stage)s 2 in the second, and so on. "
+    "The game ends after %(stage)s %(last)s.": {
+        "Deal": N_("Everyone plays the same deal: deal 1 in the first round, deal 2 in the second, and so on. "
+                   "The game ends after deal %(last)s.")},
+}
+
+
+def stage_sentence(rules: RuleSet, message: str, **values: object) -> str:
+    """``message``, a sentence about the rule set's stages, in the reader's language: whole,
+    its word written in, where the stage's word is the engine's own (:data:`STAGE_SENTENCES`);
+    else with the table's word in its blank (``values["stage"]``)."""
+    whole = STAGE_SENTENCES.get(message, {}).get(engine_stage_word(rules) or "")
+    return gettext(whole or message, **values)
 
 
 def rule_text(text: str, rules: RuleSet) -> str:

@@ -11,8 +11,8 @@ from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
 from scorekeeper.web.languages import (card_letter, court_letters, engine_stage_word, gettext, in_sentence,
-                                       locale_code, ngettext, pgettext, round_title, rule_text, stage_title,
-                                       typed_aliases)
+                                       locale_code, ngettext, pgettext, round_title, rule_text, stage_sentence,
+                                       stage_title, typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
@@ -144,9 +144,11 @@ def round_summary(state: GameState, result: RoundResult) -> str:
         levels = dict(zip(state.setup.players, result.completed, strict=True))
         word = in_sentence(stage_title(state.rules))
         last = state.rules.last_stage
-        ups = [gettext("%(name)s (to %(stage)s %(number)s)", name=n, stage=word, number=min(levels[n] + 1, last))
+        ups = [stage_sentence(state.rules, "%(name)s (to %(stage)s %(number)s)", name=n, stage=word,
+                              number=min(levels[n] + 1, last))
                if levels[n] < last else
-               gettext("%(name)s (completed %(stage)s %(number)s)", name=n, stage=word, number=last)
+               stage_sentence(state.rules, "%(name)s (completed %(stage)s %(number)s)", name=n, stage=word,
+                              number=last)
                for n in result.moved_up]
         parts.append(ngettext("%(names)s moves up.", "%(names)s move up.", len(ups), names=join_names(ups)))
     previous = state.rounds[result.number - 2].leaders if result.number > 1 else ()
@@ -180,6 +182,18 @@ def stages_word(rules) -> str:
         return plural
     word = rules.stage_word.lower()
     return f"{word}s" if locale_code() == "en" else word
+
+
+def completed_words(rules: RuleSet, done: int) -> str:
+    """How far a player has climbed: "completed 3 of 7 levels". A count of the player's own
+    (in French "1 niveau réussi", "3 niveaux réussis"), whole for each of the engine's words."""
+    word, last = engine_stage_word(rules), rules.last_stage
+    if word == "Level":
+        return ngettext("completed %(num)d of %(all)s levels", "completed %(num)d of %(all)s levels", done, all=last)
+    if word == "Phase":
+        return ngettext("completed %(num)d of %(all)s phases", "completed %(num)d of %(all)s phases", done, all=last)
+    return ngettext("completed %(num)d of %(all)s %(stages)s", "completed %(num)d of %(all)s %(stages)s", done,
+                    all=last, stages=stages_word(rules))
 
 
 def leaders(state: GameState) -> tuple[str, ...]:
@@ -291,7 +305,7 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     if penalty is not None:
         said += f" ({penalty})"
     if rules.progression is Progression.LADDER and made and not went_out:
-        said += ", " + gettext("made the %(stage)s", stage=in_sentence(stage_title(rules)))
+        said += ", " + stage_sentence(rules, "made the %(stage)s", stage=in_sentence(stage_title(rules)))
     for words in bonus_words(rules, tuple(bonuses)):
         said += f", {words}"
     return said
