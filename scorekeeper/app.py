@@ -118,6 +118,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         stage_title=languages.stage_title,
         in_sentence=languages.in_sentence,
         rule_text=languages.rule_text,
+        percent=languages.percent,
         stage_sentence=languages.stage_sentence,
         card_letter=languages.card_letter,
         hand_example=languages.hand_example,

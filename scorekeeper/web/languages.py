@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
-from flask_babel import Babel, format_date, format_time, get_locale, get_translations
+from flask_babel import Babel, format_date, format_percent, format_time, get_locale, get_translations
 
 from scorekeeper.rules import (ABOUT, N_, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet,
                                parse_rank)
@@ -292,6 +292,12 @@ def stage_sentence(rules: RuleSet, message: str, **values: object) -> str:
     else with the table's word in its blank (``values["stage"]``)."""
     whole = STAGE_SENTENCES.get(message, {}).get(engine_stage_word(rules) or "")
     return gettext(whole or message, **values)
+
+
+def percent(share: float | None) -> str:
+    """A share as the reader's language writes a percentage ("67%", "67 %", "67 %"); a dash
+    where there is none."""
+    return "–" if share is None else format_percent(round(share, 2))
 
 
 def rule_text(text: str, rules: RuleSet) -> str:
