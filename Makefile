@@ -51,14 +51,14 @@ lock-export:
 # The pages' words in every language: extract them (babel.cfg) into the template, bring each
 # catalogue up to it (a new language's is made), then compile the catalogues. The compiled .mo
 # files are committed, so a clone runs without this step; run it after changing any words, fill
-# in the new or changed ones (tests/web/test_languages.py fails on one missing or fuzzy), and
-# run it again to compile.
+# in the new or changed ones (tests/web/test_languages.py fails on one missing or fuzzy) in the
+# words of docs/glossary.md (tests/web/test_glossary.py holds them to it), and run it again to compile.
 TRANSLATIONS := scorekeeper/web/translations
 LANGUAGES := de es fr fi
 
 translations: $(STAMP)
 	@mkdir -p $(TRANSLATIONS)
-	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k lazy_gettext --no-wrap --add-location=file --sort-by-file \
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k lazy_gettext -k stage_sentence:2 --no-wrap --add-location=file --sort-by-file \
 		--project=Scorekeeper --copyright-holder="Scorekeeper's authors" -o $(TRANSLATIONS)/messages.pot scorekeeper templates
 	@for lang in $(LANGUAGES); do \
 		$(BIN)/pybabel --quiet update --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete \

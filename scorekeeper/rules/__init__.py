@@ -32,6 +32,7 @@ from scorekeeper.rules.presets import (
 from scorekeeper.rules.replay import (
     GAME_OVER,
     MISSING,
+    NOT_IN_DECK,
     TOO_MANY,
     GameSetup,
     GameState,
@@ -63,6 +64,7 @@ __all__ = [
     "Phrase",
     "GAME_OVER",
     "MISSING",
+    "NOT_IN_DECK",
     "TOO_MANY",
     "BALMORAL",
     "CLASSIC",

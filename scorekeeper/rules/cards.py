@@ -129,7 +129,10 @@ class CardError(ValueError):
     """A token that is not a card. ``token`` is the offending text; ``player`` whose hand it
     was in, when the hand was read for a player (:meth:`RoundRecord.create`); ``said``: the
     message's words with their blanks (:class:`~scorekeeper.rules.Phrase`), for a reader in
-    another language (by default, that ``token`` is no card of the standard deck)."""
+    another language (by default, that ``token`` is no card of the standard deck); ``code``:
+    what kind of problem it is, for callers to match on instead of the words."""
+
+    code = "not a card"
 
     def __init__(self, token: str, said: Phrase | None = None, player: str | None = None) -> None:
         self.token = token

@@ -60,6 +60,7 @@ _WINNER = DealerRule.WINNER
 MISSING = "missing"
 GAME_OVER = "game over"
 TOO_MANY = "too many"
+NOT_IN_DECK = "not in deck"
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ class Problem:
     field: str | None = None
     #: A word for callers to match on instead of the message: MISSING (no entry at all for a
     #: player), GAME_OVER (a round after the one that ended the game), TOO_MANY (more of a card
-    #: in the round than the game's decks or jokers hold; ``player`` is the one it tipped over).
+    #: in the round than the game's decks or jokers hold; ``player`` is the one it tipped over),
+    #: NOT_IN_DECK (a card the game does not play: a joker where it plays without, another deck's).
     code: str | None = None
     #: The message's words with their blanks (``"{count} cards left, ..."``, marked with
     #: :func:`N_`) and what fills them, for a caller that says it in another language; "" for
@@ -629,12 +631,12 @@ def check_round(state: GameState | Position, record: RoundRecord) -> tuple[Probl
                 if per_deck is None and not (rank is _JOKER and uses_jokers):
                     if rank is _JOKER and deck is Deck.STANDARD:
                         refuse(N_("{rules} plays without jokers"), player=name, card=_JOKER.value, fld="hands",
-                               params={"rules": rules.name})
+                               code=NOT_IN_DECK, params={"rules": rules.name})
                     else:
                         # A hand read with another deck's parser (a K, a joker in a Phase 10 game).
                         refuse(N_("{card} is not a card of the Phase 10 deck") if deck is Deck.PHASE10
                                else N_("{card} is not a card of the standard deck"), player=name,
-                               card=rank.value, fld="hands", params={"card": rank.value})
+                               card=rank.value, fld="hands", code=NOT_IN_DECK, params={"card": rank.value})
                     continue
                 before = total_cards.get(rank, 0)
                 total_cards[rank] = before + n

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from babel.support import NullTranslations
+from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
-from flask_babel import Babel, format_date, format_time, get_locale, get_translations
+from flask_babel import Babel, format_date, format_percent, format_time, get_locale, get_translations
 
-from scorekeeper.rules import ABOUT, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet, parse_rank
+from scorekeeper.rules import (ABOUT, N_, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet,
+                               parse_rank)
 
 #: The languages shipped, each named in itself, in the order the language page lists them.
 LANGUAGES: dict[str, str] = {
@@ -199,10 +201,116 @@ def translated(text: str) -> str:
     return gettext(text) if text else text
 
 
+def _preset_lines(rules: RuleSet) -> list[str]:
+    return [rules.name, rules.stage_word, rules.meld_note, *(stage.contract for stage in rules.stages),
+            *(bonus.label for bonus in rules.bonuses)]
+
+
+@cache
+def _preset_words() -> dict[str, str]:
+    """Every word and line of the presets' data (the engine's English, as marked with ``N_``),
+    keyed by how it reads in each shipped language: a copy of a preset holds them in the
+    language of the phone that copied it. A line two presets' words share in some language
+    (never one the engine writes twice) is left out: it cannot say which one it is."""
+    english = {line for rules in PRESETS.values() for line in _preset_lines(rules) if line}
+    english |= {progression.stage_word for progression in Progression}
+    found: dict[str, str | None] = {line: line for line in english}
+    for code in LANGUAGES:
+        if code == DEFAULT:
+            continue
+        catalogue = Translations.load(str(TRANSLATIONS), [code])
+        for line in english:
+            said = catalogue.ugettext(line)
+            if said != line:
+                found[said] = None if found.get(said, line) != line else line
+    return {said: line for said, line in found.items() if line is not None}
+
+
+def preset_word(text: str) -> str | None:
+    """The preset word or line ``text`` is, in the engine's English, whichever shipped language
+    it is written in; None for a table's own words."""
+    return _preset_words().get(text)
+
+
+def engine_stage_word(rules: RuleSet) -> str | None:
+    """The rule set's word for a stage when it is one of the engine's own ("Level", "Deal",
+    "Phase", as the engine writes it), read in any shipped language; None for a table's own."""
+    word = rules.stage_word if is_preset(rules) else preset_word(rules.stage_word)
+    return word if word in STAGE_WORDS else None
+
+
+#: The engine's own words for a stage: the defaults of a ladder and of deals, and Phase 10's.
+STAGE_WORDS = ("Level", "Deal", "Phase")
+
+
+#: Sentences that frame a stage's word, whole for each of the engine's own words: a language
+#: gives "level", "phase" and "deal" their own gender, number and case, and the words around
+#: them agree ("au niveau 3" but "à la phase 3", "Phase jouée"), which a sentence with the word
+#: in a blank cannot know. A table's own word goes into the blank of the first sentence, which
+#: each catalogue writes so that nothing around the blank has to agree with it.
+STAGE_SENTENCES: dict[str, dict[str, str]] = {
+    "made the %(stage)s": {"Level": N_("made the level"), "Phase": N_("made the phase")},
+    "no %(stage)s": {"Level": N_("no level"), "Phase": N_("no phase")},
+    "%(name)s made the %(stage)s": {"Level": N_("%(name)s made the level"), "Phase": N_("%(name)s made the phase")},
+    "%(name)s (to %(stage)s %(number)s)": {"Level": N_("%(name)s (to level %(number)s)"),
+                                           "Phase": N_("%(name)s (to phase %(number)s)")},
+    "%(name)s (completed %(stage)s %(number)s)": {"Level": N_("%(name)s (completed level %(number)s)"),
+                                                  "Phase": N_("%(name)s (completed phase %(number)s)")},
+    "Each player climbs alone: a player moves up one %(stage)s for each round in which they made their contract. "
+    "The game ends after the first round in which someone completes %(stage)s %(last)s.": {
+        "Level": N_("Each player climbs alone: a player moves up one level for each round in which they made their "
+                    "contract. The game ends after the first round in which someone completes level %(last)s."),
+        "Phase": N_("Each player climbs alone: a player moves up one phase for each round in which they made their "
+                    "contract. The game ends after the first round in which someone completes phase %(last)s.")},
+    "Among the players who completed %(stage)s %(last)s, every one with the lowest total.": {
+        "Level": N_("Among the players who completed level %(last)s, every one with the lowest total."),
+        "Phase": N_("Among the players who completed phase %(last)s, every one with the lowest total.")},
+    "%(stage)s played in each round (✓ made it)": {"Level": N_("Level played in each round (✓ made it)"),
+                                                   "Phase": N_("Phase played in each round (✓ made it)")},
+    "Contracts made after each round: a flat stretch is a %(stage)s someone was stuck on.": {
+        "Level": N_("Contracts made after each round: a flat stretch is a level someone was stuck on."),
+        "Phase": N_("Contracts made after each round: a flat stretch is a phase someone was stuck on.")},
+    "Rounds %(name)s needed to make each %(stage)s's contract (the round that made it counted), and how often a "
+    "game ended with %(name)s still on it.": {
+        "Level": N_("Rounds %(name)s needed to make each level's contract (the round that made it counted), and how "
+                    "often a game ended with %(name)s still on it."),
+        "Phase": N_("Rounds %(name)s needed to make each phase's contract (the round that made it counted), and how "
+                    "often a game ended with %(name)s still on it.")},
+    "%(name)s made every %(stage)s's contract at the first try: no %(stage)s was slow.": {
+        "Level": N_("%(name)s made every level's contract at the first try: no level was slow."),
+        "Phase": N_("%(name)s made every phase's contract at the first try: no phase was slow.")},
+    "Everyone plays the same %(stage)s: %(stage)s 1 in the first round, %(stage)s 2 in the second, and so on. "
+    "The game ends after %(stage)s %(last)s.": {
+        "Deal": N_("Everyone plays the same deal: deal 1 in the first round, deal 2 in the second, and so on. "
+                   "The game ends after deal %(last)s.")},
+}
+
+
+def stage_sentence(rules: RuleSet, message: str, **values: object) -> str:
+    """``message``, a sentence about the rule set's stages, in the reader's language: whole,
+    its word written in, where the stage's word is the engine's own (:data:`STAGE_SENTENCES`);
+    else with the table's word in its blank (``values["stage"]``)."""
+    whole = STAGE_SENTENCES.get(message, {}).get(engine_stage_word(rules) or "")
+    return gettext(whole or message, **values)
+
+
+def percent(share: float | None) -> str:
+    """A share as the reader's language writes a percentage ("67%", "67 %", "67 %"); a dash
+    where there is none."""
+    return "–" if share is None else format_percent(round(share, 2))
+
+
 def rule_text(text: str, rules: RuleSet) -> str:
     """A word or line of a rule set's data (its name, a contract, its stage word, a bonus) in
-    the reader's language when the rule set is a preset; as written otherwise."""
-    return gettext(text) if text and is_preset(rules) else text
+    the reader's language when the rule set is a preset, or where a house rule set copied from
+    one still holds the preset's words (in the language of the phone that copied it); a
+    table's own words as written."""
+    if not text:
+        return text
+    if is_preset(rules):
+        return gettext(text)
+    line = preset_word(text)
+    return gettext(line) if line is not None else text
 
 
 def round_title(rules: RuleSet) -> str:
@@ -227,7 +335,7 @@ def in_sentence(word: str) -> str:
 def rounds_count(rules: RuleSet | None, count: int) -> str:
     """"3 rounds", "1 deal": a number of the game's rounds, in its own word where it is ours."""
     if rules is not None and rules.progression is Progression.DEAL:
-        if is_preset(rules) and rules.stage_word == "Deal":
+        if engine_stage_word(rules) == "Deal":
             return ngettext("%(num)d deal", "%(num)d deals", count)
         if locale_code() == DEFAULT:
             return f"{count} {rules.stage_word.lower()}{'' if count == 1 else 's'}"

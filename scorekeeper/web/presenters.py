@@ -10,13 +10,13 @@ from flask_babel import format_decimal
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
-from scorekeeper.web.languages import (card_letter, court_letters, gettext, in_sentence, locale_code, ngettext,
-                                       pgettext, round_title, rule_text, stage_title, typed_aliases)
+from scorekeeper.web.languages import (card_letter, court_letters, engine_stage_word, gettext, in_sentence,
+                                       locale_code, ngettext, pgettext, round_title, rule_text, stage_sentence,
+                                       stage_title, typed_aliases)
 from scorekeeper.rules import (
     Card,
     CardError,
     N_,
-    PRESETS,
     Deck,
     GameState,
     NextRound,
@@ -144,9 +144,11 @@ def round_summary(state: GameState, result: RoundResult) -> str:
         levels = dict(zip(state.setup.players, result.completed, strict=True))
         word = in_sentence(stage_title(state.rules))
         last = state.rules.last_stage
-        ups = [gettext("%(name)s (to %(stage)s %(number)s)", name=n, stage=word, number=min(levels[n] + 1, last))
+        ups = [stage_sentence(state.rules, "%(name)s (to %(stage)s %(number)s)", name=n, stage=word,
+                              number=min(levels[n] + 1, last))
                if levels[n] < last else
-               gettext("%(name)s (completed %(stage)s %(number)s)", name=n, stage=word, number=last)
+               stage_sentence(state.rules, "%(name)s (completed %(stage)s %(number)s)", name=n, stage=word,
+                              number=last)
                for n in result.moved_up]
         parts.append(ngettext("%(names)s moves up.", "%(names)s move up.", len(ups), names=join_names(ups)))
     previous = state.rounds[result.number - 2].leaders if result.number > 1 else ()
@@ -160,7 +162,7 @@ def round_summary(state: GameState, result: RoundResult) -> str:
     return " ".join(parts)
 
 
-def _stages_plural(word: str) -> str | None:
+def _stages_plural(word: str | None) -> str | None:
     """A built-in stage word in the plural, as a line of text says it (a context of its own:
     "deals" is also what the board's tag says of a dealer)."""
     if word == "Level":
@@ -175,11 +177,23 @@ def _stages_plural(word: str) -> str | None:
 def stages_word(rules) -> str:
     """The rule set's word for its stages, plural and lower case: "levels", "phases", "deals"
     (a house rule set's own word, with an "s" in English)."""
-    plural = _stages_plural(rules.stage_word) if rules.key in PRESETS else None
+    plural = _stages_plural(engine_stage_word(rules))
     if plural is not None:
         return plural
     word = rules.stage_word.lower()
     return f"{word}s" if locale_code() == "en" else word
+
+
+def completed_words(rules: RuleSet, done: int) -> str:
+    """How far a player has climbed: "completed 3 of 7 levels". A count of the player's own
+    (in French "1 niveau réussi", "3 niveaux réussis"), whole for each of the engine's words."""
+    word, last = engine_stage_word(rules), rules.last_stage
+    if word == "Level":
+        return ngettext("completed %(num)d of %(all)s levels", "completed %(num)d of %(all)s levels", done, all=last)
+    if word == "Phase":
+        return ngettext("completed %(num)d of %(all)s phases", "completed %(num)d of %(all)s phases", done, all=last)
+    return ngettext("completed %(num)d of %(all)s %(stages)s", "completed %(num)d of %(all)s %(stages)s", done,
+                    all=last, stages=stages_word(rules))
 
 
 def leaders(state: GameState) -> tuple[str, ...]:
@@ -291,7 +305,7 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     if penalty is not None:
         said += f" ({penalty})"
     if rules.progression is Progression.LADDER and made and not went_out:
-        said += ", " + gettext("made the %(stage)s", stage=in_sentence(stage_title(rules)))
+        said += ", " + stage_sentence(rules, "made the %(stage)s", stage=in_sentence(stage_title(rules)))
     for words in bonus_words(rules, tuple(bonuses)):
         said += f", {words}"
     return said
@@ -358,7 +372,7 @@ def _shape(rules: RuleSet) -> str:
             for s in runs[1:])
     title = _number(count)
     capital = title[0].upper() + title[1:]
-    plural = ((_stages_plural(rules.stage_word) if rules.key in PRESETS else None)
+    plural = (_stages_plural(engine_stage_word(rules))
               or (word if count == 1 or locale_code() != "en" else f"{word}s"))
     head = ngettext("%(words)s %(stage)s, everyone on the same contract;",
                     "%(words)s %(stages)s, everyone on the same contract;", count,

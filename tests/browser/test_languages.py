@@ -16,7 +16,7 @@ def test_a_german_phone_taps_koenig_dame_bube_ass_and_the_round_stores_k_q_j_a(a
     game_id, key = seeded(live_app, "balmoral", ["Ann", "Ben", "Cat"], [])
     page = another_phone(locale="de-DE").new_page()
     page.goto(f"{server}/games/{game_id}/join#key={key}")
-    expect(page.locator("p.flash")).to_contain_text("kann jetzt für dieses Spiel die Punkte führen")
+    expect(page.locator("p.flash")).to_contain_text("kannst du jetzt dieses Spiel schreiben")
     expect(page.locator("html")).to_have_attribute("lang", "de")
 
     page.get_by_role("link", name="Runde 1 eintragen").tap()

@@ -271,3 +271,10 @@ def test_statistics_agree_with_the_exported_results_after_importing_a_backup(web
         assert (s.rounds, s.penalty, s.went_out) == (len(penalties), sum(penalties), outs)
         page = text(web.get(f"/players/{pid}"))
         assert f"Games won {len(won)} of {len(finished)}" in page
+
+
+@pytest.mark.parametrize("language, rate", [("en", "67%"), ("de", "67\u00a0%"), ("fr", "67\u00a0%"), ("fi", "67\u00a0%"),
+                                            ("es", "67\u00a0%")])
+def test_a_win_rate_is_written_as_the_readers_language_writes_a_percentage(web, app, four, language, rate):
+    page = web.get(f"/players/{player_id(app, 'Ann')}", headers={"Accept-Language": language}).get_data(as_text=True)
+    assert f">{rate}<" in page

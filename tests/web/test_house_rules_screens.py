@@ -586,3 +586,21 @@ def test_the_editors_english_is_the_same_from_the_engines_blanks_as_from_its_wor
         for problem in refused.value.problems:
             assert problem.said is not None, problem
             assert in_the_editors_words(problem, word, labels) == in_the_editors_words(replace(problem, said=None), word, labels)
+
+
+@pytest.mark.parametrize("copied_in, read_in, contract, bonus", [
+    ("en", "de", "2 Folgen aus 4", "Perfekt abgehoben"),
+    ("en", "fr", "2 suites de 4", "Coupe parfaite"),
+    ("de", "en", "2 runs of 4", "Perfect cut"),
+    ("fi", "es", "2 escaleras de 4", "Corte perfecto"),
+])
+def test_a_copy_shows_the_presets_words_it_kept_in_the_readers_language(web, copied_in, read_in, contract, bonus):
+    url = "/rules/liverpool/copy"
+    copying = {"Accept-Language": copied_in}
+    page = web.get(url, headers=copying)
+    # The table changed the first contract: their own words stay as they typed them.
+    saved = press(web, url, page, "save", headers=copying, **{"name": "Our table", "stages-0-contract": "Zwei Drillinge"})
+    assert saved.status_code == 303
+    page = text(web.get(saved.headers["Location"], headers={"Accept-Language": read_in}))
+    assert contract in page and bonus in page and "Zwei Drillinge" in page
+    assert ("runs of" in page) == (read_in == "en") and ("Perfect cut" in page) == (read_in == "en")

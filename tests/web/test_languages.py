@@ -22,6 +22,7 @@ from test_house_rules_screens import form_of, press
 
 from scorekeeper.rules import BALMORAL, ruleset_document
 from scorekeeper.web import languages
+from scorekeeper.web.presenters import completed_words
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "scorekeeper" / "web" / "translations"
@@ -56,7 +57,7 @@ def test_a_german_browser_reads_the_new_game_page_in_german(web):
     assert "Spieler, im Uhrzeigersinn vom ersten Platz an" in words and "Spiel beginnen" in words
     # The presets' names and contracts, the dealer rules and the summary in German.
     assert "Balmoral-Rommé" in words and "Liverpool-Rommé" in words
-    assert "Kontrakte von 3 Sätze aus 3 bis 1 Satz aus 3 und 1 Folge aus 7." in words
+    assert "Kontrakte: erst 3 Sätze aus 3, zuletzt 1 Satz aus 3 und 1 Folge aus 7." in words
     assert "Wer die Runde gewinnt, gibt als Nächstes" in words
 
 
@@ -163,7 +164,7 @@ def test_a_german_player_reads_their_own_hand_page_in_german(app, web, balmoral)
     page = cat.get(f"/games/{balmoral}/hand", headers=GERMAN)
     assert html_lang(page) == "de"
     words = text(page)
-    assert "Cat: Runde 1" in words and "An den Punkteführer senden" in words and "Noch nicht gesendet" in words
+    assert "Cat: Runde 1" in words and "An den Schreiber senden" in words and "Noch nicht gesendet" in words
     assert "Send to the scorekeeper" not in words and "Not sent yet" not in words
     # The keypad in the German letters, its words for the script in German too.
     keys = dict(re.findall(r'data-rank="([^"]+)" data-label="([^"]+)"', page.text))
@@ -174,7 +175,7 @@ def test_a_german_player_reads_their_own_hand_page_in_german(app, web, balmoral)
     words = text(cat.get(f"/games/{balmoral}/hand", headers=GERMAN))
     assert "Runde 1 gespeichert: deine Hand K D (20)." in words and "Das ist nicht meine Hand" in words
     cat.post(f"/games/{balmoral}/hand/flag", data={"number": "1"})
-    assert "Du hast gemeldet, dass Runde 1 für dich falsch ist." in text(cat.get(f"/games/{balmoral}/hand", headers=GERMAN))
+    assert "Du hast dem Schreiber gemeldet, dass Runde 1 für dich falsch ist." in text(cat.get(f"/games/{balmoral}/hand", headers=GERMAN))
     board = text(web.get(f"/games/{balmoral}", headers=GERMAN))
     assert "Cat sagt, Runde 1 ist falsch." in board and "Verwerfen" in board
     dismissed = web.post(f"/games/{balmoral}/flags/dismiss", data={"number": "1", "seat": "2"}, headers=GERMAN,
@@ -228,7 +229,7 @@ def test_a_round_sent_twice_differently_is_compared_in_the_readers_language(web,
                         headers={**HTMX, **GERMAN})
     assert answer.status_code == 409
     words = text(answer)
-    assert "Runde 1: zwei Fassungen" in words and "Gespeicherte Runde 1 behalten" in words
+    assert "Runde 1: zwei Fassungen" in words and "Runde 1 wie gespeichert behalten" in words
     assert "Gespeichert" in words and "Dieses Telefons" in words and "ist raus" in words
     assert "two versions" not in words and "went out" not in words
 
@@ -387,9 +388,9 @@ def test_a_house_rule_set_reads_as_its_author_wrote_it(web):
     assert made.status_code in (200, 201), made.text
     words = text(web.get("/games/new", headers=GERMAN))
     assert "Family Liverpool" in words and "Hausregeln" in words and "Went out in one go" in words
-    # Its contracts are the author's, word for word (though the first is a preset's too),
-    # inside the German sentence.
-    assert "Kontrakte von 2 sets of 3 bis 3 runs of 4 and 1 set of 2." in words
+    # Its own contracts are the author's, word for word, inside the German sentence; the first,
+    # a preset's that the copy kept, reads in German as the preset does.
+    assert "Kontrakte: erst 2 Sätze aus 3, zuletzt 3 runs of 4 and 1 set of 2." in words
 
 
 
@@ -402,11 +403,11 @@ def test_a_german_browser_reads_the_house_rules_and_their_editor_in_german(web):
     assert "Aussetzen 15" in words and "Bis 6 Spieler: 1 Kartenspiel." in words and "How players move on" not in words
     editor = web.get("/rules/liverpool/copy", headers=GERMAN)
     words = text(editor)
-    assert "Liverpool-Rommé kopieren und ändern" in words and "Runde hinzufügen" in words
+    assert "Liverpool-Rommé kopieren und ändern" in words and "Durchgang hinzufügen" in words
     assert "Standard (A K D B 10 9 8 7 6 5 4 3 2)" in words and "Wer gibt die nächste Runde?" in words
     # The copy is the table's own, in its words: the preset's name, word and contracts in German.
     fields = form_of(editor)
-    assert fields["name"] == "Liverpool-Rommé (Haus)" and fields["stage_name"] == "Runde"
+    assert fields["name"] == "Liverpool-Rommé (Haus)" and fields["stage_name"] == "Durchgang"
     assert fields["stages-0-contract"] == "2 Sätze aus 3" and fields["bonuses-0-label"] == "Perfekt abgehoben"
 
 
@@ -419,7 +420,7 @@ def test_the_editor_names_each_field_bonus_and_stage_in_the_readers_language(web
     words = text(refused)
     assert "Nichts wurde gespeichert: bring diese Punkte zuerst in Ordnung." in words
     assert "Der Name: ist leer, trag etwas ein (bis zu 60 Zeichen)" in words
-    assert "Karten (Runde 3): muss eine ganze Zahl von 1 bis 30 sein, nicht 31" in words
+    assert "Karten (Durchgang 3): muss eine ganze Zahl von 1 bis 30 sein, nicht 31" in words
     assert "der Wert von A: muss eine ganze Zahl von 0 bis 500 sein, nicht 501" in words
     assert "„Perfekt abgehoben“ bringt 0 Punkte" in words and "die Mindestzahl an Spielern (5) liegt über 4" in words
     taken = press(web, url, web.get(url, headers=GERMAN), "save", headers=GERMAN, name="liverpool rummy")
@@ -673,3 +674,34 @@ def test_a_card_the_phase_10_deck_has_not_is_refused_in_the_readers_language(web
     assert "Ann: „K“ ist keine Karte des Phase-10-Kartenspiels (Karten sind 1 bis 12" in text(refused)
     english = post_round(web, game, 1, went_out=1, hands={0: "12 K", 2: "5"}, headers=HTMX)
     assert 'Ann: "K" is not a card of the Phase 10 deck (cards are 1 to 12' in text(english)
+
+
+@pytest.mark.parametrize("language", ["en", *SHIPPED])
+def test_an_error_the_phone_checks_again_is_marked_so_in_every_language(web, balmoral, language):
+    """The phone takes away a stale "not a card" or "too many" error once the row's cards
+    change: the page marks those by the engine's code, so they are marked in every language."""
+    answer = post_round(web, balmoral, 1, went_out=0, hands={1: "X", 2: "K K K K K", 3: "K K K K"},
+                        headers={**HTMX, "Accept-Language": language})
+    rows = re.findall(r'<span class="seat-errors"[^>]*>(.*?)</span></span>', answer.text)
+    marked = [re.findall(r"<span( data-recheck)?>", row) for row in rows]
+    # Ben: "X" is no card; Cat and Dan hold the 9 kings of 2 decks (8 at most) between them.
+    assert marked == [[" data-recheck"], [" data-recheck"], [" data-recheck"]], (language, rows)
+
+
+@pytest.mark.parametrize("key, language, says, never", [
+    ("phase10", "fr", "quelqu’un termine la phase 10", "au phase"),
+    ("phase10", "es", "alguien completa la fase 10", "completa Fase"),
+    ("phase10", "fi", "joku ensimmäisenä tekee vaiheen 10", "vaiheen vaihe"),
+    ("balmoral", "fi", "joku ensimmäisenä tekee tason 7", "vaiheen taso"),
+    ("balmoral", "fr", "quelqu’un termine le niveau 7", "la niveau"),
+    ("classic", "de", "Alle spielen denselben Durchgang: Durchgang 1 in der ersten Runde", "dieselbe Runde"),
+])
+def test_a_sentence_naming_a_stage_is_whole_in_the_readers_language(stranger, key, language, says, never):
+    words = text(stranger.get(f"/rules/{key}", headers={"Accept-Language": language}))
+    assert says in words and never not in words
+
+
+def test_a_count_of_levels_agrees_with_its_number_in_french(app):
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        said = [completed_words(BALMORAL, done) for done in (1, 3)]
+    assert said == ["1 niveau réussi sur 7", "3 niveaux réussis sur 7"]

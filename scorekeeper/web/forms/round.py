@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from scorekeeper.rules import (
     MISSING,
+    NOT_IN_DECK,
     TOO_MANY,
     CardError,
     Deck,
@@ -53,6 +54,29 @@ def small_int(text: object) -> int | None:
     return None
 
 
+
+
+#: The problems the phone finds again itself as a row's cards change (keypad.js), so that one
+#: the server said is taken away once it no longer holds: what is no card, what the game does
+#: not play, more of a card than the decks hold.
+RECHECKED = frozenset({CardError.code, NOT_IN_DECK, TOO_MANY})
+
+
+class SeatError(str):
+    """A reason beside a player's row, in the reader's words, with the engine's ``code`` for
+    what kind of problem it is: a page decides by the code, never by the words, which are
+    another language's on another phone."""
+
+    code: str | None
+
+    def __new__(cls, text: str, code: str | None = None) -> SeatError:
+        error = super().__new__(cls, text)
+        error.code = code
+        return error
+
+    @property
+    def recheck(self) -> bool:
+        return self.code in RECHECKED
 
 
 @dataclass
@@ -274,16 +298,17 @@ class RoundDraft:
         try:
             hands[name] = parse_hand(seat.hand, rules.deck)
         except CardError as exc:
-            if not rules.uses_jokers and " is not a card (" in str(exc):
+            standard = rules.deck is Deck.STANDARD
+            if standard and not rules.uses_jokers:
                 # The deck's words list a joker: a game without jokers names only its own cards.
                 cards = " ".join(card_letter(rank) for rank in rules.ranks)
-                return gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s).', name=name, token=exc.token,
-                               cards=cards)
-            if rules.deck is Deck.STANDARD and " is not a card (" in str(exc) and locale_code() != "en":
+                return SeatError(gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s).', name=name,
+                                         token=exc.token, cards=cards), exc.code)
+            if standard and locale_code() != "en":
                 cards = " ".join(card_letter(rank) for rank in rules.ranks[:-1])
-                return gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s and %(joker)s for a joker).',
-                               name=name, token=exc.token, cards=cards, joker="JK")
-            return f"{name}: {said(exc)}."
+                return SeatError(gettext('%(name)s: "%(token)s" is not a card (cards are %(cards)s and %(joker)s '
+                                         'for a joker).', name=name, token=exc.token, cards=cards, joker="JK"), exc.code)
+            return SeatError(f"{name}: {said(exc)}.", exc.code)
         return ""
 
     def take_sent(self, sent: Mapping[int, Sent]) -> None:
@@ -345,15 +370,15 @@ class RoundDraft:
                 message = problem_message(problem)
                 if problem.code == MISSING:  # said in the words of this screen's keys
                     message = gettext("no cards entered yet")
-                self.seats[setup.seat_of(problem.player)].errors.append(f"{problem.player}: {message}.")
+                self.seats[setup.seat_of(problem.player)].errors.append(
+                    SeatError(f"{problem.player}: {message}.", problem.code))
                 if problem.code == TOO_MANY:
                     # Every player holding that card is part of the count, not only the one it
-                    # tipped over: each of their rows says so (in English without "that makes").
-                    total = message.removeprefix("that makes ")
+                    # tipped over: each of their rows says so, as the phone says it itself.
                     for name, seat in zip(setup.players, self.seats, strict=True):
                         hand = seat.parsed(setup.rules.deck) if name != problem.player else None
                         if hand is not None and any(rank.value == problem.card for rank in hand.ranks):
-                            seat.errors.append(f"{name}: {total}.")
+                            seat.errors.append(SeatError(held_too_many(name, problem, setup.rules.deck), TOO_MANY))
             else:
                 message = problem_message(problem)
                 self.errors.append(f"{message[0].upper()}{message[1:]}.")
@@ -363,6 +388,29 @@ def _posted_bonuses(form: Mapping[str, str], name: str) -> list[str]:
     """The values posted under ``name`` (a form sends one per ticked box), each kept short."""
     values = form.getlist(name) if hasattr(form, "getlist") else ([form[name]] if name in form else [])
     return [str(v)[:60] for v in values[:MAX_BONUSES]]
+
+
+def held_too_many(name: str, problem: Problem, deck: Deck | None) -> str:
+    """What the row of a player who holds some of a card counted too many times in the round
+    says (``problem``, TOO_MANY, names the player it tipped over): as the phone says it itself."""
+    values = dict(problem.params)
+    try:
+        card = card_letter(parse_rank(str(values["rank"]), deck))
+    except CardError:
+        card = str(values["rank"])
+    if values["rank"] == "JK":
+        jokers = int(values["jokers"])  # type: ignore[call-overload]
+        if jokers == 1:
+            return gettext("%(name)s: %(total)s \u00d7 %(card)s in this round, but 1 joker in play.", name=name,
+                           total=values["total"], card=card)
+        return gettext("%(name)s: %(total)s \u00d7 %(card)s in this round, but %(limit)s jokers in play.", name=name,
+                       total=values["total"], card=card, limit=jokers)
+    if values["decks"] == 1:
+        return gettext("%(name)s: %(total)s \u00d7 %(card)s in this round, but 1 deck holds only %(limit)s of "
+                       "%(rank)s.", name=name, total=values["total"], card=card, limit=values["limit"], rank=card)
+    return gettext("%(name)s: %(total)s \u00d7 %(card)s in this round, but %(decks)s decks hold only "
+                   "%(limit)s of %(rank)s.", name=name, total=values["total"], card=card, decks=values["decks"],
+                   limit=values["limit"], rank=card)
 
 
 def last_words(before: GameState) -> str:

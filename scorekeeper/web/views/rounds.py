@@ -10,7 +10,7 @@ from scorekeeper.store import access
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
-                                       stage_title)
+                                       stage_sentence, stage_title)
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import bonus_words, conflict_words, hand_label, sent_words
 from scorekeeper.web.forms.round import RoundDraft, finishes, last_words, small_int, state_before
@@ -174,8 +174,8 @@ def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]
         else:
             said = hand_label(doc["hands"].get(name, ""), rules.deck) or gettext("no cards")
         if ladder and doc["went_out"] != name:
-            said += ", " + (gettext("made the %(stage)s", stage=stage) if name in doc["achieved"]
-                            else gettext("no %(stage)s", stage=stage))
+            said += ", " + (stage_sentence(rules, "made the %(stage)s", stage=stage) if name in doc["achieved"]
+                            else stage_sentence(rules, "no %(stage)s", stage=stage))
         for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
             said += f", {bonus}"
         return said
