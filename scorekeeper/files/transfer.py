@@ -248,7 +248,9 @@ def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, in
             seen.add(fp)
             outcomes.append((number, fp, status))
         if restore:
-            db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
+            # Back from the bin is a change of the game: a phone that shows it deleted hears of it.
+            db.session.execute(update(Game).where(Game.id.in_(restore))
+                               .values(deleted_at=None, version=Game.version + 1))
             rating_summaries.refresh(restore)
         # One transaction: the new games (with their fingerprints) and what comes back from the bin.
         new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
