@@ -164,7 +164,9 @@ def new_game():
     rules = chosen.rules
     suggested = rules.suggested_decks(min(max(len(seats), rules.min_players), rules.max_players))
     taken = {name_key(s) for s in seats}
-    roster = [p for p in store.roster() if p.name_key not in taken]
+    everyone = store.roster()
+    known = {p.name_key: p.id for p in everyone}
+    roster = [p for p in everyone if p.name_key not in taken]
     status = 422 if errors else 200
     return render(
         "new_game.html",
@@ -181,6 +183,7 @@ def new_game():
         like=like,
         suggested=suggested,
         roster=roster,
+        seat_players=[known.get(name_key(s)) for s in seats],
     )
 
 
