@@ -357,3 +357,17 @@ def test_an_unknown_game_or_seat_is_a_404(app, web, balmoral):
     assert api.put(f"/api/games/{balmoral + 9}/hands/0", json={}).status_code == 404
     assert api.put(f"/api/games/{balmoral}/hands/7", json={}).status_code == 404
     assert new_game(web, ["Eve", "Fin"])  # another game: its own seats, no links
+
+
+def test_correcting_a_round_from_a_players_word_opens_on_that_players_row(app, web, balmoral, seated):
+    save_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "K Q", 3: "3"})
+    phone(app, balmoral, seated[3]).post(f"/games/{balmoral}/hand/flag", data={"number": "1"})
+    page = board(web, balmoral).get_data(as_text=True)
+    link = re.search(r'<a class="button" href="([^"]+)">Correct round 1</a>', page).group(1).replace("&amp;", "&")
+    form = web.get(link).get_data(as_text=True)
+    # Dan's row is the one the keypad types into, and the keypad says so.
+    assert re.search(r'<input type="radio" name="seat" value="3" checked', form)
+    assert not re.search(r'<input type="radio" name="seat" value="[012]" checked', form)
+    assert 'aria-label="Cards for Dan"' in form
+    assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=99").status_code == 200
+    assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=x").status_code == 200
