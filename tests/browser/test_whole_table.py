@@ -237,3 +237,16 @@ def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Pa
     time_passes(blank, 6000)  # longer than the page's own retry: nothing more is sent
     assert posts == []
     assert sent() == [("J 4", 1)]
+
+
+def test_after_a_save_a_players_phone_shows_their_new_total_above_the_keypad(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    cat = open_seat(another_phone, links["Cat"], "Cat")
+    record(page, "Ann", {"Ben": "K", "Cat": "Q 5"})
+    record(page, "Ben", {"Ann": "3", "Cat": "4"})
+    expect(cat.get_by_role("heading", name="Cat: round 3")).to_be_visible()
+    total = cat.locator(".own-line [data-own-total]")
+    expect(total).to_have_text("Your total: 19.")
+    box, dock = total.bounding_box(), cat.locator(".dock").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= dock["y"], "Cat's total is under the keypad"
