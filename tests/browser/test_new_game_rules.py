@@ -90,3 +90,11 @@ def test_the_cards_suggested_follow_the_names_typed(page: Page, server):
     expect(page.locator("#rule-range")).to_contain_text("is for 3 to 8 players")
     expect(page.locator("#seat-5")).to_have_value("Fay")
     expect(page.locator("#seat-6")).to_be_visible()  # the seat that appeared for a seventh stays
+
+
+def test_the_first_seats_are_on_the_first_screen(page: Page, server):
+    page.goto(f"{server}/games/new")
+    height = page.viewport_size["height"]
+    for i in range(2):
+        box = page.locator(f"#seat-{i}").bounding_box()
+        assert box["y"] + box["height"] <= height, f"seat {i + 1} is below the first screen"
