@@ -25,7 +25,7 @@ def seat_links(page: Page, server: str) -> dict[str, str]:
     expect(page.get_by_text("Seat links made for")).to_be_visible()
     found = {}
     for name in PLAYERS:
-        link = page.locator(f"details.seat-link:has(summary:text-is(\"Enter {name}'s hand\")) a")
+        link = page.locator(f"details.seat-link:has(summary:text-is(\"{name}'s seat link\")) a")
         found[name] = link.get_attribute("href")
     page.get_by_role("link", name="Back to the scoreboard").tap()
     return found

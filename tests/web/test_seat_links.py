@@ -52,7 +52,8 @@ def sent_rows(app, game_id):
 def test_the_share_page_shows_a_link_for_each_player_and_keeps_only_hashes(app, web, balmoral, seated):
     page = text(web.get(f"/games/{balmoral}/share"))
     for name in ANN_BEN_CAT_DAN:
-        assert f"Enter {name}'s hand" in page
+        # Named for the player it is for, not an order to the scorekeeper.
+        assert f"{name}'s seat link" in page and f"Enter {name}'s hand" not in page
     assert "Make new seat links" in page
     with app.app_context():
         hashes = db.session.scalars(select(Seat.key_hash).where(Seat.game_id == balmoral)).all()

@@ -30,7 +30,7 @@ class NotYourSeat(Forbidden):
 
     # In the catalogue (N_); the error page says them in the reader's language.
     title = N_("This page is a player's own")
-    description = N_("Open your own seat link (\u201cEnter Ann\u2019s hand\u201d) from the scorekeeper\u2019s Share "
+    description = N_("Open your own seat link (\u201cAnn\u2019s seat link\u201d) from the scorekeeper\u2019s Share "
                      "page: the scorekeeper may have made new seat links since this phone opened its one.")
 
 
