@@ -269,6 +269,7 @@ def game_data(state: GameState) -> dict:
         "dealer_rule": setup.dealer_rule.value,
         "progression": rules.progression.value,
         "last_stage": rules.last_stage,
+        "winner": rules.winner.value,
         "values": {rank.value: value for rank, value in rules.values.items()},
         "bonuses": bonus_points(rules),
         "stages": [{"number": s.number, "contract": rule_text(s.contract, rules), "cards_dealt": s.cards_dealt}
