@@ -372,3 +372,11 @@ def test_correcting_a_round_from_a_players_word_opens_on_that_players_row(app, w
     assert 'aria-label="Cards for Dan"' in form
     assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=99").status_code == 200
     assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=x").status_code == 200
+
+
+def test_the_share_page_opened_on_localhost_names_this_servers_own_address(app, web, balmoral, monkeypatch):
+    # As `make run` trusts them: this machine's names and its addresses on the network.
+    monkeypatch.setitem(app.config, "TRUSTED_HOSTS", ["localhost", "127.0.0.1", "cards", "cards.local", "192.168.7.33"])
+    page = text(web.get(f"/games/{balmoral}/share", base_url="http://localhost:8123"))
+    assert "which other phones cannot reach" in page
+    assert "192.168.7.33:8123" in page and "192.168.1.20" not in page

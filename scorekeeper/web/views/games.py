@@ -319,8 +319,9 @@ def share(game_id: int):
         if key:
             edit_url = links.edit_link(game_id, key)
     local = links.host_of(watch_url) in {"localhost", "127.0.0.1", "::1"}
+    address = links.network_address(watch_url) if local else None
     response = render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
-                      watch_url=watch_url, edit_url=edit_url, local=local,
+                      watch_url=watch_url, edit_url=edit_url, local=local, address=address,
                       watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None,
                       seat_links=_seat_links(loaded) if editable else [],
                       has_seat_links=editable and loaded.seat_links)
