@@ -120,6 +120,9 @@ def test_the_scorekeepers_typing_in_a_row_survives_an_arrival(page: Page, server
     tap_hand(cat, Taps(), "Cat", "Q")
     expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: Q (10)")
     expect(arrival(page, "Cat")).to_have_text("Cat sent: Q (10) (yours is kept)")
+    # Her phone says which of the two the save will take.
+    expect(cat.locator("[data-sent-line]")).to_contain_text(
+        "The scorekeeper entered 6 5 (11): theirs will be saved unless they change it.")
     expect(page.locator("#pen-2")).to_have_text("11")
     row(page, "Ann").locator(".out-toggle").tap()
     page.get_by_role("button", name="Save round 1").tap()

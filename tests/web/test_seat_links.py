@@ -380,3 +380,21 @@ def test_the_share_page_opened_on_localhost_names_this_servers_own_address(app, 
     page = text(web.get(f"/games/{balmoral}/share", base_url="http://localhost:8123"))
     assert "which other phones cannot reach" in page
     assert "192.168.7.33:8123" in page and "192.168.1.20" not in page
+
+
+def test_a_player_who_sends_over_the_scorekeepers_entry_is_told_whose_will_be_saved(app, web, balmoral, seated):
+    ann = phone(app, balmoral, seated[0])
+    enter(web, balmoral, 0, hands={0: "K K 10 10"})
+    send(ann, balmoral, 1, 0, "K K 9 9")
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    # Her own is sent, and the scorekeeper sees it; theirs stays in their form, and is saved.
+    assert "Sent: K K 9 9 (38)" in words
+    assert "The scorekeeper entered K K 10 10 (40): theirs will be saved unless they change it." in words
+    # She sends theirs after all: nothing left to say.
+    send(ann, balmoral, 1, 0, "K K 10 10")
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    assert "Sent: K K 10 10 (40)" in words and "theirs will be saved" not in words
+    # The scorekeeper enters anew: theirs is the one shown, as before.
+    enter(web, balmoral, 0, hands={0: "Q"})
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    assert "The scorekeeper entered: Q (10)" in words and "theirs will be saved" not in words
