@@ -112,6 +112,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         dealer_words=presenters.dealer_words,
         game_data=presenters.game_data,
         player_colours=presenters.player_colours,
+        planned_colours=presenters.planned_colours,
         locale_code=languages.locale_code,
         language_name=languages.language_name,
         round_title=languages.round_title,

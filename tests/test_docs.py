@@ -167,3 +167,17 @@ def test_a_key_named_only_by_a_pattern_is_not_named():
     assert not named("RATELIMIT_ENABLED", "`RATELIMIT_*`")
     assert not named("COMPRESS_MIN_SIZE", "`COMPRESS_MIN_SIZE_X`")
     assert named("PUBLIC_URL", "set `PUBLIC_URL` or")
+
+
+def test_every_page_a_page_names_is_in_the_repository():
+    """A clone holds every Markdown page that README.md and docs/ link to or name: none outside
+    the repository (a team's brief beside the checkout is not in a reader's clone)."""
+    missing = []
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        body = page.read_text(encoding="utf-8")
+        named = re.findall(r"\]\(([^)#\s]+\.md)(?:#[^)]*)?\)", body) + re.findall(r"`([^`\s]+\.md)`", body)
+        for path in named:
+            places = [(page.parent / path).resolve(), (ROOT / path).resolve()]
+            if not any(p.is_file() and p.is_relative_to(ROOT) for p in places):
+                missing.append(f"{page.relative_to(ROOT)}: {path}")
+    assert not missing, missing

@@ -26,9 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
-from scorekeeper.store.figures import rating_summaries
 from scorekeeper import store
 from scorekeeper.store.database import writing
 from scorekeeper.files.gamefile import (
@@ -247,9 +246,7 @@ def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, in
                 status = NEW
             seen.add(fp)
             outcomes.append((number, fp, status))
-        if restore:
-            db.session.execute(update(Game).where(Game.id.in_(restore)).values(deleted_at=None))
-            rating_summaries.refresh(restore)
+        store.take_out_of_bin(restore)
         # One transaction: the new games (with their fingerprints) and what comes back from the bin.
         new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
         if not fresh:

@@ -39,6 +39,7 @@ from scorekeeper.store.games import (
     peek_with_rules,
     purge_game,
     restore_game,
+    take_out_of_bin,
 )
 from scorekeeper.store.seats.flags import Flag, dismiss_flag, flag_round, flags_of
 from scorekeeper.store.imports import IMPORTED_KEY, GameFile, import_games
@@ -120,6 +121,7 @@ __all__ = [
     "rename_ruleset",
     "replace_round",
     "restore_game",
+    "take_out_of_bin",
     "roster",
     "save_ruleset",
     "send_hand",

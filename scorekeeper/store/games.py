@@ -3,10 +3,11 @@ restored, purged)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import NamedTuple
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, select, update
 
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
@@ -109,11 +110,22 @@ def restore_game(game_id: int) -> Game:
     if game is None:
         raise NotFound(f"no game {game_id}")
     if game.deleted_at is not None:
-        game.deleted_at = None
-        game.version += 1
-        rating_summaries.refresh([game.id])
+        take_out_of_bin([game.id])
         db.session.commit()
+        db.session.refresh(game)
     return game
+
+
+def take_out_of_bin(game_ids: Collection[int]) -> None:
+    """Bring deleted games back, in the caller's transaction (the bin's Restore, an import of a
+    game that is in it): each moves its version, a change to the game that a phone showing it
+    deleted hears of, and the games after them are rated with them again."""
+    if not game_ids:
+        return
+    db.session.execute(update(Game).where(Game.id.in_(game_ids), Game.deleted_at.is_not(None))
+                       .values(deleted_at=None, version=Game.version + 1)
+                       .execution_options(synchronize_session=False))
+    rating_summaries.refresh(game_ids)
 
 
 @writing()

@@ -214,6 +214,10 @@ class SentHand(db.Model):
     #: The scorekeeper entered this hand on the round screen (it wins over the player's, and the
     #: player's phone says who entered it); False when the player sent it.
     by_keeper: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: The scorekeeper's entry that the player sent this hand over, which the round screen keeps
+    #: (and saves) unless the scorekeeper changes it: JSON of its went_out, cards, points,
+    #: achieved and bonuses. None when there is none, or the hands agree.
+    keeper_entry: Mapped[str | None] = mapped_column(Text)
 
     __table_args__ = (
         UniqueConstraint("game_id", "number", "position", name="uq_sent_hand_game_number_position"),

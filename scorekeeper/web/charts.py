@@ -43,6 +43,9 @@ class Series:
     values: tuple[float, ...]  # one per x, from x = 0 (or at each of ``xs``)
     #: The x of each value, rising, when not every x has one (a line :func:`downsampled`).
     xs: tuple[int, ...] | None = None
+    #: The player's colour (``seat-N``) where it is not the seat's own: a player keeps theirs
+    #: from game to game (:func:`~scorekeeper.web.presenters.player_colours`).
+    colour: int | None = None
 
     def x_of(self, i: int) -> int:
         return self.xs[i] if self.xs is not None else i
@@ -160,7 +163,7 @@ def line_chart(
             if step and coords:
                 coords.append((x, coords[-1][1]))
             coords.append((x, y))
-        seat = s.seat % 8
+        seat = (s.seat if s.colour is None else s.colour) % 8
         path = " ".join(f"{_num(x)},{_num(y)}" for x, y in thinned(coords))
         out.append(f'<g class="series" data-seat="{s.seat}"><title>{escape(s.name)}</title>')
         out.append(f'<polyline class="line seat-{seat}" points="{path}"/>')
@@ -252,7 +255,8 @@ def totals_chart(state: GameState, chart_id: str = "totals-chart", colours: Sequ
     seat's colour where it is not the seat's own (:func:`~scorekeeper.presenters.player_colours`)."""
     colours = colours or range(len(state.players))
     series = [
-        Series(colours[p.seat], p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds)) for p in state.players
+        Series(p.seat, p.name, (0,) + tuple(r.totals[p.seat] for r in state.rounds), colour=colours[p.seat])
+        for p in state.players
     ]
     top = max((max(s.values) for s in series), default=0)
     low = min((min(s.values) for s in series), default=0)
@@ -280,7 +284,8 @@ def levels_chart(state: GameState, chart_id: str = "levels-chart",
     last = state.rules.last_stage
     colours = colours or range(len(state.players))
     series = [
-        Series(colours[p.seat], p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds)) for p in state.players
+        Series(p.seat, p.name, (0,) + tuple(r.completed[p.seat] or 0 for r in state.rounds), colour=colours[p.seat])
+        for p in state.players
     ]
     made = ", ".join(f"{p.name} {p.completed}" for p in state.players)
     word = in_sentence(stage_title(state.rules))

@@ -13,6 +13,7 @@ log, and the page drops it from the history (static/keylink.js).
 
 from __future__ import annotations
 
+import ipaddress
 from urllib.parse import urlsplit
 
 from flask import current_app, url_for
@@ -40,3 +41,24 @@ def club_link(key: str) -> str:
 
 def host_of(url: str) -> str:
     return urlsplit(url).hostname or ""
+
+
+def network_address(url: str) -> str | None:
+    """This server's own address on the table's network, as the other phones open it
+    (``192.168.1.20:8000``, on the port of ``url``, a link made here): the first of the names it answers to (``TRUSTED_HOSTS``, which
+    ``make run`` sets to this machine's names and addresses) that is an IPv4 address of a local
+    network, else a ``.local`` name; None when it names none."""
+    port = urlsplit(url).port
+    hosts = [str(h) for h in current_app.config.get("TRUSTED_HOSTS") or []]
+
+    def on_network(host: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(host)
+        except ValueError:
+            return False
+        return ip.version == 4 and ip.is_private and not ip.is_loopback and not ip.is_link_local
+
+    found = next((h for h in hosts if on_network(h)), None) or next((h for h in hosts if h.endswith(".local")), None)
+    if found is None:
+        return None
+    return found if port in (None, 80) else f"{found}:{port}"

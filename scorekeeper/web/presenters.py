@@ -3,6 +3,7 @@ reader's language (:mod:`scorekeeper.web.languages`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from flask_babel import format_decimal
@@ -108,10 +109,23 @@ def player_colours(seats) -> list[int]:
     >>> player_colours([3, 11, 4, 12])
     [3, 4, 5, 6]
     """
+    return [colour if colour is not None else 0 for colour in planned_colours(
+        [seat if isinstance(seat, int) else seat.player_id for seat in seats])]
+
+
+def planned_colours(players: Sequence[int | None]) -> list[int | None]:
+    """As :func:`player_colours`, for a table being seated: a player the club does not know yet
+    (None) has no colour until the game makes them a player.
+
+    >>> planned_colours([3, None, 11])
+    [3, None, 4]
+    """
     taken: set[int] = set()
-    colours = []
-    for seat in seats:
-        player = seat if isinstance(seat, int) else seat.player_id
+    colours: list[int | None] = []
+    for player in players:
+        if player is None:
+            colours.append(None)
+            continue
         colour = next(c for c in ((player + step) % 8 for step in range(8)) if c not in taken or len(taken) >= 8)
         taken.add(colour)
         colours.append(colour)
@@ -269,6 +283,7 @@ def game_data(state: GameState) -> dict:
         "dealer_rule": setup.dealer_rule.value,
         "progression": rules.progression.value,
         "last_stage": rules.last_stage,
+        "winner": rules.winner.value,
         "values": {rank.value: value for rank, value in rules.values.items()},
         "bonuses": bonus_points(rules),
         "stages": [{"number": s.number, "contract": rule_text(s.contract, rules), "cards_dealt": s.cards_dealt}

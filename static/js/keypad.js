@@ -159,6 +159,9 @@ function select(form, row) {
     if (r !== row) { r.classList.remove("typing"); r.querySelector(".typed").hidden = true; }
   });
   dock(form);
+  // Six players with bonuses are more than one screen: the row typed for comes up above the
+  // keypad (main's scroll-padding keeps it clear of the dock).
+  if (row.scrollIntoView) { row.scrollIntoView({ block: "nearest" }); }
 }
 
 // After a player is marked as went out, or said to hold no cards: on to the next player,

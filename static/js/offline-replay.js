@@ -90,3 +90,18 @@ export function nextRound(game, number, dealer, completed) {
 export function replay(game, rounds) {
   return rounds.reduce(function (state, round) { return advance(game, state, round); }, start(game));
 }
+
+// Each seat's place, as the server ranks the board (scorekeeper/rules/replay.py, Position.ranks):
+// lowest total first or, where only who completes the last stage may win, the most stages
+// completed first, then the total; a tie shares its place (1, 1, 3), as on the server's board.
+export function places(game, state) {
+  var keys = game.players.map(function (name, seat) {
+    var total = state.totals[seat];
+    return game.winner === "lowest-finisher" ? [-(state.completed[seat] || 0), total] : [total];
+  });
+  function ahead(a, b) {
+    for (var i = 0; i < a.length; i++) { if (a[i] !== b[i]) { return a[i] < b[i]; } }
+    return false;
+  }
+  return keys.map(function (key) { return 1 + keys.filter(function (other) { return ahead(other, key); }).length; });
+}

@@ -62,10 +62,12 @@ export function phoneFigures() {
   var lastRound = { round: round, number: last.number }, nextRound = { round: round, number: state.next && state.next.number };
   box.appendChild(el("h2", "", word("phone_after", "Not yet sent: after {round} {number}, worked out on this phone", lastRound)));
   var list = el("ol", "phone-totals");
-  game.players.map(function (name, seat) { return { name: name, total: state.totals[seat], level: state.completed[seat] }; })
-    .sort(function (a, b) { return a.total - b.total; })
+  var place = Replay.places(game, state);
+  game.players.map(function (name, seat) { return { name: name, seat: seat, total: state.totals[seat], level: state.completed[seat] }; })
+    .sort(function (a, b) { return place[a.seat] - place[b.seat] || a.seat - b.seat; })
     .forEach(function (p) {
       var item = el("li");
+      item.value = place[p.seat];  // a tie shares its number: 3, 3 and not 3, 4
       item.setAttribute("data-player", p.name);
       item.appendChild(el("span", "pname", p.name));
       item.appendChild(el("strong", "phone-total", " " + p.total));

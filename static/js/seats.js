@@ -41,7 +41,8 @@ export function install() {
     var seat = document.createElement("li");
     seat.className = "seat";
     var dot = last.querySelector(".dot").cloneNode(true);
-    dot.className = "dot seat-" + (n % 8);
+    dot.className = "dot";  // no colour before a name: the server gives the player's own
+    dot.id = "seat-dot-" + n;
     var label = el("label", "visually-hidden", word("seat", "Seat {number}", { number: n + 1 }));
     label.htmlFor = "seat-" + n;
     var input = last.querySelector("input[name^=seat-]").cloneNode(false);

@@ -73,3 +73,28 @@ def test_the_start_button_never_covers_a_rule_set_or_a_seat(page: Page, server, 
     page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
     expect(page.get_by_role("button", name="Start game")).to_be_in_viewport(ratio=1)
     page.screenshot(path=str(artifacts / "new-game-bottom.png"))
+
+
+def test_the_cards_suggested_follow_the_names_typed(page: Page, server):
+    page.goto(f"{server}/games/new")
+    page.wait_for_load_state("load")  # htmx binds the rules radios at load
+    page.get_by_label(re.compile(r"Contract Rummy \(classic\)")).check()
+    cards = page.locator("#rule-cards")
+    expect(cards).to_contain_text("2 decks, 1 joker")
+    for i, name in enumerate(["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"]):
+        page.locator(f"#seat-{i}").fill(name)
+    page.locator("#seat-5").blur()
+    # As the game will deal them for six: no "2 decks, 1 joker" left over from the roster's chips.
+    expect(cards).to_contain_text("Suggested for 6 players: 3 decks, 2 jokers")
+    expect(page.get_by_role("textbox", name="Decks")).to_have_attribute("placeholder", "3")
+    expect(page.locator("#rule-range")).to_contain_text("is for 3 to 8 players")
+    expect(page.locator("#seat-5")).to_have_value("Fay")
+    expect(page.locator("#seat-6")).to_be_visible()  # the seat that appeared for a seventh stays
+
+
+def test_the_first_seats_are_on_the_first_screen(page: Page, server):
+    page.goto(f"{server}/games/new")
+    height = page.viewport_size["height"]
+    for i in range(2):
+        box = page.locator(f"#seat-{i}").bounding_box()
+        assert box["y"] + box["height"] <= height, f"seat {i + 1} is below the first screen"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper import store
@@ -107,6 +108,33 @@ def test_four_players_with_two_bonuses_fit_one_screen_above_the_keypad(page: Pag
     row(page, "Ann").locator(".bonus-toggle").first.tap()
     expect(row(page, "Ann").locator("input[name=bonus-0]").first).to_be_checked()
     page.screenshot(path=str(SHOTS / "round-bonuses.png"))
+
+
+@pytest.mark.parametrize("rules", ["liverpool", "shanghai"])
+def test_six_players_with_bonuses_each_reach_above_the_keypad(page: Page, server, live_app, rules):
+    names = ["Ann", "Ben", "Cat", "Dev", "Eve", "Fay"]
+    with live_app.app_context():
+        game, key = store.create_game(GameSetup.create(get_preset(rules), names))
+        game_id = game.id
+    keep_score(page, server, game_id, key)
+    page.get_by_role("link", name="Record deal 1").tap()
+    expect(page.get_by_role("heading", name="Record deal 1")).to_be_visible()
+    rows = page.locator(".player[data-seat]")
+    expect(rows).to_have_count(6)
+    # The list scrolls where it must: scrolled to its end, the last player is above the keypad.
+    page.locator("main").evaluate("m => { m.scrollTop = m.scrollHeight; }")
+    dock = page.locator(".dock").bounding_box()
+    last = rows.nth(5).bounding_box()
+    assert last["y"] + last["height"] <= dock["y"], "Fay's row stays under the keypad"
+    page.locator("main").evaluate("m => { m.scrollTop = 0; }")
+    # As the keypad moves on from player to player, the one it types for is in sight above it.
+    for i in range(6):
+        expect(page.locator("[data-who]")).to_have_text(names[i])
+        box = rows.nth(i).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= dock["y"], f"{names[i]}'s row is under the keypad"
+        if i < 5:
+            page.get_by_role("button", name=f"{names[i]} has no cards left").tap()
+    page.screenshot(path=str(SHOTS / f"round-bonuses-6-{rules}.png"))
 
 
 def test_too_many_jokers_is_said_on_every_row_holding_one(page: Page, server, live_app):

@@ -25,7 +25,7 @@ def seat_links(page: Page, server: str) -> dict[str, str]:
     expect(page.get_by_text("Seat links made for")).to_be_visible()
     found = {}
     for name in PLAYERS:
-        link = page.locator(f"details.seat-link:has(summary:text-is(\"Enter {name}'s hand\")) a")
+        link = page.locator(f"details.seat-link:has(summary:text-is(\"{name}'s seat link\")) a")
         found[name] = link.get_attribute("href")
     page.get_by_role("link", name="Back to the scoreboard").tap()
     return found
@@ -120,6 +120,9 @@ def test_the_scorekeepers_typing_in_a_row_survives_an_arrival(page: Page, server
     tap_hand(cat, Taps(), "Cat", "Q")
     expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: Q (10)")
     expect(arrival(page, "Cat")).to_have_text("Cat sent: Q (10) (yours is kept)")
+    # Her phone says which of the two the save will take.
+    expect(cat.locator("[data-sent-line]")).to_contain_text(
+        "The scorekeeper entered 6 5 (11): theirs will be saved unless they change it.")
     expect(page.locator("#pen-2")).to_have_text("11")
     row(page, "Ann").locator(".out-toggle").tap()
     page.get_by_role("button", name="Save round 1").tap()
@@ -238,3 +241,16 @@ def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Pa
     time_passes(blank, 6000)  # longer than the page's own retry: nothing more is sent
     assert posts == []
     assert sent() == [("J 4", 1)]
+
+
+def test_after_a_save_a_players_phone_shows_their_new_total_above_the_keypad(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    links = seat_links(page, server)
+    cat = open_seat(another_phone, links["Cat"], "Cat")
+    record(page, "Ann", {"Ben": "K", "Cat": "Q 5"})
+    record(page, "Ben", {"Ann": "3", "Cat": "4"})
+    expect(cat.get_by_role("heading", name="Cat: round 3")).to_be_visible()
+    total = cat.locator(".own-line [data-own-total]")
+    expect(total).to_have_text("Your total: 19.")
+    box, dock = total.bounding_box(), cat.locator(".dock").bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= dock["y"], "Cat's total is under the keypad"

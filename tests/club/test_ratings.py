@@ -507,3 +507,25 @@ def test_a_player_with_one_rated_game_is_not_given_a_best_and_a_lowest(web, app,
     assert rating.games == 1
     assert not re.search(r"Best:? [-−]?\d", text) and "Lowest" not in text and "ringed" not in text
     assert f"First game 0.0 to {rating.rating:.1f} in game" in text
+
+
+def test_a_provisional_players_place_in_brackets_is_where_their_rating_would_stand(web, app, season):
+    with app.app_context():
+        board = history.leaderboard()
+    eve = board.provisional[0]
+    place = 1 + sum(1 for line in board.ranked if line.rating > eve.rating)
+    assert place > 1  # a newcomer after one game stands below someone
+    provisional = web.get("/ratings").text.split('id="provisional-h"')[1]
+    assert f'<span aria-hidden="true">({place})</span>' in provisional
+    assert f"would be {place}, provisional" in provisional
+
+
+def test_before_anyone_has_five_games_the_provisional_places_are_among_themselves(web, app):
+    with app.app_context():
+        import_docs([classic_game(["Ann", "Ben", "Cat"], "Ben", "2026-01-01T19:00:00Z", "2026-01-01T20:00:00Z")])
+        board = history.leaderboard()
+    assert not board.ranked and len(board.provisional) == 3
+    provisional = web.get("/ratings").text.split('id="provisional-h"')[1]
+    places = re.findall(r'<span aria-hidden="true">\((\d+)\)</span>', provisional)
+    expected = [str(1 + sum(1 for other in board.provisional if other.rating > line.rating)) for line in board.provisional]
+    assert places == expected and len(set(places)) > 1, places

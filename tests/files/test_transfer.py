@@ -318,3 +318,17 @@ def test_the_session_cookie_stays_small_after_many_imported_games(web, app):
     newest = games_stored(app)
     assert web.get(f"/games/{newest}/delete").status_code == 200
     assert "Only a phone that keeps score" not in text(web.get(f"/games/{newest}/delete"))
+
+
+def test_a_game_brought_back_by_an_import_is_news_to_a_phone_that_saw_it_deleted(web, app):
+    upload(web, G1)
+    with app.app_context():
+        store.delete_game(1)
+        seen = db.session.get(Game, 1).version
+    # The phone showing "This game is deleted" asks whether anything changed: nothing yet.
+    assert web.get(f"/games/1/live?v={seen}").status_code == 204
+    upload(web, G1)
+    with app.app_context():
+        assert db.session.get(Game, 1).version > seen
+    news = web.get(f"/games/1/live?v={seen}")
+    assert news.status_code == 200 and "This game is deleted" not in text(news)

@@ -115,3 +115,15 @@ def test_the_bin_shows_each_phone_only_its_own_deleted_games(web, app, stranger)
     assert "Deleted games (1)" in text(phone.get("/history"))
     assert sorted(story_links(web.get("/history/deleted"))) == [keeper_game, phones_game]
     assert "Deleted games (2)" in text(make_keeper(app.test_client()).get("/history"))
+
+
+def test_a_game_restored_from_the_bin_is_news_to_a_phone_that_saw_it_deleted(web, app):
+    gid = new_game(web, ANN_BEN_CAT)
+    web.post(f"/games/{gid}/delete")
+    with app.app_context():
+        seen = db.session.get(Game, gid).version
+    assert "This game is deleted" in text(web.get(f"/games/{gid}"))
+    assert web.get(f"/games/{gid}/live?v={seen}").status_code == 204
+    web.post(f"/games/{gid}/restore")
+    news = web.get(f"/games/{gid}/live?v={seen}")
+    assert news.status_code == 200 and "This game is deleted" not in text(news)

@@ -45,8 +45,8 @@ def test_the_new_game_page_offers_every_preset_then_the_house_rule_sets(web, app
     names = ["Balmoral Rummy", "Contract Rummy (classic)", "Liverpool Rummy", "Shanghai Rummy", "Phase 10",
              "Family Shanghai"]
     assert [seen.index(n) for n in names] == sorted(seen.index(n) for n in names)
-    # (the menu's "House rules" link comes before the page's own words)
-    after_menu = seen.index("New game Rules")
+    # (the menu's "House rules" link comes before the page's own words; the seats come first)
+    after_menu = seen.index("Players, clockwise from the first seat")
     assert after_menu < seen.index("Built in") < seen.index("Balmoral Rummy") \
         < seen.index("House rules", after_menu) < seen.index("Family Shanghai")
     assert PHASE10.summary in seen and "Three deals, everyone on the same contract" in seen

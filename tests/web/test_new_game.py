@@ -188,3 +188,16 @@ def test_new_game_like_an_old_one_prefills_the_table(web, balmoral):
     assert response.status_code == 200
     assert [input_value(response, f"seat-{i}") for i in range(4)] == ANN_BEN_CAT_DAN
     assert is_checked(response, "dealer", "1")  # the deal moves on one seat
+
+
+def test_the_seats_show_each_known_players_own_colour_as_the_game_will(web):
+    first = new_game(web, ["Ann", "Ben", "Cat", "Dan"])
+    board_dots = re.findall(r'<span class="dot (seat-\d)"[^>]*></span><span class="pname">(\w+)<',
+                            web.get(f"/games/{first}").get_data(as_text=True))
+    colours = dict((name, dot) for dot, name in board_dots)
+    assert set(colours) == {"Ann", "Ben", "Cat", "Dan"}
+    seating = web.post("/games/new", data=game_form(["Ann", "Ben", "Cat", "Dan", "Newt"], refresh="1"))
+    dots = re.findall(r'<span class="(dot[^"]*)" id="seat-dot-(\d)"', seating.get_data(as_text=True))
+    assert [cls for cls, _ in dots[:4]] == [f"dot {colours[n]}" for n in ("Ann", "Ben", "Cat", "Dan")]
+    # Newt is no player yet: no colour to promise, nor for the empty seat after.
+    assert [cls for cls, _ in dots[4:]] == ["dot", "dot"]

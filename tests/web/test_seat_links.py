@@ -52,7 +52,8 @@ def sent_rows(app, game_id):
 def test_the_share_page_shows_a_link_for_each_player_and_keeps_only_hashes(app, web, balmoral, seated):
     page = text(web.get(f"/games/{balmoral}/share"))
     for name in ANN_BEN_CAT_DAN:
-        assert f"Enter {name}'s hand" in page
+        # Named for the player it is for, not an order to the scorekeeper.
+        assert f"{name}'s seat link" in page and f"Enter {name}'s hand" not in page
     assert "Make new seat links" in page
     with app.app_context():
         hashes = db.session.scalars(select(Seat.key_hash).where(Seat.game_id == balmoral)).all()
@@ -357,3 +358,43 @@ def test_an_unknown_game_or_seat_is_a_404(app, web, balmoral):
     assert api.put(f"/api/games/{balmoral + 9}/hands/0", json={}).status_code == 404
     assert api.put(f"/api/games/{balmoral}/hands/7", json={}).status_code == 404
     assert new_game(web, ["Eve", "Fin"])  # another game: its own seats, no links
+
+
+def test_correcting_a_round_from_a_players_word_opens_on_that_players_row(app, web, balmoral, seated):
+    save_round(web, balmoral, 1, went_out=0, hands={1: "5", 2: "K Q", 3: "3"})
+    phone(app, balmoral, seated[3]).post(f"/games/{balmoral}/hand/flag", data={"number": "1"})
+    page = board(web, balmoral).get_data(as_text=True)
+    link = re.search(r'<a class="button" href="([^"]+)">Correct round 1</a>', page).group(1).replace("&amp;", "&")
+    form = web.get(link).get_data(as_text=True)
+    # Dan's row is the one the keypad types into, and the keypad says so.
+    assert re.search(r'<input type="radio" name="seat" value="3" checked', form)
+    assert not re.search(r'<input type="radio" name="seat" value="[012]" checked', form)
+    assert 'aria-label="Cards for Dan"' in form
+    assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=99").status_code == 200
+    assert web.get(f"/games/{balmoral}/rounds/1/edit?seat=x").status_code == 200
+
+
+def test_the_share_page_opened_on_localhost_names_this_servers_own_address(app, web, balmoral, monkeypatch):
+    # As `make run` trusts them: this machine's names and its addresses on the network.
+    monkeypatch.setitem(app.config, "TRUSTED_HOSTS", ["localhost", "127.0.0.1", "cards", "cards.local", "192.168.7.33"])
+    page = text(web.get(f"/games/{balmoral}/share", base_url="http://localhost:8123"))
+    assert "which other phones cannot reach" in page
+    assert "192.168.7.33:8123" in page and "192.168.1.20" not in page
+
+
+def test_a_player_who_sends_over_the_scorekeepers_entry_is_told_whose_will_be_saved(app, web, balmoral, seated):
+    ann = phone(app, balmoral, seated[0])
+    enter(web, balmoral, 0, hands={0: "K K 10 10"})
+    send(ann, balmoral, 1, 0, "K K 9 9")
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    # Her own is sent, and the scorekeeper sees it; theirs stays in their form, and is saved.
+    assert "Sent: K K 9 9 (38)" in words
+    assert "The scorekeeper entered K K 10 10 (40): theirs will be saved unless they change it." in words
+    # She sends theirs after all: nothing left to say.
+    send(ann, balmoral, 1, 0, "K K 10 10")
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    assert "Sent: K K 10 10 (40)" in words and "theirs will be saved" not in words
+    # The scorekeeper enters anew: theirs is the one shown, as before.
+    enter(web, balmoral, 0, hands={0: "Q"})
+    words = text(ann.get(f"/games/{balmoral}/hand"))
+    assert "The scorekeeper entered: Q (10)" in words and "theirs will be saved" not in words

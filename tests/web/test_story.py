@@ -261,3 +261,19 @@ def test_a_player_keeps_their_colour_from_game_to_game_and_their_name_links_to_t
     lines = [[el.get("class") for el in polylines(svg_of(web.get(f"/games/{g}/story"), "totals-chart"))]
              for g in (first, second)]
     assert lines[0][2] == lines[1][0] == f"line seat-{dots['Cat'].pop()}"
+
+
+def test_each_legend_entry_draws_its_players_line_in_the_same_colour_and_pattern(web, four):
+    response = web.get(f"/games/{four[0]}/story")
+    body = response.get_data(as_text=True)
+    for chart_id in ("totals-chart", "levels-chart"):
+        lines = {}
+        for group in svg_of(response, chart_id).iter():
+            if group.get("class") == "series":
+                name = next(el.text for el in group if el.tag.endswith("title"))
+                lines[name] = next(el.get("class") for el in group if el.tag.endswith("polyline"))
+        section = body[body.index(f'id="{chart_id}"'):]
+        legend = section[section.index('<ul class="legend"'):section.index("</ul>")]
+        keys = dict((name, cls) for cls, name in re.findall(r'<line class="([^"]+)"[^>]*/></svg>([^<]+?) <strong>', legend))
+        assert keys == lines, chart_id
+        assert len(set(keys.values())) == len(keys)

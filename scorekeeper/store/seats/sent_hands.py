@@ -12,6 +12,7 @@ already saved is refused.
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 
 from sqlalchemy import delete, select
@@ -37,15 +38,24 @@ class Sent:
     revision: int = 0
     #: The scorekeeper entered it in the player's row, rather than the player sending it.
     by_keeper: bool = False
+    #: The scorekeeper's different entry that the player sent this over: what their round screen
+    #: keeps, and saves, unless they change it.
+    keeper_entry: Sent | None = None
 
     def same_hand(self, other: Sent) -> bool:
-        return (self.went_out, self.cards, self.points, self.achieved, self.bonuses) == \
-            (other.went_out, other.cards, other.points, other.achieved, other.bonuses)
+        return self.hand() == other.hand()
+
+    def hand(self) -> tuple:
+        return self.went_out, self.cards, self.points, self.achieved, self.bonuses
 
 
 def _sent(row: SentHand) -> Sent:
+    keeper = None
+    if row.keeper_entry:
+        went_out, cards, points, achieved, bonuses = json.loads(row.keeper_entry)
+        keeper = Sent(row.position, went_out, cards, points, achieved, tuple(bonuses), by_keeper=True)
     return Sent(row.position, row.went_out, row.cards, row.points, row.achieved,
-                tuple(row.bonuses.split()), row.revision, row.by_keeper)
+                tuple(row.bonuses.split()), row.revision, row.by_keeper, keeper)
 
 
 def entry_of(position: int, name: str, record: RoundRecord) -> Sent:
@@ -84,6 +94,17 @@ def send_hand(game_id: int, number: int, name: str, record: RoundRecord, by_keep
             # Sent again (a retry, a second phone), or the scorekeeper entering what the player
             # sent: kept once, unchanged, with whoever entered it first.
             return kept
+        before = _sent(row) if row.revision else None
+        if by_keeper:
+            keeper = None  # the row is the scorekeeper's own entry now
+        elif before is not None and before.by_keeper:
+            keeper = before  # the player sends over the scorekeeper's entry, which their screen keeps
+        else:
+            keeper = before.keeper_entry if before is not None else None
+        if keeper is not None and keeper.same_hand(wanted):
+            keeper = None  # the player sent what the scorekeeper entered: nothing between them
+        row.keeper_entry = None if keeper is None else json.dumps(
+            [keeper.went_out, keeper.cards, keeper.points, keeper.achieved, list(keeper.bonuses)])
         row.went_out, row.cards, row.points = wanted.went_out, wanted.cards, wanted.points
         row.achieved, row.bonuses = wanted.achieved, " ".join(wanted.bonuses)
         row.by_keeper = by_keeper

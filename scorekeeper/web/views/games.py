@@ -164,7 +164,9 @@ def new_game():
     rules = chosen.rules
     suggested = rules.suggested_decks(min(max(len(seats), rules.min_players), rules.max_players))
     taken = {name_key(s) for s in seats}
-    roster = [p for p in store.roster() if p.name_key not in taken]
+    everyone = store.roster()
+    known = {p.name_key: p.id for p in everyone}
+    roster = [p for p in everyone if p.name_key not in taken]
     status = 422 if errors else 200
     return render(
         "new_game.html",
@@ -181,6 +183,7 @@ def new_game():
         like=like,
         suggested=suggested,
         roster=roster,
+        seat_players=[known.get(name_key(s)) for s in seats],
     )
 
 
@@ -316,8 +319,9 @@ def share(game_id: int):
         if key:
             edit_url = links.edit_link(game_id, key)
     local = links.host_of(watch_url) in {"localhost", "127.0.0.1", "::1"}
+    address = links.network_address(watch_url) if local else None
     response = render("share.html", loaded=loaded, game=loaded.game, state=loaded.state, editable=editable,
-                      watch_url=watch_url, edit_url=edit_url, local=local,
+                      watch_url=watch_url, edit_url=edit_url, local=local, address=address,
                       watch_qr=qr_svg(watch_url), edit_qr=qr_svg(edit_url) if edit_url else None,
                       seat_links=_seat_links(loaded) if editable else [],
                       has_seat_links=editable and loaded.seat_links)

@@ -30,7 +30,7 @@ class NotYourSeat(Forbidden):
 
     # In the catalogue (N_); the error page says them in the reader's language.
     title = N_("This page is a player's own")
-    description = N_("Open your own seat link (\u201cEnter Ann\u2019s hand\u201d) from the scorekeeper\u2019s Share "
+    description = N_("Open your own seat link (\u201cAnn\u2019s seat link\u201d) from the scorekeeper\u2019s Share "
                      "page: the scorekeeper may have made new seat links since this phone opened its one.")
 
 
@@ -75,6 +75,7 @@ def _page(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, draft: RoundDraft 
     flagged = {f.number for f in store.flags_of(loaded) if f.position == seat.position}
     response = render("hand.html", status, loaded=loaded, game=loaded.game, state=state, before=state, seat=seat,
                       draft=draft, sent=sent, sent_line=sent_words(rules, sent) if sent else "",
+                      keeper_line=sent_words(rules, sent.keeper_entry) if sent and sent.keeper_entry else "",
                       last=last, last_line=saved_words(state, last, seat.name) if last else "",
                       flagged=flagged, message=message, editable=False, watching=True,
                       tag=live_tag(loaded.id, loaded.game.version, seat.position, nxt.number if nxt else None, True))

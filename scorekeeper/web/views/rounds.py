@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 
@@ -235,7 +236,12 @@ def edit_round(game_id: int, number: int):
     if request.method == "POST":
         return _handle(loaded, number)
     record = loaded.state.rounds[number - 1].record
-    return _form(loaded, RoundDraft.from_record(number, loaded.state.setup, record), True)
+    draft = RoundDraft.from_record(number, loaded.state.setup, record)
+    # Opened from a player's "that's not my hand": the keypad starts on that player's row.
+    seat = request.args.get("seat", type=whole_number)
+    if seat is not None and seat < len(draft.seats):
+        draft = replace(draft, selected=seat)
+    return _form(loaded, draft, True)
 
 
 @bp.route("/<int:number>/delete", methods=["GET", "POST"])
