@@ -48,6 +48,11 @@ BACKUPS = "4 per minute; 30 per hour"
 #: The API's writes (a round, a correction): a table records a round every few minutes; a
 #: client that retries, or a phone scoring several tables, stays far below 2 a second.
 API_WRITES = "120 per minute"
+#: Hands sent from a player's phone, and their words ("that's not my hand"), by the web form: a
+#: player sends a hand or two a round; as many as the API's writes, so that the form is no
+#: way around their limit. A key tapped without JavaScript posts too, but writes nothing and
+#: is not counted.
+SENT_HANDS = API_WRITES
 
 LIMITS = {
     "games.new_game": (NEW_GAMES, ("POST",), "new games"),
@@ -56,6 +61,8 @@ LIMITS = {
     "players.roster": (NEW_PLAYERS, ("POST",), "new players"),
     "files.upload": (IMPORTS, ("POST",), "imports"),
     "api.import_files": (IMPORTS, ("POST",), "imports"),
+    "hands.own_hand": (SENT_HANDS, ("POST",), "sent hands"),
+    "hands.flag": (SENT_HANDS, ("POST",), "sent hands"),
     "files.backup": (BACKUPS, ("GET",), "backups"),
     "api.backup": (BACKUPS, ("GET",), "backups"),
 }
@@ -67,6 +74,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "new players": lambda n: ngettext("%(num)d new player", "%(num)d new players", n),
     "imports": lambda n: ngettext("%(num)d import", "%(num)d imports", n),
     "backups": lambda n: ngettext("%(num)d backup", "%(num)d backups", n),
+    "sent hands": lambda n: ngettext("%(num)d hand sent", "%(num)d hands sent", n),
 }
 #: The window of a limit, by the name of its granularity (the ``limits`` package's): "a minute",
 #: "every 5 minutes".
@@ -112,6 +120,18 @@ def _starting_no_game() -> bool:
     return request.endpoint == "games.new_game" and "start" not in request.form
 
 
+#: The fields of a player's form that only move its keypad (a tap without JavaScript).
+_KEYPAD = ("key", "unkey", "edit")
+
+
+def _sending_nothing() -> bool:
+    return request.endpoint == "hands.own_hand" and any(name in request.form for name in _KEYPAD)
+
+
+#: The limited views whose posts do not all change something: only those that do are counted.
+EXEMPT = {"games.new_game": _starting_no_game, "hands.own_hand": _sending_nothing}
+
+
 def init_app(app: Flask) -> None:
     """Before the views: the limiter's check comes before any view reads the request's body."""
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
@@ -129,7 +149,7 @@ def register(app: Flask) -> None:
     limiter: Limiter = app.extensions["scorekeeper.limiter"]
     for endpoint, (limit, methods, scope) in LIMITS.items():
         view = app.view_functions[endpoint]
-        exempt = _starting_no_game if endpoint == "games.new_game" else None
+        exempt = EXEMPT.get(endpoint)
         # The limiter's wrapper counts the request when the view is called: after the club's
         # check and the size check (:func:`body_limit`), so a stranger's upload is refused
         # unread whatever its size or number.
