@@ -40,11 +40,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.store.private import private_folder, secret_key
 
     private_folder(instance)
+    from scorekeeper.web.limits import MAX_FORM_MEMORY_SIZE, MAX_FORM_PARTS
+
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         # A game lasts hours: a form token must not expire in the middle of it.
         WTF_CSRF_TIME_LIMIT=None,
         MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # A form's fields and bytes (Flask's defaults are 1,000 and 500 KB, for multipart forms
+        # alone): refused before they are read (scorekeeper.web.limits.FormParser).
+        MAX_FORM_PARTS=MAX_FORM_PARTS,
+        MAX_FORM_MEMORY_SIZE=MAX_FORM_MEMORY_SIZE,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The cookie is sent again only when the session changes (a new edit key, a form

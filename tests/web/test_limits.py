@@ -158,6 +158,29 @@ def test_hands_sent_from_a_players_phone_are_limited_as_the_apis_writes_are(limi
         assert db.session.scalar(select(SentHand.revision)) == 120
 
 
+@pytest.mark.parametrize("url", ["/games/new", "/players/", "/games/1/rounds/new", "/games/1/hand", "/club"])
+def test_a_form_of_too_many_fields_or_bytes_is_refused_before_it_is_read(app, client, url, monkeypatch):
+    """Anyone's form, the form token unchecked yet: a flood of empty fields, or one field of
+    more bytes than any form of the app sends, is a 413 without a field of it being read."""
+    read = []
+    monkeypatch.setattr(limits, "parse_qsl", lambda *args, **kwargs: read.append(1) or [])
+    flood = client.post(url, data="&" * 100_000, content_type="application/x-www-form-urlencoded")
+    assert flood.status_code == 413 and "Too large" in flood.text
+    large = client.post(url, data="name=" + "x" * (limits.MAX_FORM_MEMORY_SIZE + 1),
+                        content_type="application/x-www-form-urlencoded")
+    assert large.status_code == 413
+    assert read == []
+    multipart = client.post(url, data={f"f{n}": "" for n in range(limits.MAX_FORM_PARTS + 1)},
+                            content_type="multipart/form-data")
+    assert multipart.status_code == 413
+
+
+def test_the_largest_form_of_the_app_is_within_the_limits():
+    """A house rule set with every contract, bonus and row of decks it may have."""
+    from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
+    assert 20 + 2 * MAX_STAGES + 2 * 20 + 3 * MAX_PLAYERS + 3 * MAX_BONUSES < limits.MAX_FORM_PARTS
+
+
 def test_limits_are_generous_enough_for_a_table():
     """The numbers docs/running.md gives, and the reasons: a table starts a game every half hour."""
     assert limits.NEW_GAMES == "10 per minute; 60 per hour"
