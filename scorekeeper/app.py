@@ -46,7 +46,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         # A game lasts hours: a form token must not expire in the middle of it.
         WTF_CSRF_TIME_LIMIT=None,
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # The largest body of any request but an import (a game's file sent to the API is tens
+        # of kilobytes): waitress keeps one this size in memory, never on the disk.
+        MAX_CONTENT_LENGTH=512 * 1024,
         # A form's fields and bytes (Flask's defaults are 1,000 and 500 KB, for multipart forms
         # alone): refused before they are read (scorekeeper.web.limits.FormParser).
         MAX_FORM_PARTS=MAX_FORM_PARTS,

@@ -106,15 +106,98 @@ class AccessLog:
         return self.app(environ, start)
 
 
-def serve(app: Flask, host: str, port: int, threads: int = THREADS) -> None:
-    import waitress
+class BodyJudge:
+    """The most bytes of body a request may send, asked by the server as soon as the request's
+    head has arrived, before any of its body is kept: ``MAX_CONTENT_LENGTH`` for a request that
+    announces no more than that (nearly every one), else the app's answer for this request
+    (:func:`scorekeeper.web.limits.body_allowed`: an import from the club's keeper takes
+    ``IMPORT_MAX_BYTES``; anyone else's large body is refused with a 413 at once)."""
 
+    def __init__(self, app: Flask, host: str, port: int) -> None:
+        self.app = app
+        self.usual = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+        self.server = (host, str(port))
+
+    def __call__(self, parser) -> int | None:
+        if not self.usual:  # an app that sets no limit (the bench's floor): waitress's own
+            return None
+        if not parser.chunked and parser.content_length <= self.usual:
+            return self.usual
+        from scorekeeper.web.limits import body_allowed
+
+        environ = {"REQUEST_METHOD": parser.command, "PATH_INFO": parser.path, "QUERY_STRING": parser.query,
+                   "SERVER_NAME": self.server[0], "SERVER_PORT": self.server[1], "SERVER_PROTOCOL": "HTTP/1.1",
+                   "SCRIPT_NAME": "", "wsgi.url_scheme": parser.url_scheme, "wsgi.input": None}
+        for name, value in parser.headers.items():
+            environ[name if name in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{name}"] = value
+        return body_allowed(self.app, environ)
+
+
+def guarded_channel(app: Flask, host: str, port: int):
+    """waitress's channel, with a parser that asks :class:`BodyJudge` how much body each
+    request may send once its head has arrived: one announced larger is refused with a 413
+    before a byte of its body is kept, and one sent in chunks is cut off when it passes the
+    size. A body within ``MAX_CONTENT_LENGTH`` is kept in memory, never written to the
+    temporary folder (waitress spools any body past 512 KB to a file there): only the keeper's
+    import may ever use the disk, so a stranger's held upload cannot fill it."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
+    from waitress.utilities import RequestEntityTooLarge
+
+    judge = BodyJudge(app, host, port)
+
+    class Parser(HTTPRequestParser):
+        most: int | None = None
+
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.body_rcv is None:
+                return
+            self.most = judge(self)
+            if self.most is None:
+                return
+            if not self.chunked and self.content_length > self.most:
+                self.body_rcv = None  # nothing of it is kept
+                self.error = RequestEntityTooLarge(f"exceeds the {self.most} bytes this request may send")
+                self.completed = True
+            elif self.most <= judge.usual:
+                self.body_rcv.buf.overflow = max(self.body_rcv.buf.overflow, self.most + 1)
+
+        def received(self, data: bytes) -> int:
+            consumed = super().received(data)
+            if self.most is not None and not self.completed and self.body_bytes_received > self.most:
+                self.error = RequestEntityTooLarge(f"exceeds the {self.most} bytes this request may send")
+                self.completed = True
+            return consumed
+
+    class Channel(HTTPChannel):
+        parser_class = Parser
+
+    return Channel
+
+
+def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
+    """waitress's server for the app (not started: ``.run()`` serves until it is closed)."""
+    from waitress.server import create_server
+
+    server = create_server(AccessLog(app), **options(app, host, port, threads))
+    listening = [server] if hasattr(server, "channel_class") else \
+        [d for d in server.map.values() if hasattr(d, "channel_class")]
+    for one in listening:
+        one.channel_class = guarded_channel(app, host, one.effective_port)
+    return server
+
+
+def serve(app: Flask, host: str, port: int, threads: int = THREADS) -> None:
+    logging.basicConfig()  # waitress's own warnings, on stderr, as waitress.serve() set them up
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(message)s"))
     ACCESS_LOG.addHandler(handler)
     ACCESS_LOG.setLevel(logging.INFO)
     ACCESS_LOG.propagate = False
-    waitress.serve(AccessLog(app), **options(app, host, port, threads))
+    server = make_server(app, host, port, threads)
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 @click.command("serve")

@@ -239,3 +239,88 @@ def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatc
         log.removeHandler(handler)
     [line] = lines
     assert line.endswith('"GET /games/3/live" 204 - 12.3ms')
+
+
+# ------------------------------------------------------------------ bodies, before they are kept
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The app served by waitress as `make run` serves it (serving.make_server), in this process."""
+    from conftest import close, make_app
+
+    from scorekeeper.serving import make_server
+
+    app = make_app(tmp_path)
+    server = make_server(app, "127.0.0.1", 0, 2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server.effective_port
+    server.close()
+    thread.join(timeout=10)
+    close(app)
+
+
+def head_only(port: int, method: str, path: str, length: int, headers: dict | None = None,
+              timeout: float = 5) -> bytes:
+    """A request's head announcing ``length`` bytes of body, none of them sent: what the server
+    answers (nothing, within ``timeout``, when it waits for the body)."""
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {length}",
+             *(f"{name}: {value}" for name, value in (headers or {}).items())]
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        try:
+            return sock.recv(4096)
+        except TimeoutError:
+            return b""
+
+
+def test_a_body_larger_than_its_request_may_send_is_refused_before_any_of_it_arrives(served):
+    """A stranger's announced upload is a 413 at once, on any path, the import's too: waitress
+    no longer waits for (and spools to the disk) a body up to the largest upload on every path."""
+    from conftest import CLUB_KEY
+
+    app, port = served
+    usual = app.config["MAX_CONTENT_LENGTH"]
+    for path in ("/games/new", "/api/games", "/import", "/api/import", "/no-such-page"):
+        answer = head_only(port, "POST", path, usual + 1)
+        assert answer.startswith(b"HTTP/1.1 413"), (path, answer[:80])
+    # The keeper's import may send more: the server waits for its body.
+    assert head_only(port, "POST", "/api/import", usual + 1, {"Authorization": f"Bearer {CLUB_KEY}"}, 1) == b""
+    # Sent whole, a keeper's backup larger than any other body is imported.
+    backup = json.dumps({"format": "scorekeeper-backup/1", "games": []})
+    body = backup[:-1] + " " * usual + "}"
+    status, _, payload, _ = call(port, "POST", "/api/import", json.loads(body),
+                                 {"Authorization": f"Bearer {CLUB_KEY}"})
+    assert status in (200, 201), payload[:200]
+
+
+def test_a_body_within_the_usual_size_is_kept_in_memory_and_only_the_keepers_import_on_disk(app):
+    """waitress writes a body past 512 KB (its inbuf_overflow) to the temporary folder: a
+    stranger's held body could fill a small disk. Any body but the keeper's import stays in
+    memory, however it is sent."""
+    from conftest import CLUB_KEY
+    from waitress.adjustments import Adjustments
+
+    from scorekeeper.serving import guarded_channel, options
+
+    parser_class = guarded_channel(app, "127.0.0.1", 8000).parser_class
+    adj = Adjustments(**{k: v for k, v in options(app, "127.0.0.1", 8000, THREADS).items() if k != "listen"})
+    usual = app.config["MAX_CONTENT_LENGTH"]
+
+    def sent(path: str, body: bytes, *headers: str):
+        parser = parser_class(adj)
+        head = "\r\n".join([f"POST {path} HTTP/1.1", "Host: localhost", f"Content-Length: {len(body)}", *headers])
+        data = head.encode() + b"\r\n\r\n" + body
+        while data and not parser.completed:
+            data = data[parser.received(data[:8192]):]
+        return parser
+
+    whole = sent("/games/new", b"x" * usual)
+    assert whole.completed and whole.error is None and not whole.body_rcv.buf.overflowed
+    whole.close()
+    keepers = sent("/api/import", b"x" * (usual + 1), f"Authorization: Bearer {CLUB_KEY}")
+    assert keepers.completed and keepers.error is None and keepers.body_rcv.buf.overflowed
+    keepers.close()
+    strangers = sent("/api/import", b"x" * (usual + 1))
+    assert strangers.error is not None and strangers.error.code == 413 and strangers.body_rcv is None

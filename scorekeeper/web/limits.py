@@ -30,6 +30,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.formparser import FormDataParser
 
 from scorekeeper.files import transfer
+from scorekeeper.web import clubkey
 from scorekeeper.web.languages import gettext, ngettext
 
 F = TypeVar("F", bound=Callable)
@@ -174,6 +175,25 @@ def max_body(config_name: str, default: int) -> Callable[[F], F]:
         return view
 
     return mark
+
+
+def body_allowed(app: Flask, environ: dict) -> int:
+    """The largest body the request ``environ`` describes may send, from its method, address and
+    headers alone (nothing of its body has arrived): a view marked with :func:`max_body` takes
+    its own, larger size, from whoever may use it (an import: the club's keeper); any other
+    request ``MAX_CONTENT_LENGTH``. The server asks before it keeps any of the body
+    (:mod:`scorekeeper.serving`), so that a stranger's large body is refused at once, not first
+    written to the disk."""
+    usual = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+    try:
+        with app.request_context(environ):
+            view = app.view_functions.get(request.endpoint) if request.endpoint else None
+            wanted = getattr(view, "max_body", None)
+            if wanted is None or request.method not in ("POST", "PUT") or not clubkey.allows(view):
+                return usual
+            return int(app.config.get(wanted[0], wanted[1]))
+    except Exception:  # a request that cannot even be routed (a host not trusted): the usual size
+        return usual
 
 
 def import_most() -> tuple[int, int]:
