@@ -16,6 +16,7 @@ request on stdout, as before: waitress writes none of its own.
 from __future__ import annotations
 
 import logging
+import re
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -82,10 +83,22 @@ def largest_body(app: Flask) -> int:
     return max(sizes)
 
 
+#: What a logged field may not carry as it is: control characters (a "%0a" in a path is a new
+#: line in PATH_INFO: a forged line in the log; "%1b" a terminal's escape), the quote that ends
+#: the field, and the backslash that escapes.
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f"\\]')
+
+
+def logged(text: str) -> str:
+    """``text`` as the access log writes it: each unsafe character as ``\\xNN``."""
+    return _UNSAFE.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
 class AccessLog:
     """One line a request once its answer starts: address, time, method and path, status, the
     body's length when the answer says it (``-`` when streamed), and how long the app worked on
-    it ("3.1ms": from a worker thread taking the request to the answer starting). A slow answer
+    it ("3.1ms": from a worker thread taking the request to the answer starting); what the client
+    chose (the path, the method, an address a proxy passed on) is escaped (:func:`logged`). A slow answer
     seen by a phone is told apart in it from a busy server: the time a request waited for a
     thread, and the time its answer took on the way, are not in it."""
 
@@ -97,9 +110,9 @@ class AccessLog:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info=None):
             length = next((value for name, value in headers if name.lower() == "content-length"), "-")
-            ACCESS_LOG.info('%s [%s] "%s %s" %s %s %.1fms', environ.get("REMOTE_ADDR", "-"),
-                            time.strftime("%d/%b/%Y:%H:%M:%S %z"), environ.get("REQUEST_METHOD", "-"),
-                            environ.get("PATH_INFO", ""), status.split(" ", 1)[0], length,
+            ACCESS_LOG.info('%s [%s] "%s %s" %s %s %.1fms', logged(environ.get("REMOTE_ADDR", "-")),
+                            time.strftime("%d/%b/%Y:%H:%M:%S %z"), logged(environ.get("REQUEST_METHOD", "-")),
+                            logged(environ.get("PATH_INFO", "")), status.split(" ", 1)[0], length,
                             (time.perf_counter() - taken) * 1000)
             return start_response(status, headers, exc_info)
 

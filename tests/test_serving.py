@@ -241,6 +241,38 @@ def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatc
     assert line.endswith('"GET /games/3/live" 204 - 12.3ms')
 
 
+def test_the_access_log_writes_what_a_client_chose_escaped(monkeypatch):
+    """A "%0a" in a path (a new line in PATH_INFO) wrote a forged line into the log, a "%1b" a
+    terminal's escape; a quote ended the field early."""
+    import logging
+
+    from scorekeeper import serving
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("scorekeeper.access")
+    log.addHandler(handler)
+    monkeypatch.setattr(log, "disabled", False)
+    monkeypatch.setattr(log, "level", logging.INFO)
+
+    def answer(environ, start_response):
+        start_response("404 Not Found", [("Content-Length", "0")])
+        return []
+
+    forged = '/x\n10.0.0.1 [06/Dec/2026:04:00:00 +0000] "POST /games/1/rounds/new" 303 - 1.0ms\x1b[2J\x85"\\'
+    try:
+        serving.AccessLog(answer)({"REQUEST_METHOD": "GET\r", "PATH_INFO": forged, "REMOTE_ADDR": "1.2.3.4\n"},
+                                  lambda status, headers, exc_info=None: None)
+    finally:
+        log.removeHandler(handler)
+    [line] = lines
+    assert "\n" not in line and "\x1b" not in line and "\r" not in line and "\x85" not in line
+    assert line.startswith("1.2.3.4\\x0a [")
+    assert '"GET\\x0d /x\\x0a10.0.0.1 [06/Dec/2026:04:00:00 +0000] \\x22POST /games/1/rounds/new\\x22 303 - ' \
+           '1.0ms\\x1b[2J\\x85\\x22\\x5c" 404 0 ' in line
+
+
 # ------------------------------------------------------------------ bodies, before they are kept
 
 

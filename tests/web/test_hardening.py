@@ -164,6 +164,35 @@ def test_a_forged_host_gets_no_link_on_it(tmp_path):
         close(trusted)
 
 
+def test_a_host_on_a_port_this_server_is_not_reached_on_gets_no_link_on_it(tmp_path):
+    """Flask's TRUSTED_HOSTS checks a Host's name, not its port: ``localhost:6666`` got links
+    on port 6666. The port must be the one the server listens on, or one an entry names."""
+    trusted = make_app(tmp_path, "ports.sqlite", TRUSTED_HOSTS=["localhost", "table.lan:8443", ".club.example:9000"])
+    served_on = {"SERVER_PORT": "8000"}
+    try:
+        client = trusted.test_client()
+        for host in ("localhost:6666", "table.lan:6666", "localhost:8443", "scores.club.example:6666"):
+            refused = client.post("/api/games", json=GAME, headers={"Host": host}, environ_overrides=served_on)
+            assert refused.status_code == 400, host
+            assert "6666" not in refused.text and "8443" not in refused.text
+        for host in ("localhost", "localhost:8000", "localhost:80", "table.lan:8443", "scores.club.example:9000"):
+            made = client.post("/api/games", json=GAME, headers={"Host": host}, environ_overrides=served_on)
+            assert made.status_code == 201, host
+            assert made.get_json()["edit_url"].startswith(f"http://{host.removesuffix(':80')}/games/")
+    finally:
+        close(trusted)
+    behind = make_app(tmp_path, "proxied.sqlite", TRUSTED_HOSTS=["scores.example.org"], PROXY_COUNT=1)
+    try:
+        client = behind.test_client()
+        proxied = {"Host": "scores.example.org:8000", "X-Forwarded-For": "10.0.0.7", "X-Forwarded-Proto": "https"}
+        # Behind a proxy the app's own port is reached by the proxy alone: no phone's link goes there.
+        assert client.post("/api/games", json=GAME, headers=proxied, environ_overrides=served_on).status_code == 400
+        proxied["Host"] = "scores.example.org:443"
+        assert client.post("/api/games", json=GAME, headers=proxied, environ_overrides=served_on).status_code == 201
+    finally:
+        close(behind)
+
+
 # ----------------------------------------------------------- a full disk
 
 
