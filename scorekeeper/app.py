@@ -161,5 +161,20 @@ def compiled_templates(app: Flask, instance: Path) -> None:
     shapes the compiled code (Jinja's version, the extensions) names the folder."""
     made_by = repr((jinja2.__version__, sorted(app.jinja_env.extensions))).encode()
     folder = instance / "compiled-templates" / hashlib.sha256(made_by).hexdigest()[:12]
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:  # a full disk, a read-only folder: every template is compiled in memory
+        return
+    app.jinja_env.bytecode_cache = KeptWhereItCan(str(folder))
+
+
+class KeptWhereItCan(FileSystemBytecodeCache):
+    """A compiled template that cannot be kept (the disk is full, the folder read-only) is served
+    from memory all the same: a page that failed to be kept was a bare 500 where the change it
+    answered would have said in words that the disk is full (a 507)."""
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass

@@ -204,6 +204,38 @@ def _full_disk(*args, **kwargs):
     raise OperationalError("INSERT INTO player ...", {}, sqlite3.OperationalError("database or disk is full"))
 
 
+def test_a_full_disk_right_after_a_restart_says_so_too(tmp_path, monkeypatch):
+    """A fresh server keeps each template it compiles in the instance folder; on a full disk it
+    could keep none, and the round's save, the undo and the polls were a bare 500. A template
+    that cannot be kept is served from memory: the save says the disk is full (507)."""
+    import errno
+
+    from jinja2 import FileSystemBytecodeCache
+
+    from scorekeeper import store
+
+    def no_space(self, bucket):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(FileSystemBytecodeCache, "dump_bytecode", no_space)
+    restarted = make_app(tmp_path, "restarted.sqlite", WTF_CSRF_ENABLED=False)
+    try:
+        client = restarted.test_client()
+        created = client.post("/api/games", json=GAME).get_json()
+        game_id = created["id"]
+        assert join(client, game_id, created["edit_key"]).status_code == 303
+        monkeypatch.setattr(store, "record_round", _full_disk)
+        monkeypatch.setattr(store, "delete_round", _full_disk)
+        saved = client.post(f"/games/{game_id}/rounds/new",
+                            data={"number": "1", "went_out": "0", "hand-1": "K", "hand-2": "Q", "save": "1"})
+        assert saved.status_code == 507 and "disk is full" in saved.text
+        assert client.post(f"/games/{game_id}/rounds/undo").status_code in (409, 507)
+        assert client.get(f"/games/{game_id}/live?v=0").status_code == 200
+        assert client.get(f"/games/{game_id}").status_code == 200
+    finally:
+        close(restarted)
+
+
 def test_a_full_disk_says_the_change_was_not_saved_and_what_to_do(web, app, monkeypatch, tmp_path):
     """The database on a full disk refuses a write whole: the page and the API say so (507),
     the command line in one line, and nothing claims the change was kept."""
