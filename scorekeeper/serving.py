@@ -38,6 +38,13 @@ THREADS = 4
 #: own default is 100: a dozen tables of six phones, each with a poll and a page open, come near
 #: it. Not more: each socket may have a body of up to the largest upload buffered on disk.
 CONNECTION_LIMIT = 200
+#: Sockets one address may hold open at once: a phone's browser opens up to six to one server.
+#: Past this, a new connection from that address is closed at once, so that one guest's held
+#: or half-sent requests (198 of them filled every socket, and every phone's poll and save timed
+#: out) leave the rest of CONNECTION_LIMIT to the table. ``CONNECTIONS_PER_ADDRESS`` sets it
+#: (0: none); behind a proxy (``PROXY_COUNT``) every connection comes from the proxy's address,
+#: and there is no cap unless one is set: the proxy keeps its own (docs/running.md).
+CONNECTIONS_PER_ADDRESS = 24
 #: Seconds a socket may stay silent, a request half sent or a kept-alive one idle, before it is
 #: closed (waitress's default). A phone polls every 2 s; a slow client that keeps sending costs
 #: a socket, not a thread.
@@ -146,6 +153,14 @@ class BodyJudge:
         return body_allowed(self.app, environ)
 
 
+def per_address(app: Flask) -> int:
+    """The most sockets one address may hold open (0: no cap): :data:`CONNECTIONS_PER_ADDRESS`."""
+    configured = app.config.get("CONNECTIONS_PER_ADDRESS")
+    if configured is None:
+        return 0 if app.config.get("PROXY_COUNT") else CONNECTIONS_PER_ADDRESS
+    return int(configured)
+
+
 def guarded_channel(app: Flask, host: str, port: int):
     """waitress's channel, with a parser that asks :class:`BodyJudge` how much body each
     request may send once its head has arrived: one announced larger is refused with a 413
@@ -155,6 +170,7 @@ def guarded_channel(app: Flask, host: str, port: int):
     import may ever use the disk, so a stranger's held upload cannot fill it."""
     from waitress.channel import HTTPChannel
     from waitress.parser import HTTPRequestParser
+    from waitress.task import WSGITask
     from waitress.utilities import RequestEntityTooLarge
 
     judge = BodyJudge(app, host, port)
@@ -183,10 +199,56 @@ def guarded_channel(app: Flask, host: str, port: int):
                 self.completed = True
             return consumed
 
+    class Task(WSGITask):
+        """An answer without a body (the watcher's 204 "no change", a 304) keeps the connection:
+        waitress closed every HTTP/1.1 answer that had no Content-Length, bodiless ones too, so
+        every phone's poll made a new connection, and while a guest held every socket the
+        phones already connected were locked out with the rest."""
+
+        keeping = False
+
+        def build_response_header(self) -> bytes:
+            self.keeping = (self.version == "1.1" and not self.has_body and not self.close_on_finish
+                            and self.request.headers.get("CONNECTION", "").lower() != "close")
+            try:
+                return super().build_response_header()
+            finally:
+                self.keeping = False
+
+        def set_close_on_finish(self) -> None:
+            if not self.keeping:
+                super().set_close_on_finish()
+
     class Channel(HTTPChannel):
         parser_class = Parser
+        task_class = Task
 
     return Channel
+
+
+def capped_accept(server, most: int) -> None:
+    """``server`` accepts at most ``most`` sockets from one address at once (waitress's own
+    accept, and a count of the address's open channels; a 24th socket is closed unanswered)."""
+    from waitress.channel import HTTPChannel
+
+    def handle_accept() -> None:
+        try:
+            accepted = server.accept()
+            if accepted is None:
+                return
+            conn, addr = accepted
+            server.set_socket_options(conn)
+        except OSError:  # (as waitress: a socket the client closed before it was taken)
+            return
+        addr = server.fix_addr(addr)
+        held = sum(1 for channel in list(server._map.values())
+                   if isinstance(channel, HTTPChannel) and channel.addr and channel.addr[0] == addr[0])
+        if held >= most:
+            conn.close()
+            return
+        server.channel_class(server, conn, addr, server.adj, map=server._map)
+
+    server.handle_accept = handle_accept
 
 
 def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
@@ -196,8 +258,11 @@ def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
     server = create_server(AccessLog(app), **options(app, host, port, threads))
     listening = [server] if hasattr(server, "channel_class") else \
         [d for d in server.map.values() if hasattr(d, "channel_class")]
+    most = per_address(app)
     for one in listening:
         one.channel_class = guarded_channel(app, host, one.effective_port)
+        if most:
+            capped_accept(one, most)
     return server
 
 

@@ -41,8 +41,11 @@ class SlowSockets:
 
     def __init__(self, port: int, path: str, count: int) -> None:
         self.sockets = []
-        for _ in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        for n in range(count):
+            # From several addresses of loopback, as phones are: one address holds at most
+            # CONNECTIONS_PER_ADDRESS sockets (test_one_address_holds_no_more_than_its_share...).
+            source = (f"127.0.0.{10 + n // 20}", 0)
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=source)
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode())
             self.sockets.append(sock)
         self.lines_sent = 0
@@ -356,3 +359,82 @@ def test_a_body_within_the_usual_size_is_kept_in_memory_and_only_the_keepers_imp
     keepers.close()
     strangers = sent("/api/import", b"x" * (usual + 1))
     assert strangers.error is not None and strangers.error.code == 413 and strangers.body_rcv is None
+
+
+# ------------------------------------------------------------------ sockets, by address
+
+
+@pytest.fixture
+def capped(tmp_path):
+    """The app served as `make run` serves it, one address capped at 4 sockets."""
+    from conftest import close, make_app
+
+    from scorekeeper.serving import make_server
+
+    app = make_app(tmp_path, CONNECTIONS_PER_ADDRESS=4)
+    server = make_server(app, "127.0.0.1", 0, 2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server.effective_port
+    server.close()
+    thread.join(timeout=10)
+    close(app)
+
+
+def test_one_address_holds_no_more_than_its_share_of_the_sockets(capped):
+    """A guest's half-sent requests take their address's sockets, not the table's: past its cap
+    a connection from that address is closed at once, and another address is answered."""
+    from scorekeeper import serving
+
+    assert serving.CONNECTIONS_PER_ADDRESS == 24 and serving.CONNECTIONS_PER_ADDRESS < serving.CONNECTION_LIMIT / 4
+    _, port = capped
+    held = []
+    try:
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            held.append(sock)
+        # (The server takes connections in the order they came: the held ones are its before this.)
+        one_more = socket.create_connection(("127.0.0.1", port), timeout=5)
+        one_more.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            assert one_more.recv(100) == b""  # closed unanswered
+        except ConnectionResetError:
+            pass
+        finally:
+            one_more.close()
+        # A phone at another address of the table's network (loopback's 127.0.0.2) is answered.
+        other = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=("127.0.0.2", 0))
+        other.request("GET", "/api/openapi.json")
+        assert other.getresponse().status == 200
+        other.close()
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_an_answer_without_a_body_keeps_the_phones_connection(capped):
+    """The watcher's poll answered 204, a page's 304: waitress closed the connection after each,
+    so every poll made a new one."""
+    _, port = capped
+    created = json.loads(call(port, "POST", "/api/games", GAME)[2])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", f"/api/games/{created['id']}")
+        first = conn.getresponse()
+        first.read()
+        tag = first.headers["ETag"]
+        sock = conn.sock
+        for _ in range(3):
+            conn.request("GET", f"/api/games/{created['id']}", headers={"If-None-Match": tag})
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 304 and answer.headers.get("Connection") != "close"
+            assert conn.sock is sock  # the same connection, kept
+        version = version_of(first.headers)
+        conn.request("GET", f"/games/{created['id']}/live?v={version}&watch=1")
+        polled = conn.getresponse()
+        polled.read()
+        assert polled.status == 204 and polled.headers.get("Connection") != "close" and conn.sock is sock
+    finally:
+        conn.close()
