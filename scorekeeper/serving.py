@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -161,7 +162,7 @@ def per_address(app: Flask) -> int:
     return int(configured)
 
 
-def guarded_channel(app: Flask, host: str, port: int):
+def guarded_channel(app: Flask, host: str, port: int, most: int = 0):
     """waitress's channel, with a parser that asks :class:`BodyJudge` how much body each
     request may send once its head has arrived: one announced larger is refused with a 413
     before a byte of its body is kept, and one sent in chunks is cut off when it passes the
@@ -219,36 +220,44 @@ def guarded_channel(app: Flask, host: str, port: int):
             if not self.keeping:
                 super().set_close_on_finish()
 
+    #: The sockets open from each address (with ``most``: a cap of sockets by address).
+    open_from: dict[str, int] = {}
+    counting = threading.Lock()
+
     class Channel(HTTPChannel):
+        """A connection; past ``most`` open from its address, closed as soon as it is taken,
+        before a byte of it is read."""
+
         parser_class = Parser
         task_class = Task
+        counted = False
+
+        def __init__(self, server, sock, addr, adj, map=None) -> None:
+            super().__init__(server, sock, addr, adj, map=map)
+            if not most:
+                return
+            who = addr[0] if isinstance(addr, tuple) else str(addr)
+            with counting:
+                over = open_from.get(who, 0) >= most
+                if not over:
+                    open_from[who] = open_from.get(who, 0) + 1
+                    self.counted = True
+            if over:
+                self.close()
+
+        def del_channel(self, map=None) -> None:
+            super().del_channel(map)
+            if self.counted:
+                self.counted = False
+                who = self.addr[0] if isinstance(self.addr, tuple) else str(self.addr)
+                with counting:
+                    left = open_from.get(who, 1) - 1
+                    if left:
+                        open_from[who] = left
+                    else:
+                        open_from.pop(who, None)
 
     return Channel
-
-
-def capped_accept(server, most: int) -> None:
-    """``server`` accepts at most ``most`` sockets from one address at once (waitress's own
-    accept, and a count of the address's open channels; a 24th socket is closed unanswered)."""
-    from waitress.channel import HTTPChannel
-
-    def handle_accept() -> None:
-        try:
-            accepted = server.accept()
-            if accepted is None:
-                return
-            conn, addr = accepted
-            server.set_socket_options(conn)
-        except OSError:  # (as waitress: a socket the client closed before it was taken)
-            return
-        addr = server.fix_addr(addr)
-        held = sum(1 for channel in list(server._map.values())
-                   if isinstance(channel, HTTPChannel) and channel.addr and channel.addr[0] == addr[0])
-        if held >= most:
-            conn.close()
-            return
-        server.channel_class(server, conn, addr, server.adj, map=server._map)
-
-    server.handle_accept = handle_accept
 
 
 def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
@@ -258,11 +267,8 @@ def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
     server = create_server(AccessLog(app), **options(app, host, port, threads))
     listening = [server] if hasattr(server, "channel_class") else \
         [d for d in server.map.values() if hasattr(d, "channel_class")]
-    most = per_address(app)
     for one in listening:
-        one.channel_class = guarded_channel(app, host, one.effective_port)
-        if most:
-            capped_accept(one, most)
+        one.channel_class = guarded_channel(app, host, one.effective_port, per_address(app))
     return server
 
 

@@ -411,6 +411,19 @@ def test_one_address_holds_no_more_than_its_share_of_the_sockets(capped):
     finally:
         for sock in held:
             sock.close()
+    # Their sockets closed, the address is answered again (its count follows the closes).
+    deadline = time.monotonic() + 10
+    while not _answered(port) and time.monotonic() < deadline:
+        pass  # (the server sees the closes in its own time: asked again until it has)
+    assert _answered(port)
+
+
+def _answered(port: int) -> bool:
+    """Whether a request from 127.0.0.1 is answered now (its connection not closed at once)."""
+    try:
+        return call(port, "GET", "/api/openapi.json", timeout=5)[0] == 200
+    except (ConnectionError, http.client.RemoteDisconnected):
+        return False
 
 
 def test_an_answer_without_a_body_keeps_the_phones_connection(capped):

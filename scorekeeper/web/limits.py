@@ -249,7 +249,9 @@ class FormParser(FormDataParser):
     megabytes, before the form token was even looked at. Here a form is refused with a 413 when
     it says it is larger, or turns out to be, before a field of it is read."""
 
-    def _parse_urlencoded(self, stream, mimetype, content_length, options):
+    def parse(self, stream, mimetype, content_length, options=None):
+        if mimetype != "application/x-www-form-urlencoded":
+            return super().parse(stream, mimetype, content_length, options)
         most = self.max_form_memory_size
         if most is not None and content_length is not None and content_length > most:
             raise RequestEntityTooLarge()
@@ -258,7 +260,12 @@ class FormParser(FormDataParser):
             raise RequestEntityTooLarge()
         if self.max_form_parts is not None and body.count(b"&") >= self.max_form_parts:
             raise RequestEntityTooLarge()
-        items = parse_qsl(body.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+        try:
+            items = parse_qsl(body.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+        except ValueError:  # (as Werkzeug: a form that cannot be read is an empty one, or an error)
+            if not self.silent:
+                raise
+            items = []
         return stream, self.cls(items), self.cls()
 
 
