@@ -22,7 +22,9 @@ from flask import Flask, abort, render_template, request
 from scorekeeper import serving
 
 app = Flask(__name__, template_folder=str(Path(__file__).parent / "floor_templates"))
-# Served as Scorekeeper is: `flask --app bench.floor:app serve`.
+# Served as Scorekeeper is: `flask --app bench.floor:app serve`; as under the bench (run.app_env),
+# with no cap of sockets by address: the load model's phones all come from loopback.
+app.config["CONNECTIONS_PER_ADDRESS"] = 0
 serving.register(app)
 _local = threading.local()
 #: The queries, in each driver's placeholder style.

@@ -40,11 +40,19 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.store.private import private_folder, secret_key
 
     private_folder(instance)
+    from scorekeeper.web.limits import MAX_FORM_MEMORY_SIZE, MAX_FORM_PARTS
+
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         # A game lasts hours: a form token must not expire in the middle of it.
         WTF_CSRF_TIME_LIMIT=None,
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        # The largest body of any request but an import (a game's file sent to the API is tens
+        # of kilobytes): waitress keeps one this size in memory, never on the disk.
+        MAX_CONTENT_LENGTH=512 * 1024,
+        # A form's fields and bytes (Flask's defaults are 1,000 and 500 KB, for multipart forms
+        # alone): refused before they are read (scorekeeper.web.limits.FormParser).
+        MAX_FORM_PARTS=MAX_FORM_PARTS,
+        MAX_FORM_MEMORY_SIZE=MAX_FORM_MEMORY_SIZE,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
         # The cookie is sent again only when the session changes (a new edit key, a form
@@ -157,5 +165,20 @@ def compiled_templates(app: Flask, instance: Path) -> None:
     shapes the compiled code (Jinja's version, the extensions) names the folder."""
     made_by = repr((jinja2.__version__, sorted(app.jinja_env.extensions))).encode()
     folder = instance / "compiled-templates" / hashlib.sha256(made_by).hexdigest()[:12]
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(folder))
+    try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError:  # a full disk, a read-only folder: every template is compiled in memory
+        return
+    app.jinja_env.bytecode_cache = KeptWhereItCan(str(folder))
+
+
+class KeptWhereItCan(FileSystemBytecodeCache):
+    """A compiled template that cannot be kept (the disk is full, the folder read-only) is served
+    from memory all the same: a page that failed to be kept was a bare 500 where the change it
+    answered would have said in words that the disk is full (a 507)."""
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:
+            pass

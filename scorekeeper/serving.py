@@ -16,7 +16,9 @@ request on stdout, as before: waitress writes none of its own.
 from __future__ import annotations
 
 import logging
+import re
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -37,6 +39,13 @@ THREADS = 4
 #: own default is 100: a dozen tables of six phones, each with a poll and a page open, come near
 #: it. Not more: each socket may have a body of up to the largest upload buffered on disk.
 CONNECTION_LIMIT = 200
+#: Sockets one address may hold open at once: a phone's browser opens up to six to one server.
+#: Past this, a new connection from that address is closed at once, so that one guest's held
+#: or half-sent requests (198 of them filled every socket, and every phone's poll and save timed
+#: out) leave the rest of CONNECTION_LIMIT to the table. ``CONNECTIONS_PER_ADDRESS`` sets it
+#: (0: none); behind a proxy (``PROXY_COUNT``) every connection comes from the proxy's address,
+#: and there is no cap unless one is set: the proxy keeps its own (docs/running.md).
+CONNECTIONS_PER_ADDRESS = 24
 #: Seconds a socket may stay silent, a request half sent or a kept-alive one idle, before it is
 #: closed (waitress's default). A phone polls every 2 s; a slow client that keeps sending costs
 #: a socket, not a thread.
@@ -82,10 +91,22 @@ def largest_body(app: Flask) -> int:
     return max(sizes)
 
 
+#: What a logged field may not carry as it is: control characters (a "%0a" in a path is a new
+#: line in PATH_INFO: a forged line in the log; "%1b" a terminal's escape), the quote that ends
+#: the field, and the backslash that escapes.
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f-\x9f"\\]')
+
+
+def logged(text: str) -> str:
+    """``text`` as the access log writes it: each unsafe character as ``\\xNN``."""
+    return _UNSAFE.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
+
+
 class AccessLog:
     """One line a request once its answer starts: address, time, method and path, status, the
     body's length when the answer says it (``-`` when streamed), and how long the app worked on
-    it ("3.1ms": from a worker thread taking the request to the answer starting). A slow answer
+    it ("3.1ms": from a worker thread taking the request to the answer starting); what the client
+    chose (the path, the method, an address a proxy passed on) is escaped (:func:`logged`). A slow answer
     seen by a phone is told apart in it from a busy server: the time a request waited for a
     thread, and the time its answer took on the way, are not in it."""
 
@@ -97,24 +118,170 @@ class AccessLog:
 
         def start(status: str, headers: list[tuple[str, str]], exc_info=None):
             length = next((value for name, value in headers if name.lower() == "content-length"), "-")
-            ACCESS_LOG.info('%s [%s] "%s %s" %s %s %.1fms', environ.get("REMOTE_ADDR", "-"),
-                            time.strftime("%d/%b/%Y:%H:%M:%S %z"), environ.get("REQUEST_METHOD", "-"),
-                            environ.get("PATH_INFO", ""), status.split(" ", 1)[0], length,
+            ACCESS_LOG.info('%s [%s] "%s %s" %s %s %.1fms', logged(environ.get("REMOTE_ADDR", "-")),
+                            time.strftime("%d/%b/%Y:%H:%M:%S %z"), logged(environ.get("REQUEST_METHOD", "-")),
+                            logged(environ.get("PATH_INFO", "")), status.split(" ", 1)[0], length,
                             (time.perf_counter() - taken) * 1000)
             return start_response(status, headers, exc_info)
 
         return self.app(environ, start)
 
 
-def serve(app: Flask, host: str, port: int, threads: int = THREADS) -> None:
-    import waitress
+class BodyJudge:
+    """The most bytes of body a request may send, asked by the server as soon as the request's
+    head has arrived, before any of its body is kept: ``MAX_CONTENT_LENGTH`` for a request that
+    announces no more than that (nearly every one), else the app's answer for this request
+    (:func:`scorekeeper.web.limits.body_allowed`: an import from the club's keeper takes
+    ``IMPORT_MAX_BYTES``; anyone else's large body is refused with a 413 at once)."""
 
+    def __init__(self, app: Flask, host: str, port: int) -> None:
+        self.app = app
+        self.usual = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+        self.server = (host, str(port))
+
+    def __call__(self, parser) -> int | None:
+        if not self.usual:  # an app that sets no limit (the bench's floor): waitress's own
+            return None
+        if not parser.chunked and parser.content_length <= self.usual:
+            return self.usual
+        from scorekeeper.web.limits import body_allowed
+
+        environ = {"REQUEST_METHOD": parser.command, "PATH_INFO": parser.path, "QUERY_STRING": parser.query,
+                   "SERVER_NAME": self.server[0], "SERVER_PORT": self.server[1], "SERVER_PROTOCOL": "HTTP/1.1",
+                   "SCRIPT_NAME": "", "wsgi.url_scheme": parser.url_scheme, "wsgi.input": None}
+        for name, value in parser.headers.items():
+            environ[name if name in ("CONTENT_TYPE", "CONTENT_LENGTH") else f"HTTP_{name}"] = value
+        return body_allowed(self.app, environ)
+
+
+def per_address(app: Flask) -> int:
+    """The most sockets one address may hold open (0: no cap): :data:`CONNECTIONS_PER_ADDRESS`."""
+    configured = app.config.get("CONNECTIONS_PER_ADDRESS")
+    if configured is None:
+        return 0 if app.config.get("PROXY_COUNT") else CONNECTIONS_PER_ADDRESS
+    return int(configured)
+
+
+def guarded_channel(app: Flask, host: str, port: int, most: int = 0):
+    """waitress's channel, with a parser that asks :class:`BodyJudge` how much body each
+    request may send once its head has arrived: one announced larger is refused with a 413
+    before a byte of its body is kept, and one sent in chunks is cut off when it passes the
+    size. A body within ``MAX_CONTENT_LENGTH`` is kept in memory, never written to the
+    temporary folder (waitress spools any body past 512 KB to a file there): only the keeper's
+    import may ever use the disk, so a stranger's held upload cannot fill it."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser
+    from waitress.task import WSGITask
+    from waitress.utilities import RequestEntityTooLarge
+
+    judge = BodyJudge(app, host, port)
+
+    class Parser(HTTPRequestParser):
+        most: int | None = None
+
+        def parse_header(self, header_plus: bytes) -> None:
+            super().parse_header(header_plus)
+            if self.body_rcv is None:
+                return
+            self.most = judge(self)
+            if self.most is None:
+                return
+            if not self.chunked and self.content_length > self.most:
+                self.body_rcv = None  # nothing of it is kept
+                self.error = RequestEntityTooLarge(f"exceeds the {self.most} bytes this request may send")
+                self.completed = True
+            elif self.most <= judge.usual:
+                self.body_rcv.buf.overflow = max(self.body_rcv.buf.overflow, self.most + 1)
+
+        def received(self, data: bytes) -> int:
+            consumed = super().received(data)
+            if self.most is not None and not self.completed and self.body_bytes_received > self.most:
+                self.error = RequestEntityTooLarge(f"exceeds the {self.most} bytes this request may send")
+                self.completed = True
+            return consumed
+
+    class Task(WSGITask):
+        """An answer without a body (the watcher's 204 "no change", a 304) keeps the connection:
+        waitress closed every HTTP/1.1 answer that had no Content-Length, bodiless ones too, so
+        every phone's poll made a new connection, and while a guest held every socket the
+        phones already connected were locked out with the rest."""
+
+        keeping = False
+
+        def build_response_header(self) -> bytes:
+            self.keeping = (self.version == "1.1" and not self.has_body and not self.close_on_finish
+                            and self.request.headers.get("CONNECTION", "").lower() != "close")
+            try:
+                return super().build_response_header()
+            finally:
+                self.keeping = False
+
+        def set_close_on_finish(self) -> None:
+            if not self.keeping:
+                super().set_close_on_finish()
+
+    #: The sockets open from each address (with ``most``: a cap of sockets by address).
+    open_from: dict[str, int] = {}
+    counting = threading.Lock()
+
+    class Channel(HTTPChannel):
+        """A connection; past ``most`` open from its address, closed as soon as it is taken,
+        before a byte of it is read."""
+
+        parser_class = Parser
+        task_class = Task
+        counted = False
+
+        def __init__(self, server, sock, addr, adj, map=None) -> None:
+            super().__init__(server, sock, addr, adj, map=map)
+            if not most:
+                return
+            who = addr[0] if isinstance(addr, tuple) else str(addr)
+            with counting:
+                over = open_from.get(who, 0) >= most
+                if not over:
+                    open_from[who] = open_from.get(who, 0) + 1
+                    self.counted = True
+            if over:
+                self.close()
+
+        def del_channel(self, map=None) -> None:
+            super().del_channel(map)
+            if self.counted:
+                self.counted = False
+                who = self.addr[0] if isinstance(self.addr, tuple) else str(self.addr)
+                with counting:
+                    left = open_from.get(who, 1) - 1
+                    if left:
+                        open_from[who] = left
+                    else:
+                        open_from.pop(who, None)
+
+    return Channel
+
+
+def make_server(app: Flask, host: str, port: int, threads: int = THREADS):
+    """waitress's server for the app (not started: ``.run()`` serves until it is closed)."""
+    from waitress.server import create_server
+
+    server = create_server(AccessLog(app), **options(app, host, port, threads))
+    listening = [server] if hasattr(server, "channel_class") else \
+        [d for d in server.map.values() if hasattr(d, "channel_class")]
+    for one in listening:
+        one.channel_class = guarded_channel(app, host, one.effective_port, per_address(app))
+    return server
+
+
+def serve(app: Flask, host: str, port: int, threads: int = THREADS) -> None:
+    logging.basicConfig()  # waitress's own warnings, on stderr, as waitress.serve() set them up
     handler = logging.StreamHandler(sys.stdout)
     handler.setFormatter(logging.Formatter("%(message)s"))
     ACCESS_LOG.addHandler(handler)
     ACCESS_LOG.setLevel(logging.INFO)
     ACCESS_LOG.propagate = False
-    waitress.serve(AccessLog(app), **options(app, host, port, threads))
+    server = make_server(app, host, port, threads)
+    server.print_listen("Serving on http://{}:{}")
+    server.run()
 
 
 @click.command("serve")

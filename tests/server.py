@@ -33,6 +33,8 @@ def app_env(database_url: str, instance: Path, limits: bool = False) -> dict[str
         # far more than any table, past the per-address limits (tested in test_limits.py, and
         # on a real server in test_serving.py).
         env["FLASK_RATELIMIT_ENABLED"] = "false"
+        # (and every socket from the one address, loopback's: no cap of sockets by address)
+        env["FLASK_CONNECTIONS_PER_ADDRESS"] = "0"
     return env
 
 

@@ -41,8 +41,11 @@ class SlowSockets:
 
     def __init__(self, port: int, path: str, count: int) -> None:
         self.sockets = []
-        for _ in range(count):
-            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        for n in range(count):
+            # From several addresses of loopback, as phones are: one address holds at most
+            # CONNECTIONS_PER_ADDRESS sockets (test_one_address_holds_no_more_than_its_share...).
+            source = (f"127.0.0.{10 + n // 20}", 0)
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=source)
             sock.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode())
             self.sockets.append(sock)
         self.lines_sent = 0
@@ -239,3 +242,212 @@ def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatc
         log.removeHandler(handler)
     [line] = lines
     assert line.endswith('"GET /games/3/live" 204 - 12.3ms')
+
+
+def test_the_access_log_writes_what_a_client_chose_escaped(monkeypatch):
+    """A "%0a" in a path (a new line in PATH_INFO) wrote a forged line into the log, a "%1b" a
+    terminal's escape; a quote ended the field early."""
+    import logging
+
+    from scorekeeper import serving
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("scorekeeper.access")
+    log.addHandler(handler)
+    monkeypatch.setattr(log, "disabled", False)
+    monkeypatch.setattr(log, "level", logging.INFO)
+
+    def answer(environ, start_response):
+        start_response("404 Not Found", [("Content-Length", "0")])
+        return []
+
+    forged = '/x\n10.0.0.1 [06/Dec/2026:04:00:00 +0000] "POST /games/1/rounds/new" 303 - 1.0ms\x1b[2J\x85"\\'
+    try:
+        serving.AccessLog(answer)({"REQUEST_METHOD": "GET\r", "PATH_INFO": forged, "REMOTE_ADDR": "1.2.3.4\n"},
+                                  lambda status, headers, exc_info=None: None)
+    finally:
+        log.removeHandler(handler)
+    [line] = lines
+    assert "\n" not in line and "\x1b" not in line and "\r" not in line and "\x85" not in line
+    assert line.startswith("1.2.3.4\\x0a [")
+    assert '"GET\\x0d /x\\x0a10.0.0.1 [06/Dec/2026:04:00:00 +0000] \\x22POST /games/1/rounds/new\\x22 303 - ' \
+           '1.0ms\\x1b[2J\\x85\\x22\\x5c" 404 0 ' in line
+
+
+# ------------------------------------------------------------------ bodies, before they are kept
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The app served by waitress as `make run` serves it (serving.make_server), in this process."""
+    from conftest import close, make_app
+
+    from scorekeeper.serving import make_server
+
+    app = make_app(tmp_path)
+    server = make_server(app, "127.0.0.1", 0, 2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server.effective_port
+    server.close()
+    thread.join(timeout=10)
+    close(app)
+
+
+def head_only(port: int, method: str, path: str, length: int, headers: dict | None = None,
+              timeout: float = 5) -> bytes:
+    """A request's head announcing ``length`` bytes of body, none of them sent: what the server
+    answers (nothing, within ``timeout``, when it waits for the body)."""
+    lines = [f"{method} {path} HTTP/1.1", "Host: 127.0.0.1", f"Content-Length: {length}",
+             *(f"{name}: {value}" for name, value in (headers or {}).items())]
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        try:
+            return sock.recv(4096)
+        except TimeoutError:
+            return b""
+
+
+def test_a_body_larger_than_its_request_may_send_is_refused_before_any_of_it_arrives(served):
+    """A stranger's announced upload is a 413 at once, on any path, the import's too: waitress
+    no longer waits for (and spools to the disk) a body up to the largest upload on every path."""
+    from conftest import CLUB_KEY
+
+    app, port = served
+    usual = app.config["MAX_CONTENT_LENGTH"]
+    for path in ("/games/new", "/api/games", "/import", "/api/import", "/no-such-page"):
+        answer = head_only(port, "POST", path, usual + 1)
+        assert answer.startswith(b"HTTP/1.1 413"), (path, answer[:80])
+    # The keeper's import may send more: the server waits for its body.
+    assert head_only(port, "POST", "/api/import", usual + 1, {"Authorization": f"Bearer {CLUB_KEY}"}, 1) == b""
+    # Sent whole, a keeper's backup larger than any other body is imported.
+    backup = json.dumps({"format": "scorekeeper-backup/1", "games": []})
+    body = backup[:-1] + " " * usual + "}"
+    status, _, payload, _ = call(port, "POST", "/api/import", json.loads(body),
+                                 {"Authorization": f"Bearer {CLUB_KEY}"})
+    assert status in (200, 201), payload[:200]
+
+
+def test_a_body_within_the_usual_size_is_kept_in_memory_and_only_the_keepers_import_on_disk(app):
+    """waitress writes a body past 512 KB (its inbuf_overflow) to the temporary folder: a
+    stranger's held body could fill a small disk. Any body but the keeper's import stays in
+    memory, however it is sent."""
+    from conftest import CLUB_KEY
+    from waitress.adjustments import Adjustments
+
+    from scorekeeper.serving import guarded_channel, options
+
+    parser_class = guarded_channel(app, "127.0.0.1", 8000).parser_class
+    adj = Adjustments(**{k: v for k, v in options(app, "127.0.0.1", 8000, THREADS).items() if k != "listen"})
+    usual = app.config["MAX_CONTENT_LENGTH"]
+
+    def sent(path: str, body: bytes, *headers: str):
+        parser = parser_class(adj)
+        head = "\r\n".join([f"POST {path} HTTP/1.1", "Host: localhost", f"Content-Length: {len(body)}", *headers])
+        data = head.encode() + b"\r\n\r\n" + body
+        while data and not parser.completed:
+            data = data[parser.received(data[:8192]):]
+        return parser
+
+    whole = sent("/games/new", b"x" * usual)
+    assert whole.completed and whole.error is None and not whole.body_rcv.buf.overflowed
+    whole.close()
+    keepers = sent("/api/import", b"x" * (usual + 1), f"Authorization: Bearer {CLUB_KEY}")
+    assert keepers.completed and keepers.error is None and keepers.body_rcv.buf.overflowed
+    keepers.close()
+    strangers = sent("/api/import", b"x" * (usual + 1))
+    assert strangers.error is not None and strangers.error.code == 413 and strangers.body_rcv is None
+
+
+# ------------------------------------------------------------------ sockets, by address
+
+
+@pytest.fixture
+def capped(tmp_path):
+    """The app served as `make run` serves it, one address capped at 4 sockets."""
+    from conftest import close, make_app
+
+    from scorekeeper.serving import make_server
+
+    app = make_app(tmp_path, CONNECTIONS_PER_ADDRESS=4)
+    server = make_server(app, "127.0.0.1", 0, 2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield app, server.effective_port
+    server.close()
+    thread.join(timeout=10)
+    close(app)
+
+
+def test_one_address_holds_no_more_than_its_share_of_the_sockets(capped):
+    """A guest's half-sent requests take their address's sockets, not the table's: past its cap
+    a connection from that address is closed at once, and another address is answered."""
+    from scorekeeper import serving
+
+    assert serving.CONNECTIONS_PER_ADDRESS == 24 and serving.CONNECTIONS_PER_ADDRESS < serving.CONNECTION_LIMIT / 4
+    _, port = capped
+    held = []
+    try:
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+            sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+            held.append(sock)
+        # (The server takes connections in the order they came: the held ones are its before this.)
+        one_more = socket.create_connection(("127.0.0.1", port), timeout=5)
+        one_more.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            assert one_more.recv(100) == b""  # closed unanswered
+        except ConnectionResetError:
+            pass
+        finally:
+            one_more.close()
+        # A phone at another address of the table's network (loopback's 127.0.0.2) is answered.
+        other = http.client.HTTPConnection("127.0.0.1", port, timeout=5, source_address=("127.0.0.2", 0))
+        other.request("GET", "/api/openapi.json")
+        assert other.getresponse().status == 200
+        other.close()
+    finally:
+        for sock in held:
+            sock.close()
+    # Their sockets closed, the address is answered again (its count follows the closes).
+    deadline = time.monotonic() + 10
+    while not _answered(port) and time.monotonic() < deadline:
+        pass  # (the server sees the closes in its own time: asked again until it has)
+    assert _answered(port)
+
+
+def _answered(port: int) -> bool:
+    """Whether a request from 127.0.0.1 is answered now (its connection not closed at once)."""
+    try:
+        return call(port, "GET", "/api/openapi.json", timeout=5)[0] == 200
+    except (ConnectionError, http.client.RemoteDisconnected):
+        return False
+
+
+def test_an_answer_without_a_body_keeps_the_phones_connection(capped):
+    """The watcher's poll answered 204, a page's 304: waitress closed the connection after each,
+    so every poll made a new one."""
+    _, port = capped
+    created = json.loads(call(port, "POST", "/api/games", GAME)[2])
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", f"/api/games/{created['id']}")
+        first = conn.getresponse()
+        first.read()
+        tag = first.headers["ETag"]
+        sock = conn.sock
+        for _ in range(3):
+            conn.request("GET", f"/api/games/{created['id']}", headers={"If-None-Match": tag})
+            answer = conn.getresponse()
+            answer.read()
+            assert answer.status == 304 and answer.headers.get("Connection") != "close"
+            assert conn.sock is sock  # the same connection, kept
+        version = version_of(first.headers)
+        conn.request("GET", f"/games/{created['id']}/live?v={version}&watch=1")
+        polled = conn.getresponse()
+        polled.read()
+        assert polled.status == 204 and polled.headers.get("Connection") != "close" and conn.sock is sock
+    finally:
+        conn.close()

@@ -24,7 +24,8 @@ derived, written with the facts), :mod:`~scorekeeper.store.access` (edit keys).
 
 from __future__ import annotations
 
-from scorekeeper.store.errors import AlreadyRecorded, BrokenGame, Conflict, NotFound, NotInBin, PlayerNameError
+from scorekeeper.store.errors import (AlreadyRecorded, BrokenGame, Conflict, InBin, NotFound, NotInBin,
+                                      PlayerNameError)
 from scorekeeper.store.games import (
     VERSION_OF,
     Peeked,
@@ -82,6 +83,7 @@ __all__ = [
     "GamesPlayed",
     "LoadedGame",
     "NotFound",
+    "InBin",
     "NotInBin",
     "Peeked",
     "PlayerNameError",

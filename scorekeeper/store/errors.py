@@ -40,6 +40,15 @@ class NotInBin(Exception):
     pass
 
 
+class InBin(Exception):
+    """A change to a game in the bin (deleted, not yet restored): a round, a hand sent, a
+    player's word. Raised with nothing written; the game takes changes again once restored."""
+
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        super().__init__(f"game {game_id} is in the bin: restore it before changing it")
+
+
 class AlreadyRecorded(Exception):
     """The round number a form carried has been recorded meanwhile (double tap, second phone).
     Raised with the write rolled back, nothing written: a game loaded next holds that round."""

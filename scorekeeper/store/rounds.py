@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper.store.seats import flags, sent_hands
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.database import writing
-from scorekeeper.store.errors import AlreadyRecorded, Conflict, NotFound
+from scorekeeper.store.errors import AlreadyRecorded, Conflict, InBin, NotFound
 from scorekeeper.store.games import load
 from scorekeeper.store.models import Game, HandEntry, Round, db, utcnow
 from scorekeeper.store.replays import LoadedGame, SeatFact
@@ -33,6 +33,8 @@ from scorekeeper.rules import (
 
 
 def _check_version(loaded: LoadedGame, expected: int | None) -> None:
+    if loaded.deleted:
+        raise InBin(loaded.id)
     if expected is not None and expected != loaded.game.version:
         raise Conflict(expected, loaded)
 
@@ -144,6 +146,8 @@ def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameStat
                              execution_options={"synchronize_session": False, "populate_existing": True})
     if game is None:
         return None
+    if game.deleted_at is not None:  # in the bin: its rounds stay as they were until it is restored
+        raise InBin(game_id)
     expected = state.played + 1
     if number < 1:
         raise RoundError([Problem(f"round numbers start at 1, not {number}", round=number, field="number")])

@@ -145,6 +145,11 @@ def club_only(what: str) -> Callable[[F], F]:
     return mark
 
 
+def allows(view: Callable | None) -> bool:
+    """Whether this request may use ``view``: a keeper's view only the keeper's."""
+    return getattr(view, _ATTRIBUTE, None) is None or is_keeper()
+
+
 def guard() -> None:
     """Before every request, before the CSRF check reads a form: refuse a keeper's view to
     anyone else."""

@@ -20,13 +20,17 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
-from flask import Flask, current_app, request
+from urllib.parse import parse_qsl
+
+from flask import Flask, Request, current_app, request
 from flask_babel import format_decimal
 from flask_limiter import Limiter, RequestLimit
 from flask_limiter.util import get_remote_address
 from werkzeug.exceptions import RequestEntityTooLarge
+from werkzeug.formparser import FormDataParser
 
 from scorekeeper.files import transfer
+from scorekeeper.web import clubkey
 from scorekeeper.web.languages import gettext, ngettext
 
 F = TypeVar("F", bound=Callable)
@@ -48,6 +52,11 @@ BACKUPS = "4 per minute; 30 per hour"
 #: The API's writes (a round, a correction): a table records a round every few minutes; a
 #: client that retries, or a phone scoring several tables, stays far below 2 a second.
 API_WRITES = "120 per minute"
+#: Hands sent from a player's phone, and their words ("that's not my hand"), by the web form: a
+#: player sends a hand or two a round; as many as the API's writes, so that the form is no
+#: way around their limit. A key tapped without JavaScript posts too, but writes nothing and
+#: is not counted.
+SENT_HANDS = API_WRITES
 
 LIMITS = {
     "games.new_game": (NEW_GAMES, ("POST",), "new games"),
@@ -56,6 +65,8 @@ LIMITS = {
     "players.roster": (NEW_PLAYERS, ("POST",), "new players"),
     "files.upload": (IMPORTS, ("POST",), "imports"),
     "api.import_files": (IMPORTS, ("POST",), "imports"),
+    "hands.own_hand": (SENT_HANDS, ("POST",), "sent hands"),
+    "hands.flag": (SENT_HANDS, ("POST",), "sent hands"),
     "files.backup": (BACKUPS, ("GET",), "backups"),
     "api.backup": (BACKUPS, ("GET",), "backups"),
 }
@@ -67,6 +78,7 @@ COUNTED: dict[str, Callable[[int], str]] = {
     "new players": lambda n: ngettext("%(num)d new player", "%(num)d new players", n),
     "imports": lambda n: ngettext("%(num)d import", "%(num)d imports", n),
     "backups": lambda n: ngettext("%(num)d backup", "%(num)d backups", n),
+    "sent hands": lambda n: ngettext("%(num)d hand sent", "%(num)d hands sent", n),
 }
 #: The window of a limit, by the name of its granularity (the ``limits`` package's): "a minute",
 #: "every 5 minutes".
@@ -112,8 +124,22 @@ def _starting_no_game() -> bool:
     return request.endpoint == "games.new_game" and "start" not in request.form
 
 
+#: The fields of a player's form that only move its keypad (a tap without JavaScript).
+_KEYPAD = ("key", "unkey", "edit")
+
+
+def _sending_nothing() -> bool:
+    return request.endpoint == "hands.own_hand" and any(name in request.form for name in _KEYPAD)
+
+
+#: The limited views whose posts do not all change something: only those that do are counted.
+EXEMPT = {"games.new_game": _starting_no_game, "hands.own_hand": _sending_nothing}
+
+
 def init_app(app: Flask) -> None:
-    """Before the views: the limiter's check comes before any view reads the request's body."""
+    """Before the views: the limiter's check comes before any view reads the request's body;
+    every form is read within its limits (:class:`FormParser`)."""
+    app.request_class = LimitedRequest
     app.config.setdefault("RATELIMIT_STORAGE_URI", "memory://")
     app.config.setdefault("RATELIMIT_HEADERS_ENABLED", True)
     limiter = Limiter(get_remote_address, app=app)
@@ -129,7 +155,7 @@ def register(app: Flask) -> None:
     limiter: Limiter = app.extensions["scorekeeper.limiter"]
     for endpoint, (limit, methods, scope) in LIMITS.items():
         view = app.view_functions[endpoint]
-        exempt = _starting_no_game if endpoint == "games.new_game" else None
+        exempt = EXEMPT.get(endpoint)
         # The limiter's wrapper counts the request when the view is called: after the club's
         # check and the size check (:func:`body_limit`), so a stranger's upload is refused
         # unread whatever its size or number.
@@ -149,6 +175,25 @@ def max_body(config_name: str, default: int) -> Callable[[F], F]:
         return view
 
     return mark
+
+
+def body_allowed(app: Flask, environ: dict) -> int:
+    """The largest body the request ``environ`` describes may send, from its method, address and
+    headers alone (nothing of its body has arrived): a view marked with :func:`max_body` takes
+    its own, larger size, from whoever may use it (an import: the club's keeper); any other
+    request ``MAX_CONTENT_LENGTH``. The server asks before it keeps any of the body
+    (:mod:`scorekeeper.serving`), so that a stranger's large body is refused at once, not first
+    written to the disk."""
+    usual = int(app.config.get("MAX_CONTENT_LENGTH") or 0)
+    try:
+        with app.request_context(environ):
+            view = app.view_functions.get(request.endpoint) if request.endpoint else None
+            wanted = getattr(view, "max_body", None)
+            if wanted is None or request.method not in ("POST", "PUT") or not clubkey.allows(view):
+                return usual
+            return int(app.config.get(wanted[0], wanted[1]))
+    except Exception:  # a request that cannot even be routed (a host not trusted): the usual size
+        return usual
 
 
 def import_most() -> tuple[int, int]:
@@ -184,3 +229,47 @@ def body_limit() -> None:
     request.max_content_length = limit
     if request.content_length is not None and request.content_length > limit:
         raise TooLarge(limit, request.content_length)
+
+
+# ------------------------------------------------------------------ forms
+
+#: The most fields a form may send (``MAX_FORM_PARTS``): the largest of the app's forms, a house
+#: rule set of 30 contracts, 10 bonuses and 8 rows of decks, sends about 180.
+MAX_FORM_PARTS = 500
+#: The most bytes a form may send (``MAX_FORM_MEMORY_SIZE``), but an upload's file: every form
+#: of the app sends a few kilobytes at most (a rule set's notes are 300 characters).
+MAX_FORM_MEMORY_SIZE = 64 * 1024
+
+
+class FormParser(FormDataParser):
+    """Werkzeug's parser, with its limits applied to a plain (url-encoded) form too: Werkzeug
+    applies ``max_form_parts`` and ``max_form_memory_size`` to multipart forms only, and reads
+    a url-encoded one whole, up to ``MAX_CONTENT_LENGTH``, into a list of every field. A form of
+    650,000 empty fields (2 MB) cost seconds of the one core Python runs on, and hundreds of
+    megabytes, before the form token was even looked at. Here a form is refused with a 413 when
+    it says it is larger, or turns out to be, before a field of it is read."""
+
+    def parse(self, stream, mimetype, content_length, options=None):
+        if mimetype != "application/x-www-form-urlencoded":
+            return super().parse(stream, mimetype, content_length, options)
+        most = self.max_form_memory_size
+        if most is not None and content_length is not None and content_length > most:
+            raise RequestEntityTooLarge()
+        body = stream.read() if most is None else stream.read(most + 1)
+        if most is not None and len(body) > most:
+            raise RequestEntityTooLarge()
+        if self.max_form_parts is not None and body.count(b"&") >= self.max_form_parts:
+            raise RequestEntityTooLarge()
+        try:
+            items = parse_qsl(body.decode(), keep_blank_values=True, errors="werkzeug.url_quote")
+        except ValueError:  # (as Werkzeug: a form that cannot be read is an empty one, or an error)
+            if not self.silent:
+                raise
+            items = []
+        return stream, self.cls(items), self.cls()
+
+
+class LimitedRequest(Request):
+    """The app's requests: forms read with :class:`FormParser`."""
+
+    form_data_parser_class = FormParser

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from flask import Flask, Response, current_app, request
+from flask import Flask, Response, abort, current_app, request
 from flask.sessions import SecureCookieSessionInterface
 
 from scorekeeper.web import assets
@@ -86,7 +86,43 @@ class SessionInterface(SecureCookieSessionInterface):
         return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
+#: The port a scheme is reached on when a link names none.
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def allowed_ports(app: Flask, name: str) -> set[str]:
+    """The ports a ``Host`` for ``name`` may name: those its entries in ``TRUSTED_HOSTS`` give
+    (``table.lan:8443``; ``.example.org:8443`` for every name under it), and with no proxy in
+    front the port this server listens on."""
+    ports = set()
+    for ref in app.config.get("TRUSTED_HOSTS") or ():
+        host, colon, port = str(ref).rpartition(":")
+        if colon and port.isdigit() and (host == name or (host.startswith(".") and
+                                                           (name == host[1:] or name.endswith(host)))):
+            ports.add(port)
+    if not app.config.get("PROXY_COUNT"):
+        ports.add(str(request.environ.get("SERVER_PORT", "")))
+    return ports
+
+
+def trusted_port() -> None:
+    """Before every request: Flask's ``TRUSTED_HOSTS`` checks a Host's name but not its port, and
+    a link is made on the Host the request names: ``Host: localhost:6666`` would hand out links
+    on port 6666. A port no phone reaches this server on is refused as a host not trusted is
+    (400). With ``PUBLIC_URL`` set, links never come from the Host, and this has nothing to do."""
+    app = current_app
+    if not app.config.get("TRUSTED_HOSTS") or app.config.get("PUBLIC_URL"):
+        return
+    name, colon, port = request.host.rpartition(":")
+    if not colon or not port.isdigit():  # no port named (an address "[::1]" alone)
+        return
+    if port == DEFAULT_PORTS.get(request.scheme) or port in allowed_ports(app, name):
+        return
+    abort(Response("400 Bad Request: this server does not answer on that port.\n", 400, mimetype="text/plain"))
+
+
 def init_app(app: Flask) -> None:
     app.extensions["scorekeeper.headers"] = security_headers(app)
     app.session_interface = SessionInterface()
+    app.before_request(trusted_port)
     app.after_request(add_security_headers)

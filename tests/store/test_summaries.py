@@ -104,8 +104,9 @@ def play(rng: random.Random, action: str) -> None:
             store.delete_round(game_id, rng.randint(1, numbers))
         elif action == "undo" and numbers:
             store.delete_round(game_id, numbers)
-    except RoundError:
-        db.session.rollback()  # refused (a correction that would end the game sooner): nothing stored
+    except (RoundError, store.InBin):
+        # Refused (a correction that would end the game sooner; a game in the bin): nothing stored.
+        db.session.rollback()
 
 
 @settings(max_examples=30, deadline=None, derandomize=True, database=None,

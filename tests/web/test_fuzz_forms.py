@@ -469,7 +469,7 @@ def test_odd_but_valid_names_are_kept_as_typed_and_shown_escaped(table, name):
 def test_a_body_over_the_limit_is_413_and_stores_nothing(table, url):
     game_id = table.new_game()
     before = table.stored()
-    big = "K " * (1024 * 1024 + 1)  # just over MAX_CONTENT_LENGTH (2 MiB)
+    big = "K " * (1024 * 1024 + 1)  # over MAX_CONTENT_LENGTH (512 KiB)
     response = table.client.post(url.format(id=game_id), data={"name": big, "seat-0": big, "hand-1": big,
                                                                 "number": "3", "went_out": "0", "start": "1",
                                                                 "save": "1"})

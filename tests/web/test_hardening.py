@@ -164,6 +164,35 @@ def test_a_forged_host_gets_no_link_on_it(tmp_path):
         close(trusted)
 
 
+def test_a_host_on_a_port_this_server_is_not_reached_on_gets_no_link_on_it(tmp_path):
+    """Flask's TRUSTED_HOSTS checks a Host's name, not its port: ``localhost:6666`` got links
+    on port 6666. The port must be the one the server listens on, or one an entry names."""
+    trusted = make_app(tmp_path, "ports.sqlite", TRUSTED_HOSTS=["localhost", "table.lan:8443", ".club.example:9000"])
+    served_on = {"SERVER_PORT": "8000"}
+    try:
+        client = trusted.test_client()
+        for host in ("localhost:6666", "table.lan:6666", "localhost:8443", "scores.club.example:6666"):
+            refused = client.post("/api/games", json=GAME, headers={"Host": host}, environ_overrides=served_on)
+            assert refused.status_code == 400, host
+            assert "6666" not in refused.text and "8443" not in refused.text
+        for host in ("localhost", "localhost:8000", "localhost:80", "table.lan:8443", "scores.club.example:9000"):
+            made = client.post("/api/games", json=GAME, headers={"Host": host}, environ_overrides=served_on)
+            assert made.status_code == 201, host
+            assert made.get_json()["edit_url"].startswith(f"http://{host.removesuffix(':80')}/games/")
+    finally:
+        close(trusted)
+    behind = make_app(tmp_path, "proxied.sqlite", TRUSTED_HOSTS=["scores.example.org"], PROXY_COUNT=1)
+    try:
+        client = behind.test_client()
+        proxied = {"Host": "scores.example.org:8000", "X-Forwarded-For": "10.0.0.7", "X-Forwarded-Proto": "https"}
+        # Behind a proxy the app's own port is reached by the proxy alone: no phone's link goes there.
+        assert client.post("/api/games", json=GAME, headers=proxied, environ_overrides=served_on).status_code == 400
+        proxied["Host"] = "scores.example.org:443"
+        assert client.post("/api/games", json=GAME, headers=proxied, environ_overrides=served_on).status_code == 201
+    finally:
+        close(behind)
+
+
 # ----------------------------------------------------------- a full disk
 
 
@@ -173,6 +202,38 @@ def _full_disk(*args, **kwargs):
     from sqlalchemy.exc import OperationalError
 
     raise OperationalError("INSERT INTO player ...", {}, sqlite3.OperationalError("database or disk is full"))
+
+
+def test_a_full_disk_right_after_a_restart_says_so_too(tmp_path, monkeypatch):
+    """A fresh server keeps each template it compiles in the instance folder; on a full disk it
+    could keep none, and the round's save, the undo and the polls were a bare 500. A template
+    that cannot be kept is served from memory: the save says the disk is full (507)."""
+    import errno
+
+    from jinja2 import FileSystemBytecodeCache
+
+    from scorekeeper import store
+
+    def no_space(self, bucket):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(FileSystemBytecodeCache, "dump_bytecode", no_space)
+    restarted = make_app(tmp_path, "restarted.sqlite", WTF_CSRF_ENABLED=False)
+    try:
+        client = restarted.test_client()
+        created = client.post("/api/games", json=GAME).get_json()
+        game_id = created["id"]
+        assert join(client, game_id, created["edit_key"]).status_code == 303
+        monkeypatch.setattr(store, "record_round", _full_disk)
+        monkeypatch.setattr(store, "delete_round", _full_disk)
+        saved = client.post(f"/games/{game_id}/rounds/new",
+                            data={"number": "1", "went_out": "0", "hand-1": "K", "hand-2": "Q", "save": "1"})
+        assert saved.status_code == 507 and "disk is full" in saved.text
+        assert client.post(f"/games/{game_id}/rounds/undo").status_code in (409, 507)
+        assert client.get(f"/games/{game_id}/live?v=0").status_code == 200
+        assert client.get(f"/games/{game_id}").status_code == 200
+    finally:
+        close(restarted)
 
 
 def test_a_full_disk_says_the_change_was_not_saved_and_what_to_do(web, app, monkeypatch, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import time
 from types import SimpleNamespace
 
@@ -15,7 +16,9 @@ from limits import parse_many
 from history_games import random_docs
 
 from scorekeeper.web import limits
-from scorekeeper.store.models import Game, db
+from sqlalchemy import select
+
+from scorekeeper.store.models import Game, SentHand, db
 
 AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
 GERMAN = {"Accept-Language": "de"}
@@ -80,7 +83,7 @@ def test_every_limit_is_said_in_words_in_every_language(app, lang):
                 words = limits.limit_words(SimpleNamespace(limit=item, reset_at=time.time() + 37 * 60 + 5), scope)
             assert str(item.amount) in words and "per 1" not in words and "%(" not in words, (endpoint, words)
             seen.add(words)
-    assert len(seen) == 8  # four things counted, each by the minute and by the hour
+    assert len(seen) == 9  # four things counted by the minute and by the hour, hands sent by the minute
     if lang == "en":
         assert "At most 10 new games a minute from one address: try again in a minute. Nothing was changed." in seen
         assert "At most 60 new players an hour from one address: try again in 38 minutes. Nothing was changed." in seen
@@ -131,6 +134,51 @@ def test_api_writes_are_limited(limited):
     statuses = [client.delete("/api/games/999/rounds/1").status_code for _ in range(121)]
     assert statuses[:120] == [404] * 120 and statuses[120] == 429
     assert client.get("/api/games/999").status_code == 404  # reads are not limited
+
+
+def test_hands_sent_from_a_players_phone_are_limited_as_the_apis_writes_are(limited):
+    """The seat's web form is no way around the API's limit; its keypad's taps write nothing and
+    are not counted, so a phone without JavaScript still enters its hand."""
+    keeper = limited.test_client()
+    game = keeper.post("/games/new", data={"seat-0": "Ann", "seat-1": "Ben", "rules": "balmoral", "start": "1"})
+    game_id = int(game.headers["Location"].rsplit("/", 1)[1])
+    assert keeper.post(f"/games/{game_id}/seat-links").status_code == 303
+    key = re.search(r'/games/\d+/seat#key=([^"]+)"', keeper.get(f"/games/{game_id}/share").text).group(1)
+    ann = limited.test_client()
+    ann.post(f"/games/{game_id}/seat", data={"key": key})
+    for _ in range(130):
+        assert ann.post(f"/games/{game_id}/hand", data={"number": "1", "key": "K"}).status_code == 200
+    sent = [ann.post(f"/games/{game_id}/hand", data={"number": "1", "send": "1", "hand-0": "K" if n % 2 else "Q"})
+            .status_code for n in range(121)]
+    assert sent == [303] * 120 + [429]
+    flagged = ann.post(f"/games/{game_id}/hand/flag", data={"number": "1"}, headers={"Accept-Language": "en"})
+    assert flagged.status_code == 429
+    assert "At most 120 hands sent a minute from one address" in " ".join(flagged.text.split())
+    with limited.app_context():
+        assert db.session.scalar(select(SentHand.revision)) == 120
+
+
+@pytest.mark.parametrize("url", ["/games/new", "/players/", "/games/1/rounds/new", "/games/1/hand", "/club"])
+def test_a_form_of_too_many_fields_or_bytes_is_refused_before_it_is_read(app, client, url, monkeypatch):
+    """Anyone's form, the form token unchecked yet: a flood of empty fields, or one field of
+    more bytes than any form of the app sends, is a 413 without a field of it being read."""
+    read = []
+    monkeypatch.setattr(limits, "parse_qsl", lambda *args, **kwargs: read.append(1) or [])
+    flood = client.post(url, data="&" * 100_000, content_type="application/x-www-form-urlencoded")
+    assert flood.status_code == 413 and "Too large" in flood.text
+    large = client.post(url, data="name=" + "x" * (limits.MAX_FORM_MEMORY_SIZE + 1),
+                        content_type="application/x-www-form-urlencoded")
+    assert large.status_code == 413
+    assert read == []
+    multipart = client.post(url, data={f"f{n}": "" for n in range(limits.MAX_FORM_PARTS + 1)},
+                            content_type="multipart/form-data")
+    assert multipart.status_code == 413
+
+
+def test_the_largest_form_of_the_app_is_within_the_limits():
+    """A house rule set with every contract, bonus and row of decks it may have."""
+    from scorekeeper.rules.documents import MAX_BONUSES, MAX_PLAYERS, MAX_STAGES
+    assert 20 + 2 * MAX_STAGES + 2 * 20 + 3 * MAX_PLAYERS + 3 * MAX_BONUSES < limits.MAX_FORM_PARTS
 
 
 def test_limits_are_generous_enough_for_a_table():

@@ -7,7 +7,8 @@ import re
 
 import pytest
 from conftest import make_keeper
-from factories import ANN_BEN_CAT_DAN, HTMX, board, counted, new_game, post_round, round_form, save_round, text
+from factories import (ANN_BEN_CAT_DAN, ANN_WINS, HTMX, board, classic_game, counted, new_game, post_round,
+                       round_form, rounds_stored, save_round, text)
 from sqlalchemy import func, select
 
 from scorekeeper import store
@@ -346,6 +347,54 @@ def test_the_api_sends_a_players_hand_with_their_seat_key(app, web, balmoral):
     assert late.status_code == 409 and late.json["saved"] == "K 7 7 (24)"
     flagged = api.post(f"/api/games/{balmoral}/rounds/1/flags/1", headers=ben)
     assert flagged.status_code == 201 and flagged.json["words"] == "Ben says round 1 is wrong"
+
+
+def test_no_hand_is_taken_for_a_round_after_the_game_ended(app, web):
+    """A classic game ends after deal 7: deal 8 never comes, from the form or the API."""
+    ended = classic_game(web, ANN_WINS)
+    assert web.post(f"/games/{ended}/seat-links").status_code == 303
+    share = web.get(f"/games/{ended}/share").get_data(as_text=True)
+    keys = re.findall(r'href="http[^"]*/games/\d+/seat#key=([^"]+)"', share)
+    refused = app.test_client().put(f"/api/games/{ended}/hands/1", json={"number": 8, "points": 5},
+                                    headers={"Authorization": f"Bearer {keys[1]}"})
+    assert refused.status_code == 422
+    assert refused.json["error"]["message"] == "Round 8: the game ended after round 7: no round is being played"
+    assert refused.json["error"]["field"] == "number"
+    ben = phone(app, ended, keys[1])
+    assert send(ben, ended, 8, 1, points=5).status_code == 409
+    assert sent_rows(app, ended) == []
+
+
+def test_a_game_in_the_bin_takes_no_hand_word_or_round(app, web, balmoral, seated):
+    ben = phone(app, balmoral, seated[1])
+    save_round(web, balmoral, 1, went_out=0, hands={1: "K", 2: "Q", 3: "5"})
+    assert web.post(f"/games/{balmoral}/delete").status_code == 303
+    seat_key = {"Authorization": f"Bearer {seated[1]}"}
+    edit_key = {"Authorization": f"Bearer {_edit_key(web, balmoral)}"}
+    api = app.test_client()
+    refusals = [
+        send(ben, balmoral, 2, 1, "K"),
+        ben.post(f"/games/{balmoral}/hand/flag", data={"number": "1"}),
+        post_round(web, balmoral, 2, went_out=0, hands={1: "K", 2: "Q", 3: "5"}),
+        api.put(f"/api/games/{balmoral}/hands/1", json={"number": 2, "cards": "K"}, headers=seat_key),
+        api.post(f"/api/games/{balmoral}/rounds/1/flags/1", headers=seat_key),
+        api.post(f"/api/games/{balmoral}/rounds", json={"number": 2, "went_out": "Ann",
+                                                      "hands": {"Ben": "K", "Cat": "Q", "Dan": "5"}},
+                 headers=edit_key),
+        web.post(f"/games/{balmoral}/rounds/1/edit", data=round_form(1, save="1", went_out=1,
+                                                                       hands={0: "K", 2: "Q", 3: "5"})),
+        web.post(f"/games/{balmoral}/rounds/1/delete"),
+        web.post(f"/games/{balmoral}/rounds/undo"),
+    ]
+    assert [r.status_code for r in refusals] == [409] * len(refusals)
+    assert "This game is in the bin" in text(refusals[0]) and "nothing was changed" in text(refusals[2])
+    assert "in the bin" in refusals[3].json["error"]["message"]
+    assert sent_rows(app, balmoral) == [] and rounds_stored(app, balmoral) == 1
+    with app.app_context():
+        assert db.session.scalar(select(func.count(RoundFlag.id))) == 0
+    # Restored, it keeps score again.
+    assert web.post(f"/games/{balmoral}/restore").status_code == 303
+    assert send(ben, balmoral, 2, 1, "K").status_code == 303
 
 
 def _edit_key(web, game_id) -> str:

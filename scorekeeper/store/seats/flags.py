@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.database import writing
+from scorekeeper.store.errors import InBin
 from scorekeeper.store.models import Game, Player, RoundFlag, Seat, db
 from scorekeeper.store.replays import LoadedGame
 
@@ -24,6 +25,13 @@ class Flag(NamedTuple):
     name: str
 
 
+def _not_in_bin(game_id: int) -> None:
+    """A game in the bin takes no word, nor a word's dismissal: it changes until it is restored.
+    Read inside the write, where a delete cannot come between."""
+    if db.session.scalar(select(Game.deleted_at).where(Game.id == game_id).with_for_update()) is not None:
+        raise InBin(game_id)
+
+
 def _seen(game_id: int) -> None:
     """A flag is shown on the scorekeeper's board: the game's version moves on, as for every
     change its pages show (their ETags, the watchers' poll). No figure changes."""
@@ -33,6 +41,7 @@ def _seen(game_id: int) -> None:
 
 @writing()
 def flag_round(game_id: int, number: int, position: int) -> None:
+    _not_in_bin(game_id)
     exists = db.session.scalar(select(RoundFlag.id).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
                                                          RoundFlag.position == position))
     if exists is None:
@@ -46,6 +55,7 @@ def flag_round(game_id: int, number: int, position: int) -> None:
 
 @writing()
 def dismiss_flag(game_id: int, number: int, position: int) -> None:
+    _not_in_bin(game_id)
     gone = db.session.execute(delete(RoundFlag).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
                                                       RoundFlag.position == position))
     if gone.rowcount:

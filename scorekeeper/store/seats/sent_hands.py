@@ -19,7 +19,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.database import writing
-from scorekeeper.store.errors import AlreadyRecorded
+from scorekeeper.store.errors import AlreadyRecorded, InBin
 from scorekeeper.store.games import load
 from scorekeeper.store.models import GameSummary, SentHand, db, utcnow
 from scorekeeper.rules import Problem, RoundError, RoundRecord, check_own_hand
@@ -70,12 +70,18 @@ def send_hand(game_id: int, number: int, name: str, record: RoundRecord, by_keep
     """Keep ``name``'s own hand for round ``number`` (``by_keeper``: as the scorekeeper entered it
     in their row), checked by the engine as far as one hand alone can be. Raises
     ``AlreadyRecorded`` for a round saved already, ``RoundError`` for any other round than the
-    one being played and for a hand the rules refuse."""
+    one being played (none is, once the game is over) and for a hand the rules refuse, and
+    ``InBin`` for a game in the bin."""
     with writing():
         loaded = load(game_id, lock=True)
+        if loaded.deleted:
+            raise InBin(game_id)
         state = loaded.state
         if number <= state.played:
             raise AlreadyRecorded(number)
+        if state.finished:
+            raise RoundError([Problem(f"the game ended after round {state.played}: no round is being played",
+                                      round=number, field="number")])
         if number != state.played + 1:
             raise RoundError([Problem(f"round {state.played + 1} is being played, not round {number}",
                                       round=number, field="number")])

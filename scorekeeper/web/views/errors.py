@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
 from scorekeeper.store.seats import seat_keys
-from scorekeeper.store.errors import DISK_FULL, is_disk_full
+from scorekeeper.store.errors import DISK_FULL, InBin, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.languages import gettext
 from scorekeeper.web.limits import TooLarge, breached
@@ -98,6 +98,12 @@ def register(app: Flask) -> None:
             # limiter's "2 per 1 minute" (which the API's own handler answers with).
             return answer(429, message=breached() or PAGES[429][1])
         return with_headers(answer(error.code or 500), error)
+
+    @app.errorhandler(InBin)
+    def in_bin(error: InBin):
+        return answer(409, N_("This game is in the bin"),
+                      N_("A deleted game takes no rounds, hands or words: nothing was changed. Restore it from "
+                         "Deleted games, in the History, to keep score again."))
 
     @app.errorhandler(OperationalError)
     def database_refused(error: OperationalError):

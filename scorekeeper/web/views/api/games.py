@@ -47,6 +47,11 @@ def api_error(error: ApiError):
     return jsonify({"error": error.body, **error.extra}), error.status, error.headers
 
 
+@bp.errorhandler(store.InBin)
+def in_bin(error: store.InBin):
+    return jsonify({"error": {"message": f"{error}; nothing was changed"}}), 409
+
+
 @bp.errorhandler(HTTPException)
 def http_error(error: HTTPException):
     return with_headers((jsonify({"error": {"message": error.description or error.name}}), error.code), error)
