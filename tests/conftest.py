@@ -4,8 +4,11 @@ The suite runs on a temporary SQLite file by default, and on PostgreSQL when
 ``TEST_DATABASE_URL`` names one (``.ci/run`` starts a throw-away server for that).
 """
 
+import base64
+import hashlib
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -46,6 +49,28 @@ TEST_DATABASE_URL = _database_of_this_worker(os.environ.get("TEST_DATABASE_URL")
 #: The club key of every test app (a keeper's session holds it; see the ``keeper`` fixture).
 CLUB_KEY = "test-club-key"
 ON_POSTGRES = bool(TEST_DATABASE_URL and TEST_DATABASE_URL.startswith("postgresql"))
+
+
+# The name a phone at the table opens: any name but localhost and 127.0.0.1, which Chromium
+# counts as a secure context as no phone on a table's Wi-Fi is. Chromium maps it to loopback,
+# so no request leaves this machine; plain HTTP there is what `make run` serves.
+TABLE_HOST = "table.lan"
+
+
+@pytest.fixture(scope="session")
+def table_certificate(tmp_path_factory):
+    """A certificate for the table's name and its key, made for this run (openssl), and the
+    base64 SHA-256 of its public key, which the browser is told to trust: the phones of the
+    tests marked ``secure`` open the app through HTTPS, as a phone does through the club's
+    server on the internet (the whole stack with Caddy is tested in tests/stack)."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "table.pem", folder / "table.key"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                    "-nodes", "-days", "2", "-subj", f"/CN={TABLE_HOST}", "-addext", f"subjectAltName=DNS:{TABLE_HOST}",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    public = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-outform", "DER"],
+                            check=True, capture_output=True).stdout
+    return cert, key, base64.b64encode(hashlib.sha256(public).digest()).decode()
 
 
 @pytest.fixture(autouse=True, scope="session")

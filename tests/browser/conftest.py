@@ -1,11 +1,8 @@
 """Browser tests: real headless Chromium (Debian's) at a phone viewport, with touch."""
 
-import base64
-import hashlib
 import os
 import re
 import ssl
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -16,15 +13,11 @@ from playwright.sync_api import expect
 from sqlalchemy import text
 from werkzeug.serving import make_server
 
-from conftest import CLUB_KEY, close, make_app, shared_database
+from conftest import CLUB_KEY, TABLE_HOST, close, make_app, shared_database
 from scorekeeper.store.models import db
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CDN_HOST = "cdn.jsdelivr.net"
-# The name a phone at the table opens: any name but localhost and 127.0.0.1, which Chromium
-# counts as a secure context as no phone on a table's Wi-Fi is. Chromium maps it to loopback,
-# so no request leaves this machine; plain HTTP there is what `make run` serves.
-TABLE_HOST = "table.lan"
 
 # Two cores shared with a server and a browser: give assertions room before calling them failed.
 expect.set_options(timeout=15_000)
@@ -41,22 +34,6 @@ def pytest_collection_modifyitems(items):
             f"The browser tests need Chromium at {CHROMIUM}: run `sudo apt-get install -y chromium` "
             "(or set CHROMIUM to its path)."
         )
-
-
-@pytest.fixture(scope="session")
-def table_certificate(tmp_path_factory):
-    """A certificate for the table's name and its key, made for this run (openssl), and the
-    base64 SHA-256 of its public key, which the browser is told to trust: the phones of the
-    tests marked ``secure`` open the app through HTTPS, as a phone does through the club's
-    server on the internet (the whole stack with Caddy is tested in tests/stack)."""
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = folder / "table.pem", folder / "table.key"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-                    "-nodes", "-days", "2", "-subj", f"/CN={TABLE_HOST}", "-addext", f"subjectAltName=DNS:{TABLE_HOST}",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
-    public = subprocess.run(["openssl", "pkey", "-in", str(key), "-pubout", "-outform", "DER"],
-                            check=True, capture_output=True).stdout
-    return cert, key, base64.b64encode(hashlib.sha256(public).digest()).decode()
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ import pytest
 from werkzeug.serving import make_server
 
 # The phone the browser tests use (Debian's Chromium, 390x844, touch), shared, not copied.
-from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args, table_certificate  # noqa: F401
+from browser.conftest import CHROMIUM, browser_context_args, browser_type_launch_args  # noqa: F401
 from conftest import close, join, make_app, make_keeper
 
 from .site import AXE_JS, AXE_URL, BLANK_URL, LIGHTHOUSE_CLI, NODE_MODULES, VNU_JAR, catalogue, seed, take_a_seat
