@@ -83,3 +83,39 @@ def test_confirmations_without_a_token_change_nothing(keeper, app, path):
     assert "Zed" in roster_names(app)
     assert games_stored(app) == 1
     assert rounds_stored(app, game_id) == 1
+
+
+# ============================================ over HTTPS, as a browser follows the page's policy
+
+HTTPS = "https://scores.test"
+
+
+def as_a_browser_posts_from(page, url: str) -> dict[str, str]:
+    """The Origin and Referer a browser sends with a form the page at ``url`` posts to its own
+    host, following the page's Referrer-Policy (the default, without one, sends both)."""
+    policy = page.headers.get("Referrer-Policy", "strict-origin-when-cross-origin")
+    if policy == "no-referrer":
+        return {"Origin": "null"}
+    return {"Origin": HTTPS, "Referer": url.split("#")[0]}
+
+
+@pytest.mark.parametrize("path", ["/games/1/join", "/club"])
+def test_a_key_link_posts_its_key_over_https(app, path):
+    """Over HTTPS Flask-WTF wants a Referer from this host: a page that takes a key must let its
+    own form send one, or no phone can open an edit link or the club link."""
+    from conftest import CLUB_KEY
+
+    client = app.test_client()
+    client.environ_base["wsgi.url_scheme"] = "https"
+    client.environ_base["HTTP_HOST"] = "scores.test"
+    created = client.post("/api/games", json={"format": "scorekeeper-game/1", "rules": "balmoral",
+                                              "players": ["Ann", "Ben"], "first_dealer": "Ann", "rounds": []},
+                          base_url=HTTPS).get_json()
+    key = created["edit_key"] if path.startswith("/games") else CLUB_KEY
+    page = client.get(path, base_url=HTTPS)
+    assert page.status_code == 200
+    response = client.post(path, base_url=HTTPS, data={"csrf_token": csrf_token(page), "key": key},
+                           headers=as_a_browser_posts_from(page, f"{HTTPS}{path}#key={key}"))
+    assert response.status_code == 303, text(response)
+    # Nothing of the key goes in that Referer: links carry it after "#".
+    assert key not in as_a_browser_posts_from(page, f"{HTTPS}{path}#key={key}").get("Referer", "")

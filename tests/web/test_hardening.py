@@ -56,7 +56,7 @@ def test_the_share_page_with_the_edit_link_is_kept_by_no_cache(app, client):
     assert join(client, created["id"], created["edit_key"]).status_code == 303
     share = client.get(f"/games/{created['id']}/share")
     assert created["edit_key"] in share.text
-    assert share.headers["Cache-Control"] == "no-store" and share.headers["Referrer-Policy"] == "no-referrer"
+    assert share.headers["Cache-Control"] == "no-store" and share.headers["Referrer-Policy"] == "same-origin"
     # The link carries the key after "#": a browser sends no fragment to a server (nor its log).
     assert f"/games/{created['id']}/join#key={created['edit_key']}" in share.text
     assert "?key=" not in share.text

@@ -85,9 +85,14 @@ def add_vary(response: Response) -> Response:
 
 def no_store(response: Response) -> Response:
     """For a page that shows an edit or club key: no cache keeps it (browser, proxy, the service
-    worker: see templates/sw.js), and no address of it goes on in a Referer."""
+    worker: see templates/sw.js), and no address of it goes to another site in a Referer.
+
+    ``same-origin``, not ``no-referrer``: the page's own form (a key link posts itself) must
+    carry a Referer from this host, or Flask-WTF refuses it over HTTPS. The key is never in
+    that Referer: links carry it after "#", which no Referer holds, and an old "?key=" link
+    drops it from the address (static/keylink.js) before the form is sent."""
     response.headers["Cache-Control"] = "no-store"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Referrer-Policy"] = "same-origin"
     return response
 
 
