@@ -12,7 +12,7 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
 # The lock (uv.lock: every version, with its hashes, for every platform) and its exports for
-# pip: requirements.txt (the app and PostgreSQL: what a server installs, docs/running.md "From
+# pip: requirements.txt (the app, PostgreSQL and Redis: what a server installs, docs/running.md "From
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
@@ -45,8 +45,8 @@ lock-upgrade: $(STAMP)
 	$(MAKE) --no-print-directory lock-export
 
 lock-export:
-	$(LOCK_EXPORT) --extra postgres -o requirements.txt
-	$(LOCK_EXPORT) --extra test --extra postgres -o requirements-test.txt
+	$(LOCK_EXPORT) --extra postgres --extra redis -o requirements.txt
+	$(LOCK_EXPORT) --extra test --extra postgres --extra redis -o requirements-test.txt
 
 # The pages' words in every language: extract them (babel.cfg) into the template, bring each
 # catalogue up to it (a new language's is made), then compile the catalogues. The compiled .mo
