@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -85,6 +85,21 @@ run: $(STAMP)
 
 browser:
 	@sh scripts/ensure-chromium.sh
+
+# The internet set-up of deploy/ on this machine, throw-away, in the foreground: Caddy with its
+# own local certificate authority at https://scores.test:$(STACK_PORT)/ (on loopback), two app
+# servers, PostgreSQL and Redis, all under .stack/ (docs/running.md, "Trying it here"). Ctrl-C
+# stops it. Installs Caddy, Redis and PostgreSQL from Debian when missing.
+STACK_PORT ?= 8443
+stack: $(STAMP)
+	@sh scripts/ensure-stack-tools.sh
+	STACK_PORT=$(STACK_PORT) $(BIN)/python scripts/stack.py
+
+# The stack's own tests (tests/stack): a phone through HTTPS, several servers, failures. Each
+# test module starts a stack of its own; not part of `make test` (they take minutes).
+test-stack: $(STAMP) browser
+	@sh scripts/ensure-stack-tools.sh
+	$(BIN)/python -m pytest -p no:randomly --durations=10 tests/stack
 
 # npm ci only when node_modules is missing or the lock changed. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime; the machine's Java 17 runs vnu.jar.
