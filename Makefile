@@ -99,7 +99,7 @@ stack: $(STAMP)
 # test module starts a stack of its own; not part of `make test` (they take minutes).
 test-stack: $(STAMP) browser
 	@sh scripts/ensure-stack-tools.sh
-	$(BIN)/python -m pytest -p no:randomly --durations=10 tests/stack
+	SCOREKEEPER_STACK_TESTS=1 $(BIN)/python -m pytest -p no:randomly --durations=10 tests/stack
 
 # npm ci only when node_modules is missing or the lock changed. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime; the machine's Java 17 runs vnu.jar.
