@@ -32,5 +32,8 @@ for _ in range(120):
 else:
     sys.exit(f"The app server on port {sys.argv[1]} did not answer after its restart: journalctl -u scorekeeper@{sys.argv[1]}")
 PY
+    # Until Caddy sends to it again (its health check every 2 s, fail_duration 2 s): only then
+    # may the next one stop.
+    sleep 5
     echo "$unit restarted"
 done

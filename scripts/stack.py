@@ -195,6 +195,8 @@ class Stack:
         for port in self.app_ports:
             self.stop_process(f"app {port}")
             self.start_app(port)
+            # As deploy/upgrade.sh: until Caddy sends to it again, before the next one stops.
+            time.sleep(5)
             print(f"App server on http://127.0.0.1:{port} restarted: process {self.processes[f'app {port}'].pid}",
                   flush=True)
         self.write_state()

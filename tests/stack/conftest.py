@@ -145,8 +145,9 @@ def stack():
         yield running
     finally:
         running.stop()
-        shutil.rmtree(folder, ignore_errors=True)
-        Path(running.log.name).unlink(missing_ok=True)
+        if not os.environ.get("STACK_KEEP"):  # the logs, to read after a failure
+            shutil.rmtree(folder, ignore_errors=True)
+            Path(running.log.name).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="module")
