@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test test-js test-postgres stack test-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
