@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres stack test-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -157,6 +157,13 @@ bench-rounds: $(STAMP)
 # seeded first): on SQLite, or with BENCH_TABLE_OPTS=--postgres on a throw-away PostgreSQL.
 bench-table: $(STAMP)
 	$(BIN)/python bench/table_load.py --threads $(THREADS) $(BENCH_TABLE_OPTS)
+
+# The table load model through the internet set-up (bench/stack_load.py): Caddy over HTTPS in
+# front of two app servers on a throw-away PostgreSQL, against one app server alone; a short
+# run (2,000 games, 10 s windows; a few minutes). docs/performance.md has its figures.
+bench-stack: $(STAMP)
+	@sh scripts/ensure-stack-tools.sh
+	$(BIN)/python bench/stack_load.py --threads $(THREADS) $(BENCH_STACK_OPTS)
 
 # The lines of the app that exist only for speed (the pieces bench/speed_lines.py names).
 bench-lines:
