@@ -85,7 +85,9 @@ def postgres_bin() -> Path:
     return found[-1].parent
 
 
-def wait_for(what: str, ready, seconds: float = 30) -> None:
+def wait_for(what: str, ready, seconds: float = 90) -> None:
+    # Generous: a stack started beside a whole `make test` on a shared machine once did not
+    # start (which wait ran out was not recorded).
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if ready():

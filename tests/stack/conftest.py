@@ -88,8 +88,8 @@ class Stack:
         deadline = time.monotonic() + 180
         while not (folder / "stack.json").exists():
             if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the stack did not start:\n" + self.output())
+                self.stop()  # (its log closed: read by name)
+                raise RuntimeError("the stack did not start:\n" + Path(self.log.name).read_text(errors="replace"))
             time.sleep(0.2)
         self.state = json.loads((folder / "stack.json").read_text())
 
