@@ -12,11 +12,11 @@ STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 
 # The lock (uv.lock: every version, with its hashes, for every platform) and its exports for
-# pip: requirements.txt (the app and PostgreSQL: what a server installs, docs/running.md "From
+# pip: requirements.txt (the app, PostgreSQL and Redis: what a server installs, docs/running.md "From
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -45,8 +45,8 @@ lock-upgrade: $(STAMP)
 	$(MAKE) --no-print-directory lock-export
 
 lock-export:
-	$(LOCK_EXPORT) --extra postgres -o requirements.txt
-	$(LOCK_EXPORT) --extra test --extra postgres -o requirements-test.txt
+	$(LOCK_EXPORT) --extra postgres --extra redis -o requirements.txt
+	$(LOCK_EXPORT) --extra test --extra postgres --extra redis -o requirements-test.txt
 
 # The pages' words in every language: extract them (babel.cfg) into the template, bring each
 # catalogue up to it (a new language's is made), then compile the catalogues. The compiled .mo
@@ -89,6 +89,21 @@ run: $(STAMP)
 
 browser:
 	@sh scripts/ensure-chromium.sh
+
+# The internet set-up of deploy/ on this machine, throw-away, in the foreground: Caddy with its
+# own local certificate authority at https://scores.test:$(STACK_PORT)/ (on loopback), two app
+# servers, PostgreSQL and Redis, all under .stack/ (docs/running.md, "Trying it here"). Ctrl-C
+# stops it. Installs Caddy, Redis and PostgreSQL from Debian when missing.
+STACK_PORT ?= 8443
+stack: $(STAMP)
+	@sh scripts/ensure-stack-tools.sh
+	STACK_PORT=$(STACK_PORT) $(BIN)/python scripts/stack.py
+
+# The stack's own tests (tests/stack): a phone through HTTPS, several servers, failures. Each
+# test module starts a stack of its own; not part of `make test` (they take minutes).
+test-stack: $(STAMP) browser
+	@sh scripts/ensure-stack-tools.sh
+	SCOREKEEPER_STACK_TESTS=1 $(BIN)/python -m pytest -p no:randomly --durations=10 tests/stack
 
 # npm ci only when node_modules is missing or the lock changed. --ignore-scripts: vnu-jar's
 # postinstall would download a Java runtime; the machine's Java 17 runs vnu.jar.
@@ -146,6 +161,13 @@ bench-rounds: $(STAMP)
 # seeded first): on SQLite, or with BENCH_TABLE_OPTS=--postgres on a throw-away PostgreSQL.
 bench-table: $(STAMP)
 	$(BIN)/python bench/table_load.py --threads $(THREADS) $(BENCH_TABLE_OPTS)
+
+# The table load model through the internet set-up (bench/stack_load.py): Caddy over HTTPS in
+# front of two app servers on a throw-away PostgreSQL, against one app server alone; a short
+# run (2,000 games, 10 s windows; a few minutes). docs/performance.md has its figures.
+bench-stack: $(STAMP)
+	@sh scripts/ensure-stack-tools.sh
+	$(BIN)/python bench/stack_load.py --threads $(THREADS) $(BENCH_STACK_OPTS)
 
 # The lines of the app that exist only for speed (the pieces bench/speed_lines.py names).
 bench-lines:

@@ -34,6 +34,7 @@ import os
 import random
 import re
 import resource
+import ssl
 import sys
 import tempfile
 import time
@@ -171,8 +172,12 @@ class Phones:
     """Every phone of every active table, on one asyncio loop, against one server."""
 
     def __init__(self, port: int, tables: list[Table], start_versions: dict[int, int],
-                 log: Path | None = None) -> None:
+                 log: Path | None = None, tls: ssl.SSLContext | None = None, host: str | None = None) -> None:
         self.port = port
+        # Through HTTPS (bench/stack_load.py: Caddy in front): the context trusting its root,
+        # and the name it answers to, which connects to 127.0.0.1 all the same.
+        self.tls = tls
+        self.host = host or "127.0.0.1"
         self.log = log  # the server's access log: its lines of each measured window are marked
         self.tables = tables
         self.versions = start_versions
@@ -192,7 +197,7 @@ class Phones:
         self.in_flight[token] = (started, kind)
         # Connection: close, since this connection serves one request: an answer of unknown length
         # then ends where the server closes, not in chunks on a connection kept alive.
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}", "Connection: close",
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}", "Connection: close",
                  *(f"{k}: {v}" for k, v in headers.items())]
         if method == "POST":
             lines.append(f"Content-Length: {len(body)}")
@@ -201,7 +206,8 @@ class Phones:
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for can swallow a cancellation
             # (an answer arriving as its table is stopped), and the phone would poll on.
             async with asyncio.timeout(10):
-                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", self.port, ssl=self.tls, server_hostname=self.host if self.tls else None)
                 writer.write(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
                 status, answer, content = await self.answer(reader)
         except (OSError, TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError,
@@ -529,13 +535,13 @@ class Search:
 
 async def search(name: str, port: int, tables: list[Table], start_versions: dict[int, int], first: int,
                  settle: float, window: float, precision: float = 1.15, rounds: bool = False,
-                 log: Path | None = None) -> Search:
+                 log: Path | None = None, tls: ssl.SSLContext | None = None, host: str | None = None) -> Search:
     """The most tables held: doubled from ``first`` (or halved) until one number is held and
     one is not, then bisected (geometrically) until they are within ``precision`` of each other.
     With ``rounds``, the most held run once more while rounds are recorded one a second
     (:meth:`Phones.probe`) in the last PROBE_GAMES of ``tables``, which no table runs."""
     probes, tables = tables[-PROBE_GAMES:], tables[:-PROBE_GAMES]
-    phones = Phones(port, tables, start_versions, log)
+    phones = Phones(port, tables, start_versions, log, tls, host)
     found = Search(name, log=log)
     held, failed = 0, None
     count = max(1, min(first, len(tables)))

@@ -26,6 +26,11 @@ from scorekeeper.web.clubkey import digest
 from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.store.models import db
 
+# The stack's tests (tests/stack) start Caddy, PostgreSQL and Redis for minutes: only
+# `make test-stack` runs them.
+collect_ignore = [] if os.environ.get("SCOREKEEPER_STACK_TESTS") else ["stack"]
+
+
 def _database_of_this_worker(url: str | None) -> str | None:
     """With several workers (pytest-xdist) on one PostgreSQL server, each its own database, made
     afresh: the tests empty their database as they go, and must not empty another worker's."""

@@ -17,8 +17,8 @@ from server import ROOT
 UV = (sys.executable, "-m", "uv")
 #: The exports, as the Makefile's lock-export target writes them.
 EXPORTS = {
-    "requirements.txt": ["--extra", "postgres"],
-    "requirements-test.txt": ["--extra", "test", "--extra", "postgres"],
+    "requirements.txt": ["--extra", "postgres", "--extra", "redis"],
+    "requirements-test.txt": ["--extra", "test", "--extra", "postgres", "--extra", "redis"],
 }
 
 

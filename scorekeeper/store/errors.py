@@ -89,3 +89,27 @@ def is_disk_full(error: BaseException) -> bool:
     if isinstance(cause, sqlite3.OperationalError):
         return getattr(cause, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or "disk is full" in str(cause)
     return getattr(cause, "sqlstate", None) == POSTGRES_DISK_FULL or "No space left on device" in str(cause)
+
+
+# ----------------------------------------------------------- a database away for a moment
+
+#: PostgreSQL's SQLSTATEs of a server shutting down, crashed or still starting (admin_shutdown,
+#: crash_shutdown, cannot_connect_now); class 08 is every lost or refused connection.
+POSTGRES_AWAY = {"57P01", "57P02", "57P03"}
+
+#: Marked for the catalogue (N_): a page says it in the reader's language.
+DATABASE_AWAY = N_("The database cannot be reached just now (it may be restarting): this change was not "
+                   "saved. Everything saved before it is kept. Try again in a moment.")
+
+
+def is_database_away(error: BaseException) -> bool:
+    """True when the database server could not be reached or went away mid-request (a restart,
+    an upgrade): nothing of this request was written, and the same request may succeed soon."""
+    if not isinstance(error, OperationalError):
+        return False
+    cause = error.orig
+    state = getattr(cause, "sqlstate", None)
+    if state:
+        return state.startswith("08") or state in POSTGRES_AWAY
+    # psycopg gives no SQLSTATE when it could not connect at all, or the connection broke.
+    return error.connection_invalidated or type(cause).__module__.startswith("psycopg")

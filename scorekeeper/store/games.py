@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.exc import OperationalError
 
 from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
@@ -201,8 +202,15 @@ class VersionReader:
         self.engine = one_statement_engine()
 
     def __call__(self, game_id: int) -> int | None:
-        with self.engine.connect() as connection:
-            return connection.scalar(VERSION_OF, {"game_id": game_id})
+        """The version; None when the game is not there or the database did not answer (it
+        restarted and closed this connection, or is away): the view then answers the poll on
+        the app's own connections, which are checked before use, or says the database is away."""
+        try:
+            with self.engine.connect() as connection:
+                return connection.scalar(VERSION_OF, {"game_id": game_id})
+        except OperationalError:
+            # SQLAlchemy has let the closed connection go: the next poll reads on a new one.
+            return None
 
     def close(self) -> None:
         self.engine.dispose()

@@ -256,3 +256,37 @@ def test_a_full_disk_says_the_change_was_not_saved_and_what_to_do(web, app, monk
     result = app.test_cli_runner().invoke(args=["games", "import", str(backup)])
     assert result.exit_code == 1
     assert result.output.strip().splitlines() == [f"{backup}: not imported: {DISK_FULL}"]
+
+
+# ----------------------------------------------------------- the database away for a moment
+
+
+class _ServerShutDown(Exception):
+    """What psycopg raises when PostgreSQL is shutting down (an upgrade, a restart)."""
+
+    sqlstate = "57P01"
+
+
+def _database_away(*args, **kwargs):
+    from sqlalchemy.exc import OperationalError
+
+    raise OperationalError("SELECT game.version ...", {}, _ServerShutDown("terminating connection due to "
+                                                                           "administrator command"))
+
+
+def test_a_database_restarting_is_said_in_words_not_a_500(web, app, monkeypatch):
+    """PostgreSQL restarting mid-game: the request is refused with a 503 that says nothing was
+    saved and to try again (the phone's outbox does), never a 500."""
+    from scorekeeper import store
+
+    created = web.post("/api/games", json=GAME).get_json()
+    monkeypatch.setattr(store, "add_player", _database_away)
+    page = web.post("/players/", data={"name": "Zed"})
+    assert page.status_code == 503 and page.headers["Retry-After"] == "5"
+    assert "cannot be reached just now" in page.get_data(as_text=True)
+    monkeypatch.setattr(store, "peek", _database_away)
+    poll = web.get(f"/games/{created['id']}/live?v=1")
+    assert poll.status_code == 503
+    monkeypatch.setattr(store, "import_games", _database_away)
+    api = web.post("/api/games", json=GAME)
+    assert api.status_code == 503 and "cannot be reached just now" in api.get_json()["error"]["message"]

@@ -99,3 +99,19 @@ def test_everything_else_goes_on_to_flask(web, game, flask_requests):
                                          ("v=1234567890", None)])
 def test_the_version_a_phone_shows_is_read_plainly_or_not_at_all(query, seen):
     assert polls.seen_version(query) == seen
+
+
+def test_a_connection_the_database_closed_hands_the_poll_to_flask(app, web, game, flask_requests, monkeypatch):
+    """PostgreSQL restarted: the poll's own connection is gone. The poll is not a 500: Flask
+    answers it on the app's connections (or says in words that the database is away)."""
+    from sqlalchemy.exc import OperationalError
+
+    class Closed:
+        def connect(self):
+            raise OperationalError("SELECT game.version ...", {}, Exception("terminating connection due to "
+                                                                            "administrator command"))
+
+    monkeypatch.setattr(app.extensions["scorekeeper_polls"].version, "engine", Closed())
+    poll = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
+    assert poll.status_code == 204
+    assert flask_requests == [f"/games/{game}/live?v=1&watch=1"]

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
 from scorekeeper.store.seats import seat_keys
-from scorekeeper.store.errors import DISK_FULL, InBin, is_disk_full
+from scorekeeper.store.errors import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.languages import gettext
 from scorekeeper.web.limits import TooLarge, breached
@@ -30,6 +30,7 @@ PAGES = {
                                      "try again; nothing was changed.")),
     500: (N_("Something went wrong"), N_("This change may not have been saved; every round saved before it is "
                                          "kept. Reload the page to see what was.")),
+    503: (N_("The database cannot be reached just now"), DATABASE_AWAY),
     507: (N_("The server's disk is full"), DISK_FULL),
 }
 
@@ -109,6 +110,12 @@ def register(app: Flask) -> None:
     def database_refused(error: OperationalError):
         if is_disk_full(error):
             return answer(507, message=DISK_FULL)
+        if is_database_away(error):
+            # A restart of the database (an upgrade, a crash): the phone's outbox keeps the
+            # round and sends it again; a person is told to try again in a moment.
+            response = make_response(answer(503, message=DATABASE_AWAY))
+            response.headers["Retry-After"] = "5"
+            return response
         raise error  # any other failure of the database is a bug: the 500 below
 
     @app.errorhandler(500)
