@@ -140,6 +140,15 @@ def begin_round(page: Page) -> None:
     expect(page.get_by_role("heading", name=re.compile("Record round"))).to_be_visible()
 
 
+def save_round_one_without_signal(page: Page, context) -> None:
+    """Round 1 of Ann and Ben entered (Ben out, Ann holding K 9: 19), then saved with the signal gone."""
+    begin_round(page)
+    mark_out(page, "Ben")
+    tap_cards(page, "Ann", "K 9")
+    context.set_offline(True)
+    page.get_by_role("button", name="Save round 1").tap()
+
+
 def test_keypad_cards_survive_a_reload_and_a_new_tab(page: Page, server, context):
     start_game(page, server, "balmoral", ["Ann", "Ben", "Cat"])
     begin_round(page)
@@ -204,11 +213,7 @@ def test_a_reload_while_a_save_waits_keeps_it_and_sends_it_once(page: Page, serv
     controlled_by_the_service_worker(page)
     posts = []
     page.on("request", lambda r: r.method == "POST" and "/rounds/new" in r.url and posts.append(r.url))
-    begin_round(page)
-    mark_out(page, "Ben")
-    tap_cards(page, "Ann", "K 9")
-    context.set_offline(True)
-    page.get_by_role("button", name="Save round 1").tap()
+    save_round_one_without_signal(page, context)
     expect(page.locator(".offline-note")).to_contain_text("round 1 is kept on this phone")
     expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
     page.reload()
@@ -260,11 +265,7 @@ def test_the_service_worker_sends_the_outbox_with_every_page_closed(page: Page, 
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     board = page.url
     controlled_by_the_service_worker(page)
-    begin_round(page)
-    mark_out(page, "Ben")
-    tap_cards(page, "Ann", "K 9")
-    context.set_offline(True)
-    page.get_by_role("button", name="Save round 1").tap()
+    save_round_one_without_signal(page, context)
     expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
     page.wait_for_function("() => OutboxDB.read('list').then((list) => !!(list && list.length === 1))")
     page.close()  # the phone's browser closes the app, the round still waiting
@@ -293,11 +294,7 @@ def test_on_plain_http_a_round_saved_without_signal_is_sent_once_when_the_page_i
     # background, so the round waits in the phone's storage for the app to be opened again.
     start_game(page, server, "balmoral", ["Ann", "Ben"])
     board = page.url
-    begin_round(page)
-    mark_out(page, "Ben")
-    tap_cards(page, "Ann", "K 9")
-    context.set_offline(True)
-    page.get_by_role("button", name="Save round 1").tap()
+    save_round_one_without_signal(page, context)
     expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
     # The banner says what holds here: the page open, nothing lost; not a kept page after a reload.
     expect(page.locator(".offline-note")).to_contain_text("Keep this page open until the signal returns")
@@ -341,11 +338,7 @@ def test_a_correction_saved_without_signal_waits_and_is_sent_once(page: Page, se
 @pytest.mark.offline
 def test_a_round_not_yet_sent_can_be_taken_back_and_fixed(page: Page, server, context, live_app):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
-    begin_round(page)
-    mark_out(page, "Ben")
-    tap_cards(page, "Ann", "K 9")
-    context.set_offline(True)
-    page.get_by_role("button", name="Save round 1").tap()
+    save_round_one_without_signal(page, context)
     expect(page.locator(".outbox-note")).to_contain_text("Round 1: waiting to send")
     page.get_by_role("button", name="Undo round 1 (not yet sent)").tap()
     # Out of the outbox, back on the round screen as it was entered, ready to fix.
