@@ -1,9 +1,10 @@
 """Who may change a game: whoever holds its secret edit key.
 
 The key is a long random token. The database keeps only its SHA-256; the browser
-that created the game keeps the key in its (signed, HttpOnly) session, and API
-clients send it as ``Authorization: Bearer <key>``. Generating a new key revokes
-every other phone's right to edit.
+that created the game keeps the key in its session (an HttpOnly cookie that the server
+encrypts, so that no one who sees it on the Wi-Fi can read the key), and API clients send
+it as ``Authorization: Bearer <key>``. Generating a new key revokes every other phone's
+right to edit.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 A game is guarded by its own edit key (:mod:`scorekeeper.store.access`). The club's records (the
 roster's names, the deleted games, imports and the backup of everything) are guarded by one
 *club key*: ``flask club-key`` makes it (``make run`` does on the first start) and prints a
-link; the browser that opens the link keeps the key in its signed session and is the
+link; the browser that opens the link keeps the key in its sealed session and is the
 club's *keeper*. API clients send it as ``Authorization: Bearer <key>``.
 
 Only the key's SHA-256 is kept: in ``instance/club_key`` (mode 0600), or in the

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from flask import Flask, Response, abort, current_app, request
-from flask.sessions import SecureCookieSessionInterface
 
 from scorekeeper.web import assets
+from scorekeeper.web.sealed_session import SessionInterface
 
 
 def content_security_policy(app: Flask, inline_scripts: Iterable[str] = ()) -> str:
@@ -77,13 +77,6 @@ def add_security_headers(response: Response) -> Response:
     if "content-security-policy" not in present:
         headers.add("Content-Security-Policy", page_policy())
     return response
-
-
-class SessionInterface(SecureCookieSessionInterface):
-    """The session cookie is Secure whenever the page was served over HTTPS."""
-
-    def get_cookie_secure(self, app: Flask) -> bool:
-        return bool(app.config.get("SESSION_COOKIE_SECURE")) or request.is_secure
 
 
 #: The port a scheme is reached on when a link names none.
