@@ -24,6 +24,7 @@ import argparse
 import asyncio
 import os
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
@@ -68,7 +69,17 @@ def through_stack(db: run.Database, tables, threads: int, first: int, settle: fl
         while not root.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         tls = ssl.create_default_context(cafile=str(root))
-        time.sleep(3)  # the certificate for scores.test, issued as Caddy starts
+        # Caddy issues the certificate for the stack's name as it starts: measured from the first
+        # handshake that goes through.
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=2) as raw, \
+                        tls.wrap_socket(raw, server_hostname=stack.NAME):
+                    break
+            except (OSError, ssl.SSLError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
         return asyncio.run(table_load.search("stack", port, tables, table_load.versions(db, tables), first, settle,
                                              window, tls=tls, host=stack.NAME))
     finally:
