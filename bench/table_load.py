@@ -278,6 +278,11 @@ class Phones:
             headers["Cookie"] = cookie
         return headers
 
+    def referer(self, path: str) -> str:
+        """The page a phone's form is sent from, as its browser names it (the app's pages say
+        same-origin): over HTTPS the form's protection asks for it, and refuses a form without."""
+        return f"{'https' if self.tls else 'http'}://{self.host}:{self.port}{path}"
+
     def keep_cookie(self, cookies: list[str], seat: int, answer: dict[str, str]) -> None:
         given = answer.get("Set-Cookie", "")
         if given.startswith("session="):
@@ -322,6 +327,7 @@ class Phones:
                 _, answer, _ = await self.request(
                     "round", "POST", f"/games/{game}/rounds/new",
                     self.headers(cookies[0], **{"HX-Request": "true", "X-CSRFToken": token,
+                                                "Referer": self.referer(f"/games/{game}/rounds/new"),
                                                 "Content-Type": "application/x-www-form-urlencoded"}),
                     round_form(token, version, number))
                 self.keep_cookie(cookies, 0, answer)
@@ -418,6 +424,7 @@ class Phones:
                 _, answer, _ = await self.request(
                     "round", "POST", f"/games/{game}/rounds/new",
                     self.headers(cookies[seat], **{"HX-Request": "true", "X-CSRFToken": token,
+                                                   "Referer": self.referer(f"/games/{game}/rounds/new"),
                                                    "Content-Type": "application/x-www-form-urlencoded"}),
                     round_form(token, version, number))
                 self.keep_cookie(cookies, seat, answer)
