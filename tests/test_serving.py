@@ -206,10 +206,26 @@ def test_waitress_takes_no_body_larger_than_a_view_does_and_an_app_without_limit
     assert "max_request_body_size" not in options(Flask("bare"), "127.0.0.1", 0, THREADS)
 
 
-def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatch):
+@pytest.fixture
+def access_lines(monkeypatch):
+    """The lines the access log writes during the test, as a list."""
+    import logging
+
+    lines: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: lines.append(record.getMessage())
+    log = logging.getLogger("scorekeeper.access")
+    log.addHandler(handler)
+    # (alembic's logging set-up, run by a migration test, disables every logger it does not name)
+    monkeypatch.setattr(log, "disabled", False)
+    monkeypatch.setattr(log, "level", logging.INFO)
+    yield lines
+    log.removeHandler(handler)
+
+
+def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatch, access_lines):
     """Each line ends with the app's own time on the request, so that a slow answer can be told
     apart from a busy server: from the worker taking it to the answer starting, not after."""
-    import logging
     import types
 
     from scorekeeper import serving
@@ -224,49 +240,25 @@ def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatc
         clock[0] += 5.0  # sending the answer: not the app's
         return []
 
-    lines: list[str] = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("scorekeeper.access")
-    log.addHandler(handler)
-    # (alembic's logging set-up, run by a migration test, disables every logger it does not name)
-    monkeypatch.setattr(log, "disabled", False)
-    monkeypatch.setattr(log, "level", logging.INFO)
-    try:
-        serving.AccessLog(answer)({"REQUEST_METHOD": "GET", "PATH_INFO": "/games/3/live"},
-                                  lambda status, headers, exc_info=None: None)
-    finally:
-        log.removeHandler(handler)
-    [line] = lines
+    serving.AccessLog(answer)({"REQUEST_METHOD": "GET", "PATH_INFO": "/games/3/live"},
+                              lambda status, headers, exc_info=None: None)
+    [line] = access_lines
     assert line.endswith('"GET /games/3/live" 204 - 12.3ms')
 
 
-def test_the_access_log_writes_what_a_client_chose_escaped(monkeypatch):
+def test_the_access_log_writes_what_a_client_chose_escaped(access_lines):
     """A "%0a" in a path (a new line in PATH_INFO) wrote a forged line into the log, a "%1b" a
     terminal's escape; a quote ended the field early."""
-    import logging
-
     from scorekeeper import serving
-
-    lines: list[str] = []
-    handler = logging.Handler()
-    handler.emit = lambda record: lines.append(record.getMessage())
-    log = logging.getLogger("scorekeeper.access")
-    log.addHandler(handler)
-    monkeypatch.setattr(log, "disabled", False)
-    monkeypatch.setattr(log, "level", logging.INFO)
 
     def answer(environ, start_response):
         start_response("404 Not Found", [("Content-Length", "0")])
         return []
 
     forged = '/x\n10.0.0.1 [06/Dec/2026:04:00:00 +0000] "POST /games/1/rounds/new" 303 - 1.0ms\x1b[2J\x85"\\'
-    try:
-        serving.AccessLog(answer)({"REQUEST_METHOD": "GET\r", "PATH_INFO": forged, "REMOTE_ADDR": "1.2.3.4\n"},
-                                  lambda status, headers, exc_info=None: None)
-    finally:
-        log.removeHandler(handler)
-    [line] = lines
+    serving.AccessLog(answer)({"REQUEST_METHOD": "GET\r", "PATH_INFO": forged, "REMOTE_ADDR": "1.2.3.4\n"},
+                              lambda status, headers, exc_info=None: None)
+    [line] = access_lines
     assert "\n" not in line and "\x1b" not in line and "\r" not in line and "\x85" not in line
     assert line.startswith("1.2.3.4\\x0a [")
     assert '"GET\\x0d /x\\x0a10.0.0.1 [06/Dec/2026:04:00:00 +0000] \\x22POST /games/1/rounds/new\\x22 303 - ' \
