@@ -1,8 +1,19 @@
-"""The OpenAPI description of the JSON API, served at /api/openapi.json."""
+"""The OpenAPI description of the JSON API, served at /api/openapi.json.
+
+Its paths come from the app's routes: apispec's Flask plugin reads the description of each view
+under /api from its docstring, the YAML after ``---``, one key per method (summary, parameters,
+request body, answers). What is here is the document's frame and what the views name in theirs:
+the schemas, and the parameters, answers and links that several operations share. (So the
+docstrings are the description: Python's -OO, which drops docstrings, would serve no operations.)
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from apispec import APISpec
+from apispec_webframeworks.flask import FlaskPlugin
+from flask import Flask, current_app
 
 from scorekeeper.rules import PRESETS
 from scorekeeper.rules.cards import MAX_HAND_TEXT
@@ -170,7 +181,8 @@ RESULT = {
             },
         },
         "rounds": {"type": "array", "items": {"$ref": "#/components/schemas/DealInfo"}},
-        "next": {"oneOf": [{"$ref": "#/components/schemas/DealInfo"}, {"type": "null"}]},
+        # OpenAPI 3.0 has no null type: nullable, and a $ref's siblings are ignored, so allOf.
+        "next": {"allOf": [{"$ref": "#/components/schemas/DealInfo"}], "nullable": True},
     },
 }
 
@@ -229,27 +241,6 @@ RATINGS = {
 }
 
 
-def _error(description: str) -> dict:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
-
-
-def _json(ref: str, description: str) -> dict:
-    return {"description": description, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{ref}"}}}}
-
-
-GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
-NUMBER = {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1}}
-IF_MATCH = {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
-            "description": "the ETag of the game this change was made on; a newer game answers 412"}
-NO_KEY = {**_error("no edit key sent"), "headers": {"WWW-Authenticate": {
-    "description": 'Bearer realm="scorekeeper": send the key as Authorization: Bearer <key>',
-    "schema": {"type": "string"}}}}
-BAD = {"400": _error("not JSON"), "401": NO_KEY, "403": _error("not the game's edit key"),
-       "404": _error("no such game or round"),
-       "413": _error("the body is over 2 MiB: far more than any game needs"),
-       "415": _error("not sent as JSON"), "422": _error("refused: the message names the field, round, player, card")}
-
-
 BACKUP = {
     "type": "object",
     "required": ["format", "games"],
@@ -269,40 +260,6 @@ IMPORTED = {
                        "edit_key": {"type": "string", "description": "the new game's edit key (new games only)"}},
     }}},
 }
-NOT_KEEPER = _error("not the club key (who may: the club's keeper)")
-NO_CLUB_KEY = {**_error("no club key sent: Authorization: Bearer <club key>"),
-               "headers": {"WWW-Authenticate": {"schema": {"type": "string"}, "description": "Bearer"}}}
-TOO_MANY = {**_error("too many requests from this address: wait Retry-After seconds"),
-            "headers": {"Retry-After": {"schema": {"type": "string"}, "description": "seconds to wait"}}}
-
-
-#: OpenAPI links: what a client (and a stateful test) does next with an answer. The edit key of a
-#: created game goes with its links as the bearer token that changes need.
-GAME_ID_FROM_PATH = {"game_id": "$request.path.game_id"}
-LINKS_FROM_CREATED = {
-    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"},
-                "description": "the game just created"},
-    "RecordRound": {"operationId": "recordRound",
-                    "parameters": {"game_id": "$response.body#/id",
-                                   "header.Authorization": "Bearer {$response.body#/edit_key}"},
-                    "description": "record its first round, with its edit key"},
-}
-LINKS_FROM_ROUND = {
-    "GetGame": {"operationId": "getGame", "parameters": GAME_ID_FROM_PATH,
-                "description": "the game with this round"},
-    "ReplaceRound": {"operationId": "replaceRound",
-                     "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
-                     "description": "correct this round (with the game's edit key)"},
-    "DeleteRound": {"operationId": "deleteRound",
-                    "parameters": {**GAME_ID_FROM_PATH, "number": "$response.body#/number"},
-                    "description": "delete this round (with the game's edit key)"},
-}
-
-
-SEAT = {"name": "seat", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 0},
-        "description": "the player's place at the table, from 0 (the first player of the game file)"}
-NO_SEAT_KEY = {**_error("no key sent"), "headers": {"WWW-Authenticate": {
-    "description": 'Bearer realm="scorekeeper": the edit key, or a player\'s seat key', "schema": {"type": "string"}}}}
 SENT_HAND = {
     "type": "object",
     "required": ["seat", "player", "went_out", "cards", "points", "achieved", "bonuses", "revision", "words"],
@@ -331,240 +288,159 @@ HAND_SENT = {
 }
 
 
-def _linked(response: dict, links: dict) -> dict:
-    return {**response, "links": links}
+SCHEMAS = {
+    "Game": GAME,
+    "RuleSet": RULESET,
+    "RuleSetEntry": RULESET_ENTRY,
+    "RuleSets": {"type": "object", "required": ["rulesets"], "properties": {
+        "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RuleSetEntry"}}}},
+    "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
+    "Round": _round_schema(False),
+    "NumberedRound": _round_schema(True),
+    "DealInfo": DEAL_INFO,
+    "RoundAnswer": ROUND_ANSWER,
+    "Error": ERROR,
+    "SentHand": SENT_HAND,
+    "HandSent": HAND_SENT,
+    "SentHands": {"type": "object", "required": ["number", "hands"], "properties": {
+        "number": {"type": "integer", "nullable": True, "description": "the round being played "
+                   "(null once the game is over)"},
+        "hands": {"type": "array", "items": {"$ref": "#/components/schemas/SentHand"}}}},
+    "SeatLinks": {"type": "object", "required": ["seats"], "properties": {"seats": {"type": "array", "items": {
+        "type": "object", "required": ["seat", "player", "seat_key", "seat_url"],
+        "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
+                       "seat_key": {"type": "string", "description": "the player's bearer key"},
+                       "seat_url": {"type": "string", "description": "the link their phone opens"}}}}}},
+    "Flagged": {"type": "object", "required": ["round", "seat", "player", "words"], "properties": {
+        "round": {"type": "integer"}, "seat": {"type": "integer"}, "player": {"type": "string"},
+        "words": {"type": "string"}}},
+    "RatedPlayer": RATED_PLAYER,
+    "Ratings": RATINGS,
+    "Backup": BACKUP,
+    "Imported": IMPORTED,
+    "Created": {
+        "type": "object",
+        "required": ["id", "edit_key", "game_url", "watch_url", "edit_url"],
+        "properties": {"id": {"type": "integer"}, "edit_key": {"type": "string"}, "game_url": {"type": "string"},
+                       "watch_url": {"type": "string"}, "edit_url": {"type": "string"}},
+    },
+}
+
+#: The parameters several operations take, named in the views' descriptions (``GameId``).
+PARAMETERS = {
+    "GameId": {"name": "game_id", "in": "path", "schema": {"type": "integer", "minimum": 1}},
+    "RoundNumber": {"name": "number", "in": "path", "schema": {"type": "integer", "minimum": 1}},
+    "Seat": {"name": "seat", "in": "path", "schema": {"type": "integer", "minimum": 0},
+             "description": "the player's place at the table, from 0 (the first player of the game file)"},
+    "IfMatch": {"name": "If-Match", "in": "header", "required": False, "schema": {"type": "string"},
+                "description": "the ETag of the game this change was made on; a newer game answers 412"},
+}
+
+
+def error(description: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """An answer with the API's error body, and the headers it sends, each with what it says."""
+    answer: dict[str, Any] = {"description": description,
+                              "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+    if headers:
+        answer["headers"] = {name: {"schema": {"type": "string"}, "description": said}
+                             for name, said in headers.items()}
+    return answer
+
+
+#: The answers several operations give, named in the views' descriptions (``"429": TooMany``).
+RESPONSES = {
+    "NotJson": error("not JSON"),
+    "NoEditKey": error("no edit key sent", {"WWW-Authenticate": 'Bearer realm="scorekeeper": send the key as '
+                                                                "Authorization: Bearer <key>"}),
+    "NotEditKey": error("not the game's edit key"),
+    "NoSeatKey": error("no key sent", {"WWW-Authenticate": 'Bearer realm="scorekeeper": the edit key, or a '
+                                                          "player's seat key"}),
+    "NoClubKey": error("no club key sent: Authorization: Bearer <club key>", {"WWW-Authenticate": "Bearer"}),
+    "NotKeeper": error("not the club key (who may: the club's keeper)"),
+    "NoGame": error("no such game or round"),
+    "GameChanged": error("the game changed meanwhile"),
+    "TooLarge": error("the body is over 2 MiB: far more than any game needs"),
+    "NotSentAsJson": error("not sent as JSON"),
+    "Refused": error("refused: the message names the field, round, player, card"),
+    "TooMany": error("too many requests from this address: wait Retry-After seconds",
+                     {"Retry-After": "seconds to wait"}),
+}
+
+#: What a client (and a stateful test) does next with an answer. The edit key of a created game
+#: goes with its links as the bearer token that changes need.
+LINKS = {
+    "CreatedGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/id"},
+                    "description": "the game just created"},
+    "FirstRound": {"operationId": "recordRound",
+                   "parameters": {"game_id": "$response.body#/id",
+                                  "header.Authorization": "Bearer {$response.body#/edit_key}"},
+                   "description": "record its first round, with its edit key"},
+    "RoundsGame": {"operationId": "getGame", "parameters": {"game_id": "$request.path.game_id"},
+                   "description": "the game with this round"},
+    "ReplaceRound": {"operationId": "replaceRound",
+                     "parameters": {"game_id": "$request.path.game_id", "number": "$response.body#/number"},
+                     "description": "correct this round (with the game's edit key)"},
+    "DeleteRound": {"operationId": "deleteRound",
+                    "parameters": {"game_id": "$request.path.game_id", "number": "$response.body#/number"},
+                    "description": "delete this round (with the game's edit key)"},
+}
+
+SECURITY_SCHEMES = {
+    "editKey": {"type": "http", "scheme": "bearer"},
+    "seatKey": {"type": "http", "scheme": "bearer",
+                "description": "a player's seat key: their own seat's hand, nothing else"},
+    "clubKey": {"type": "http", "scheme": "bearer", "description": "the club key (flask club-key prints it)"},
+}
+
+INFO = {
+    "title": "Scorekeeper API",
+    "version": "1.0.0",
+    "description": "Create games, record and correct rounds. Changes need the game's edit key as a bearer "
+    "token; a player's seat key sends that player's own hand and nothing else; imports and the backup of every "
+    "game need the club key. Game files follow GAME-FORMAT.md. Writes are limited per address (429 with "
+    "Retry-After).",
+}
+
+PREFIX = "/api/"
+EXTENSION = "scorekeeper_openapi"
+#: The one route under /api that is no operation of the API: this description itself.
+THE_DESCRIPTION = "api.openapi"
+
+
+def described_endpoints(app: Flask) -> list[str]:
+    """The endpoints of every route under /api that the document describes."""
+    return sorted({rule.endpoint for rule in app.url_map.iter_rules()
+                   if rule.rule.startswith(PREFIX) and rule.endpoint != THE_DESCRIPTION})
+
+
+def add_components(spec: APISpec) -> None:
+    """What the views' descriptions name: the schemas, parameters, answers, links and keys."""
+    for name, schema in SCHEMAS.items():
+        spec.components.schema(name, schema)
+    for name, parameter in PARAMETERS.items():
+        spec.components.parameter(name, parameter["in"], parameter)
+    for name, answer in RESPONSES.items():
+        spec.components.response(name, answer)
+    for name, link in LINKS.items():
+        spec.components.link(name, link)
+    for name, scheme in SECURITY_SCHEMES.items():
+        spec.components.security_scheme(name, scheme)
+
+
+def make_document(app: Flask) -> dict[str, Any]:
+    """The document: this frame, and a path for each route under /api, described by its view."""
+    spec = APISpec(INFO["title"], INFO["version"], "3.0.3", plugins=[FlaskPlugin()],
+                   info={"description": INFO["description"]})
+    add_components(spec)
+    for endpoint in described_endpoints(app):
+        spec.path(view=app.view_functions[endpoint], app=app)
+    return spec.to_dict()
 
 
 def openapi_document() -> dict[str, Any]:
-    return {
-        "openapi": "3.0.3",
-        "info": {
-            "title": "Scorekeeper API",
-            "version": "1.0.0",
-            "description": "Create games, record and correct rounds. Changes need the game's edit key "
-            "as a bearer token; a player's seat key sends that player's own hand and nothing else; imports and the backup of every game need the club key. Game files "
-            "follow GAME-FORMAT.md. Writes are limited per address (429 with Retry-After).",
-        },
-        "components": {
-            "securitySchemes": {"editKey": {"type": "http", "scheme": "bearer"},
-                                "seatKey": {"type": "http", "scheme": "bearer",
-                                            "description": "a player's seat key: their own seat's hand, nothing else"},
-                                "clubKey": {"type": "http", "scheme": "bearer",
-                                            "description": "the club key (flask club-key prints it)"}},
-            "schemas": {
-                "Game": GAME,
-                "RuleSet": RULESET,
-                "RuleSetEntry": RULESET_ENTRY,
-                "RuleSets": {"type": "object", "required": ["rulesets"], "properties": {
-                    "rulesets": {"type": "array", "items": {"$ref": "#/components/schemas/RuleSetEntry"}}}},
-                "GameWithResult": {**GAME, "properties": {**GAME["properties"], "result": RESULT}},
-                "Round": _round_schema(False),
-                "NumberedRound": _round_schema(True),
-                "DealInfo": DEAL_INFO,
-                "RoundAnswer": ROUND_ANSWER,
-                "Error": ERROR,
-                "SentHand": SENT_HAND,
-                "HandSent": HAND_SENT,
-                "SentHands": {"type": "object", "required": ["number", "hands"], "properties": {
-                    "number": {"type": "integer", "nullable": True, "description": "the round being played "
-                               "(null once the game is over)"},
-                    "hands": {"type": "array", "items": {"$ref": "#/components/schemas/SentHand"}}}},
-                "SeatLinks": {"type": "object", "required": ["seats"], "properties": {"seats": {"type": "array", "items": {
-                    "type": "object", "required": ["seat", "player", "seat_key", "seat_url"],
-                    "properties": {"seat": {"type": "integer"}, "player": {"type": "string"},
-                                   "seat_key": {"type": "string", "description": "the player's bearer key"},
-                                   "seat_url": {"type": "string", "description": "the link their phone opens"}}}}}},
-                "Flagged": {"type": "object", "required": ["round", "seat", "player", "words"], "properties": {
-                    "round": {"type": "integer"}, "seat": {"type": "integer"}, "player": {"type": "string"},
-                    "words": {"type": "string"}}},
-                "RatedPlayer": RATED_PLAYER,
-                "Ratings": RATINGS,
-                "Backup": BACKUP,
-                "Imported": IMPORTED,
-                "Created": {
-                    "type": "object",
-                    "required": ["id", "edit_key", "game_url", "watch_url", "edit_url"],
-                    "properties": {
-                        "id": {"type": "integer"},
-                        "edit_key": {"type": "string"},
-                        "game_url": {"type": "string"},
-                        "watch_url": {"type": "string"},
-                        "edit_url": {"type": "string"},
-                    },
-                },
-            },
-        },
-        "paths": {
-            "/api/import": {
-                "post": {
-                    "operationId": "importFiles",
-                    "summary": "Import a game file or a backup: refused whole, or every new game stored (never twice)",
-                    "security": [{"clubKey": []}],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                        "oneOf": [{"$ref": "#/components/schemas/Game"}, {"$ref": "#/components/schemas/Backup"}]}}}},
-                    "responses": {"200": _json("Imported", "what became of each game"),
-                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": _error("over the import limit: larger than IMPORT_MAX_BYTES, or more games "
-                                                                                          "or rounds than the server imports at once (the message names "
-                                                                                          "flask games import)"),
-                                  "415": BAD["415"], "422": BAD["422"], "429": TOO_MANY},
-                }
-            },
-            "/api/rulesets": {
-                "get": {
-                    "operationId": "rulesets",
-                    "summary": "Every rule set a game can be started with: the presets, then the club's house "
-                               "rule sets, each as its whole document with its key",
-                    "responses": {"200": _json("RuleSets", "the rule sets")},
-                },
-                "post": {
-                    "operationId": "saveRuleset",
-                    "summary": "Save a house rule set (the club's, as its roster is: the club key); its name must "
-                               "be no other rule set's",
-                    "security": [{"clubKey": []}],
-                    "requestBody": {"required": True, "content": {"application/json": {
-                        "schema": {"$ref": "#/components/schemas/RuleSet"}}}},
-                    "responses": {"201": _json("RuleSetEntry", "saved: its key (house-ID) and document"),
-                                  "400": BAD["400"], "401": NO_CLUB_KEY, "403": NOT_KEEPER, "413": BAD["413"],
-                                  "415": BAD["415"],
-                                  "422": _error("refused: the message and field name the first problem, "
-                                                "problems lists each"),
-                                  "429": TOO_MANY},
-                },
-            },
-            "/api/ratings": {
-                "get": {
-                    "operationId": "ratings",
-                    "summary": "The club's ratings (openskill Plackett-Luce over every finished, kept game in the "
-                               "order they finished): the leaderboard, and the players with fewer than five games apart",
-                    "parameters": [
-                        {"name": "rules", "in": "query", "required": False,
-                         "schema": {"type": "string", "maxLength": 20},
-                         "description": "rate only the games of this rule-set key: a preset's (" + ", ".join(PRESETS)
-                                        + "), a house rule set's (house-ID) or imported; one no game was played "
-                                          "by is answered 404 (absent or empty: every game)"},
-                        {"name": "period", "in": "query", "required": False,
-                         "schema": {"type": "string", "enum": ["", "all", "year"], "default": "all"},
-                         "description": "rate only the games finished this year, or all (empty: all)"},
-                    ],
-                    "responses": {"200": _json("Ratings", "the leaderboard"),
-                                  "400": _error("a period that is not one: the message says which"),
-                                  "404": _error("a rule-set key no game was played by: the message lists those played")},
-                }
-            },
-            "/api/backup": {
-                "get": {
-                    "operationId": "backup",
-                    "summary": "Every game, deleted ones too, as one backup",
-                    "security": [{"clubKey": []}],
-                    "responses": {"200": _json("Backup", "the backup"), "401": NO_CLUB_KEY, "403": NOT_KEEPER,
-                                  "429": TOO_MANY},
-                }
-            },
-            "/api/games": {
-                "post": {
-                    "operationId": "createGame",
-                    "summary": "Create a game from a game file (usually with no rounds)",
-                    "requestBody": {"required": True, "content": {"application/json": {
-                        "schema": {"$ref": "#/components/schemas/Game"},
-                        "example": {"format": "scorekeeper-game/2", "rules": "liverpool", "players": ["Ann", "Ben", "Cat"],
-                                    "first_dealer": "Ann", "rounds": []}}}},
-                    "responses": {"201": _linked(_json("Created", "created: its id, edit key and links"), LINKS_FROM_CREATED),
-                                  "400": BAD["400"], "413": BAD["413"], "415": BAD["415"], "422": BAD["422"],
-                                  "429": TOO_MANY},
-                }
-            },
-            "/api/games/{game_id}": {
-                "get": {
-                    "operationId": "getGame",
-                    "summary": "The game file with its result",
-                    "parameters": [GAME_ID],
-                    "responses": {"200": _json("GameWithResult", "the game"), "304": {"description": "not modified"},
-                                  "404": BAD["404"]},
-                }
-            },
-            "/api/games/{game_id}/rounds": {
-                "post": {
-                    "operationId": "recordRound",
-                    "summary": "Record the next round; the number is the idempotency key",
-                    "security": [{"editKey": []}],
-                    "parameters": [GAME_ID],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/NumberedRound"}}}},
-                    "responses": {"201": _linked(_json("RoundAnswer", "recorded (or the same round sent again)"), LINKS_FROM_ROUND),
-                                  "409": _error("another round has this number: the current game is in the answer"),
-                                  **BAD, "429": TOO_MANY},
-                }
-            },
-            "/api/games/{game_id}/seat-links": {
-                "post": {
-                    "operationId": "makeSeatLinks",
-                    "summary": "A seat key and link for every player (every earlier seat key stops working)",
-                    "security": [{"editKey": []}],
-                    "parameters": [GAME_ID],
-                    "responses": {"201": _json("SeatLinks", "each seat's key and link"), "401": NO_KEY,
-                                  "403": _error("not the game's edit key (a seat key says whose it is)"),
-                                  "404": BAD["404"], "429": TOO_MANY},
-                }
-            },
-            "/api/games/{game_id}/hands": {
-                "get": {
-                    "operationId": "sentHands",
-                    "summary": "The hands the players have sent for the round being played",
-                    "parameters": [GAME_ID],
-                    "responses": {"200": _json("SentHands", "the hands sent"), "304": {"description": "not modified"},
-                                  "404": BAD["404"]},
-                }
-            },
-            "/api/games/{game_id}/hands/{seat}": {
-                "put": {
-                    "operationId": "sendHand",
-                    "summary": "A player's own hand for the round being played, kept until the round is saved: "
-                               "the same hand sent twice is kept once, a new one replaces it",
-                    "security": [{"seatKey": []}, {"editKey": []}],
-                    "parameters": [GAME_ID, SEAT],
-                    "requestBody": {"required": True, "content": {"application/json": {
-                        "schema": {"$ref": "#/components/schemas/HandSent"},
-                        "example": {"number": 1, "cards": "K 7 7", "achieved": True}}}},
-                    "responses": {"200": _json("SentHand", "kept"), "400": BAD["400"], "401": NO_SEAT_KEY,
-                                  "403": _error("another seat's key, or none of this game's: the message says whose"),
-                                  "404": _error("no such game or seat"),
-                                  "409": _error("the round is saved already: saved is the player's hand as saved"),
-                                  "413": BAD["413"], "415": BAD["415"],
-                                  "422": _error("refused: a round not being played, or a hand the rules refuse "
-                                                "(the message names the player and card)"),
-                                  "429": TOO_MANY},
-                }
-            },
-            "/api/games/{game_id}/rounds/{number}/flags/{seat}": {
-                "post": {
-                    "operationId": "flagRound",
-                    "summary": "That's not my hand: the player says a saved round is wrong for them (no figure changes)",
-                    "security": [{"seatKey": []}, {"editKey": []}],
-                    "parameters": [GAME_ID, NUMBER, SEAT],
-                    "responses": {"201": _json("Flagged", "flagged for the scorekeeper"), "401": NO_SEAT_KEY,
-                                  "403": _error("another seat's key, or none of this game's"),
-                                  "404": _error("no such game, seat or saved round"), "429": TOO_MANY},
-                }
-            },
-            "/api/games/{game_id}/rounds/{number}": {
-                "put": {
-                    "operationId": "replaceRound",
-                    "summary": "Correct a recorded round; everything after it is worked out again",
-                    "security": [{"editKey": []}],
-                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
-                    "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Round"}}}},
-                    "responses": {"200": _linked(_json("RoundAnswer", "corrected"), LINKS_FROM_ROUND), "412": _error("the game changed meanwhile"), **BAD,
-                                  "429": TOO_MANY},
-                },
-                "delete": {
-                    "operationId": "deleteRound",
-                    "summary": "Delete a recorded round; later rounds move up one number",
-                    "security": [{"editKey": []}],
-                    "parameters": [GAME_ID, NUMBER, IF_MATCH],
-                    "responses": {"200": _json("GameWithResult", "deleted: the game as it is now"),
-                                  "412": _error("the game changed meanwhile"), "429": TOO_MANY,
-                                  "401": BAD["401"], "403": BAD["403"], "404": BAD["404"],
-                                  "422": BAD["422"]},
-                },
-            },
-        },
-    }
+    """The current app's document, made once, when first asked for: an app's routes do not change
+    once it serves (reading the views' YAML takes tens of milliseconds)."""
+    made = current_app.extensions
+    if EXTENSION not in made:
+        made[EXTENSION] = make_document(current_app)
+    return made[EXTENSION]

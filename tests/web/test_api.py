@@ -167,12 +167,19 @@ def test_openapi_document_lists_every_operation(client):
                           "flagRound"}
 
 
+def linked_operations(doc: dict, answer: dict) -> set[str]:
+    """The operations an answer links to, each link written in place or named among the components."""
+    links = [doc["components"]["links"][link["$ref"].removeprefix("#/components/links/")] if "$ref" in link
+             else link for link in answer["links"].values()]
+    return {link["operationId"] for link in links}
+
+
 def test_a_created_game_links_to_itself_and_its_rounds(client, created):
     doc = client.get("/api/openapi.json").get_json()
-    links = doc["paths"]["/api/games"]["post"]["responses"]["201"]["links"]
-    assert {link["operationId"] for link in links.values()} == {"getGame", "recordRound"}
-    recorded = doc["paths"]["/api/games/{game_id}/rounds"]["post"]["responses"]["201"]["links"]
-    assert {link["operationId"] for link in recorded.values()} == {"getGame", "replaceRound", "deleteRound"}
+    assert linked_operations(doc, doc["paths"]["/api/games"]["post"]["responses"]["201"]) == {"getGame", "recordRound"}
+    rounds = {"getGame", "replaceRound", "deleteRound"}
+    assert linked_operations(doc, doc["paths"]["/api/games/{game_id}/rounds"]["post"]["responses"]["201"]) == rounds
+    assert linked_operations(doc, doc["paths"]["/api/games/{game_id}/rounds/{number}"]["put"]["responses"]["200"]) == rounds
 
 
 @pytest.mark.parametrize(("method", "path", "allowed"), [

@@ -175,7 +175,30 @@ def _house_rules(doc: dict):
 @bp.post("/games")
 def create_game():
     """A game from a game file: its rules a preset's key, a whole document, or (version 2) a
-    house rule set's key; the game keeps its own copy of them either way."""
+    house rule set's key; the game keeps its own copy of them either way.
+
+    ---
+    post:
+      operationId: createGame
+      summary: Create a game from a game file (usually with no rounds)
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: Game
+            example: {format: scorekeeper-game/2, rules: liverpool, players: [Ann, Ben, Cat], first_dealer: Ann,
+                      rounds: []}
+      responses:
+        201:
+          description: "created: its id, edit key and links"
+          content: {application/json: {schema: Created}}
+          links: {GetGame: CreatedGame, RecordRound: FirstRound}
+        400: NotJson
+        413: TooLarge
+        415: NotSentAsJson
+        422: Refused
+        429: TooMany
+    """
     doc = json_body()
     try:
         gf = read_game(doc, _house_rules(doc))
@@ -197,6 +220,18 @@ def create_game():
 
 @bp.get("/games/<int:game_id>")
 def get_game(game_id: int):
+    """The game file with its result and its ETag: 304 when the client holds this version.
+
+    ---
+    get:
+      operationId: getGame
+      summary: The game file with its result
+      parameters: [GameId]
+      responses:
+        200: {description: the game, content: {application/json: {schema: GameWithResult}}}
+        304: {description: not modified}
+        404: NoGame
+    """
     row = store.peek(game_id)
     holds = held(_etag(game_id, row.version)) if row is not None else None
     if holds is not None:
@@ -211,6 +246,33 @@ def get_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/rounds")
 def record_round(game_id: int):
+    """The next round (the edit key): the same round sent again is stored once and
+    answered alike; another round with a number already recorded is refused (409).
+
+    ---
+    post:
+      operationId: recordRound
+      summary: Record the next round; the number is the idempotency key
+      security: [{editKey: []}]
+      parameters: [GameId]
+      requestBody: {required: true, content: {application/json: {schema: NumberedRound}}}
+      responses:
+        201:
+          description: recorded (or the same round sent again)
+          content: {application/json: {schema: RoundAnswer}}
+          links: {GetGame: RoundsGame, ReplaceRound: ReplaceRound, DeleteRound: DeleteRound}
+        400: NotJson
+        401: NoEditKey
+        403: NotEditKey
+        404: NoGame
+        409:
+          description: "another round has this number: the current game is in the answer"
+          content: {application/json: {schema: Error}}
+        413: TooLarge
+        415: NotSentAsJson
+        422: Refused
+        429: TooMany
+    """
     # The game's row is enough to check the key: the store reads the game (once) in the
     # write transaction that records the round.
     peeked = store.peek_with_rules(game_id)
@@ -261,6 +323,31 @@ def _if_match(loaded: store.LoadedGame) -> int | None:
 
 @bp.put("/games/<int:game_id>/rounds/<int:number>")
 def replace_round(game_id: int, number: int):
+    """A recorded round corrected (the edit key, If-Match optional); everything after it is
+    worked out again.
+
+    ---
+    put:
+      operationId: replaceRound
+      summary: Correct a recorded round; everything after it is worked out again
+      security: [{editKey: []}]
+      parameters: [GameId, RoundNumber, IfMatch]
+      requestBody: {required: true, content: {application/json: {schema: Round}}}
+      responses:
+        200:
+          description: corrected
+          content: {application/json: {schema: RoundAnswer}}
+          links: {GetGame: RoundsGame, ReplaceRound: ReplaceRound, DeleteRound: DeleteRound}
+        400: NotJson
+        401: NoEditKey
+        403: NotEditKey
+        404: NoGame
+        412: GameChanged
+        413: TooLarge
+        415: NotSentAsJson
+        422: Refused
+        429: TooMany
+    """
     loaded = _game(game_id, editing=True)
     if not 1 <= number <= len(loaded.state.rounds):
         raise ApiError(404, f"game {game_id} has no round {number}")
@@ -279,6 +366,23 @@ def replace_round(game_id: int, number: int):
 
 @bp.delete("/games/<int:game_id>/rounds/<int:number>")
 def delete_round(game_id: int, number: int):
+    """A recorded round deleted (the edit key, If-Match optional); later rounds move up one.
+
+    ---
+    delete:
+      operationId: deleteRound
+      summary: Delete a recorded round; later rounds move up one number
+      security: [{editKey: []}]
+      parameters: [GameId, RoundNumber, IfMatch]
+      responses:
+        200: {description: "deleted: the game as it is now", content: {application/json: {schema: GameWithResult}}}
+        401: NoEditKey
+        403: NotEditKey
+        404: NoGame
+        412: GameChanged
+        422: Refused
+        429: TooMany
+    """
     loaded = _game(game_id, editing=True)
     if not 1 <= number <= len(loaded.state.rounds):
         raise ApiError(404, f"game {game_id} has no round {number}")
@@ -297,7 +401,27 @@ def delete_round(game_id: int, number: int):
 @max_body("IMPORT_MAX_BYTES", transfer.IMPORT_MAX_BYTES)
 def import_files():
     """A game file or a backup, as the upload page takes it: refused whole, or every new game
-    stored (never twice); the edit keys of the games stored."""
+    stored (never twice); the edit keys of the games stored.
+
+    ---
+    post:
+      operationId: importFiles
+      summary: "Import a game file or a backup: refused whole, or every new game stored (never twice)"
+      security: [{clubKey: []}]
+      requestBody: {required: true, content: {application/json: {schema: {oneOf: [Game, Backup]}}}}
+      responses:
+        200: {description: what became of each game, content: {application/json: {schema: Imported}}}
+        400: NotJson
+        401: NoClubKey
+        403: NotKeeper
+        413:
+          description: "over the import limit: larger than IMPORT_MAX_BYTES, or more games or rounds than the
+            server imports at once (the message names flask games import)"
+          content: {application/json: {schema: Error}}
+        415: NotSentAsJson
+        422: Refused
+        429: TooMany
+    """
     doc = json_body()
     refusal = transfer.too_many(doc, *import_most())
     if refusal:
@@ -323,7 +447,16 @@ def _ruleset_entry(entry: store.RuleSetEntry) -> dict:
 
 @bp.get("/rulesets")
 def rulesets():
-    """Every rule set a game can be started with: the presets, then the house rule sets."""
+    """Every rule set a game can be started with: the presets, then the house rule sets.
+
+    ---
+    get:
+      operationId: rulesets
+      summary: "Every rule set a game can be started with: the presets, then the club's house rule sets, each as
+        its whole document with its key"
+      responses:
+        200: {description: the rule sets, content: {application/json: {schema: RuleSets}}}
+    """
     return jsonify({"rulesets": [_ruleset_entry(entry) for entry in store.list_rulesets()]})
 
 
@@ -331,7 +464,29 @@ def rulesets():
 @club_only("save house rule sets")
 def save_ruleset():
     """Save a house rule set from its document, checked as every document is (422 naming the
-    field, and the stage or rank); the club keeper's, as the roster is."""
+    field, and the stage or rank); the club keeper's, as the roster is.
+
+    ---
+    post:
+      operationId: saveRuleset
+      summary: "Save a house rule set (the club's, as its roster is: the club key); its name must be no other rule
+        set's"
+      security: [{clubKey: []}]
+      requestBody: {required: true, content: {application/json: {schema: RuleSet}}}
+      responses:
+        201:
+          description: "saved: its key (house-ID) and document"
+          content: {application/json: {schema: RuleSetEntry}}
+        400: NotJson
+        401: NoClubKey
+        403: NotKeeper
+        413: TooLarge
+        415: NotSentAsJson
+        422:
+          description: "refused: the message and field name the first problem, problems lists each"
+          content: {application/json: {schema: Error}}
+        429: TooMany
+    """
     doc = json_body()
     try:
         entry = store.save_ruleset(doc)
@@ -347,7 +502,19 @@ def save_ruleset():
 @bp.get("/backup")
 @club_only("download the backup of every game")
 def backup():
-    """Every game (deleted ones too), as /backup.json gives it."""
+    """Every game (deleted ones too), as /backup.json gives it.
+
+    ---
+    get:
+      operationId: backup
+      summary: Every game, deleted ones too, as one backup
+      security: [{clubKey: []}]
+      responses:
+        200: {description: the backup, content: {application/json: {schema: Backup}}}
+        401: NoClubKey
+        403: NotKeeper
+        429: TooMany
+    """
     response = Response(transfer.as_json(transfer.backup()), mimetype="application/json")
     response.headers["Cache-Control"] = "no-store"
     return response

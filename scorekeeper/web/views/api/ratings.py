@@ -33,7 +33,35 @@ def player_json(line: history.RatedPlayer, rank: int | None) -> dict:
 @bp.get("/ratings")
 def ratings():
     """The club's ratings, with the leaderboard's filters (``rules``, ``period``), as the ratings
-    page shows them; a filter it refuses is a JSON error."""
+    page shows them; a filter it refuses is a JSON error.
+
+    ---
+    get:
+      operationId: ratings
+      summary: "The club's ratings (openskill Plackett-Luce over every finished, kept game in the order they
+        finished): the leaderboard, and the players with fewer than five games apart"
+      parameters:
+        - name: rules
+          in: query
+          required: false
+          schema: {type: string, maxLength: 20}
+          description: "rate only the games of this rule-set key: a preset's (GET /api/rulesets lists them), a
+            house rule set's (house-ID) or imported; one no game was played by is answered 404 (absent or empty:
+            every game)"
+        - name: period
+          in: query
+          required: false
+          schema: {type: string, enum: ["", all, year], default: all}
+          description: "rate only the games finished this year, or all (empty: all)"
+      responses:
+        200: {description: the leaderboard, content: {application/json: {schema: Ratings}}}
+        400:
+          description: "a period that is not one: the message says which"
+          content: {application/json: {schema: Error}}
+        404:
+          description: "a rule-set key no game was played by: the message lists those played"
+          content: {application/json: {schema: Error}}
+    """
     filters, problems = rating_filter(history.rulesets_played())
     if problems:
         field, message = problems[0]

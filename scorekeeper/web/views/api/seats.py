@@ -43,7 +43,23 @@ def _hand(game_id: int, state, position: int, hand: store.Sent) -> dict:
 
 @bp.post("/games/<int:game_id>/seat-links")
 def make_seat_links(game_id: int):
-    """A seat key and link for every player (the edit key); every earlier seat key stops working."""
+    """A seat key and link for every player (the edit key); every earlier seat key stops working.
+
+    ---
+    post:
+      operationId: makeSeatLinks
+      summary: A seat key and link for every player (every earlier seat key stops working)
+      security: [{editKey: []}]
+      parameters: [GameId]
+      responses:
+        201: {description: each seat's key and link, content: {application/json: {schema: SeatLinks}}}
+        401: NoEditKey
+        403:
+          description: not the game's edit key (a seat key says whose it is)
+          content: {application/json: {schema: Error}}
+        404: NoGame
+        429: TooMany
+    """
     loaded = _game(game_id)
     require_key(loaded.game)
     keys = seat_keys.make_seat_keys(game_id)
@@ -55,7 +71,18 @@ def make_seat_links(game_id: int):
 @bp.get("/games/<int:game_id>/hands")
 def sent_hands(game_id: int):
     """The hands sent for the round being played (reading needs no key, as a game's does); 304
-    with ``If-None-Match`` while none arrived, changed or went."""
+    with ``If-None-Match`` while none arrived, changed or went.
+
+    ---
+    get:
+      operationId: sentHands
+      summary: The hands the players have sent for the round being played
+      parameters: [GameId]
+      responses:
+        200: {description: the hands sent, content: {application/json: {schema: SentHands}}}
+        304: {description: not modified}
+        404: NoGame
+    """
     peeked = store.peek(game_id)
     if peeked is None:
         raise ApiError(404, f"no game {game_id}")
@@ -144,7 +171,42 @@ def _record(doc: dict, name: str, rules) -> tuple[int, RoundRecord]:
 @bp.put("/games/<int:game_id>/hands/<int:seat>")
 def send_hand(game_id: int, seat: int):
     """A player's own hand for the round being played (their seat key, or the edit key): kept
-    until the round is saved; the same hand sent twice is kept once, a new one replaces it."""
+    until the round is saved; the same hand sent twice is kept once, a new one replaces it.
+
+    ---
+    put:
+      operationId: sendHand
+      summary: "A player's own hand for the round being played, kept until the round is saved: the same hand sent
+        twice is kept once, a new one replaces it"
+      security: [{seatKey: []}, {editKey: []}]
+      parameters: [GameId, Seat]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: HandSent
+            example: {number: 1, cards: K 7 7, achieved: true}
+      responses:
+        200: {description: kept, content: {application/json: {schema: SentHand}}}
+        400: NotJson
+        401: NoSeatKey
+        403:
+          description: "another seat's key, or none of this game's: the message says whose"
+          content: {application/json: {schema: Error}}
+        404:
+          description: no such game or seat
+          content: {application/json: {schema: Error}}
+        409:
+          description: "the round is saved already: saved is the player's hand as saved"
+          content: {application/json: {schema: Error}}
+        413: TooLarge
+        415: NotSentAsJson
+        422:
+          description: "refused: a round not being played, or a hand the rules refuse (the message names the player
+            and card)"
+          content: {application/json: {schema: Error}}
+        429: TooMany
+    """
     loaded = _game(game_id)
     name = _seat_number(loaded, seat)
     _seat_allowed(loaded, seat)
@@ -165,7 +227,25 @@ def send_hand(game_id: int, seat: int):
 @bp.post("/games/<int:game_id>/rounds/<int:number>/flags/<int:seat>")
 def flag_round(game_id: int, number: int, seat: int):
     """"That's not my hand": a player says saved round ``number`` is wrong for them. It changes
-    no figure; the scorekeeper corrects the round or dismisses the flag."""
+    no figure; the scorekeeper corrects the round or dismisses the flag.
+
+    ---
+    post:
+      operationId: flagRound
+      summary: "That's not my hand: the player says a saved round is wrong for them (no figure changes)"
+      security: [{seatKey: []}, {editKey: []}]
+      parameters: [GameId, RoundNumber, Seat]
+      responses:
+        201: {description: flagged for the scorekeeper, content: {application/json: {schema: Flagged}}}
+        401: NoSeatKey
+        403:
+          description: "another seat's key, or none of this game's"
+          content: {application/json: {schema: Error}}
+        404:
+          description: no such game, seat or saved round
+          content: {application/json: {schema: Error}}
+        429: TooMany
+    """
     loaded = _game(game_id)
     name = _seat_number(loaded, seat)
     _seat_allowed(loaded, seat)
