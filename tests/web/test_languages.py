@@ -198,7 +198,7 @@ def test_the_pages_that_take_a_key_are_in_the_readers_language(app, web, balmora
     refused = text(stranger.post(f"/games/{balmoral}/join", data={"key": "x"}, headers=GERMAN))
     assert "Dieser Bearbeitungslink funktioniert nicht mehr" in refused
     seat = text(stranger.get(f"/games/{balmoral}/seat", headers={"Accept-Language": "es"}))
-    assert "Anota tu propia mano" in seat and "Anotar mi mano en este teléfono" in seat
+    assert "Anota tus propias cartas" in seat and "Anotar mis cartas en este teléfono" in seat
     refused = text(stranger.post(f"/games/{balmoral}/seat", data={"key": "x"}, headers={"Accept-Language": "fi"}))
     assert "Tämä paikkalinkki ei enää toimi" in refused
     club = text(stranger.get("/club", headers=GERMAN))
