@@ -343,7 +343,7 @@ def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmora
     assert german["waiting_game"] == "{round} {number} von Spiel {game}: wartet auf Senden"
     assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
     french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
-    assert french["capitals"] is False and french["offline"] == "Hors ligne : reconnexion"
+    assert french["capitals"] is False and french["offline"] == "Hors ligne\u202f: reconnexion"
     # Every word has its blanks as the script fills them, none left in the catalogue's form.
     assert not [key for key, said in german.items() if isinstance(said, str) and "%(" in said]
     # The round screen's game data, which the phone's own next round is drawn from, in German too.
@@ -705,3 +705,58 @@ def test_a_count_of_levels_agrees_with_its_number_in_french(app):
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         said = [completed_words(BALMORAL, done) for done in (1, 3)]
     assert said == ["1 niveau réussi sur 7", "3 niveaux réussis sur 7"]
+
+
+# ---------------------------------------------------------------- typography
+
+
+@pytest.mark.parametrize("language, places", [
+    ("en", {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd"}),
+    ("fr", {1: "1er", 2: "2e", 3: "3e", 11: "11e", 21: "21e"}),
+    ("de", {1: "1.", 2: "2.", 10: "10."}),
+    ("fi", {1: "1.", 3: "3."}),
+    ("es", {1: "1.º", 2: "2.º", 3: "3.º"}),
+])
+def test_a_place_is_typed_as_the_readers_language_types_it(app, language, places):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert {place: languages.ordinal(place) for place in places} == places
+
+
+def test_a_players_recent_games_give_their_place_as_an_ordinal_of_the_readers_language(app, web, four):
+    from factories import player_id
+
+    pages = {lang: text(web.get(f"/players/{player_id(app, 'Ben')}", headers={"Accept-Language": lang}))
+             for lang in ("en", "fr", "de")}
+    assert re.search(r"\b\d+(?:st|nd|rd|th) of \d+ with", pages["en"])
+    assert re.search(r"\b\d+(?:er|e) sur \d+ avec", pages["fr"]) and not re.search(r"\d+ese sur", pages["fr"])
+    assert re.search(r"\b\d+\. von \d+ mit", pages["de"])
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Ann", "Main d’Ann"), ("Éric", "Main d’Éric"), ("Hélène", "Main d’Hélène"), ("Yves", "Main d’Yves"),
+    ("Yann", "Main de Yann"), ("Ben", "Main de Ben"), ("A K", "Main de A K"),
+])
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(app, name, said):
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert languages.gettext("%(name)s's hand", name=name) == said
+        assert app.jinja_env.from_string("{{ _(\"%(name)s's hand\", name=n) }}").render(n=name) == said
+    with app.test_request_context(headers=GERMAN):
+        assert languages.elided("de Ann", {"name": "Ann"}) == "de Ann"
+
+
+def test_a_name_is_elided_in_french_on_the_round_screen_and_escaped_as_before(web, balmoral):
+    screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "la main d’Ann" in screen and "de Ann" not in screen
+
+
+def test_french_punctuation_has_its_narrow_no_break_space_and_german_its_space_before_percent(app):
+    with open(TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalogue = read_po(po)
+    loose = [said for message in catalogue if message.id
+             for said in (message.string if isinstance(message.string, tuple) else (message.string,))
+             if re.search(r"[ \u00a0][:;?!»%]|«[ \u00a0]", re.sub(r"%\(\w+\)[sd]", "X", said))]
+    assert loose == []
+    with app.test_request_context(headers=GERMAN):
+        assert languages.percent(0.5) == "50\u00a0%"
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert re.fullmatch(r"50[\u00a0\u202f]%", languages.percent(0.5))
