@@ -5,13 +5,18 @@ keeps its English for a page that gives none.
 
 The messages are the catalogue's own, the same the templates use where a page says the same
 thing ("sent by %(name)s: %(hand)s"), with each ``%(name)s`` written ``{name}`` for the script.
+A sentence that names a stage is given whole for each of the engine's own stage words, as the
+server's ``stage_sentence`` says it (``languages.STAGE_SENTENCES``): an object by the game's
+``stage_kind`` ("Level", "Phase"), "" for the sentence with a table's own word in its blank;
+``banner.js``'s ``stageWord`` picks one.
 """
 
 from __future__ import annotations
 
 import re
 
-from scorekeeper.web.languages import language, locale_code
+from scorekeeper.rules import N_
+from scorekeeper.web.languages import STAGE_SENTENCES, language, locale_code
 
 _BLANK = re.compile(r"%\((\w+)\)[sd]")
 
@@ -23,6 +28,12 @@ def _script(text: str) -> str:
 def _(message: str) -> str:
     """A message in the reader's language, its blanks left for the script."""
     return _script(language().catalogue.ugettext(message))
+
+
+def _stage(message: str) -> dict[str, str]:
+    """A sentence naming a stage, whole for each of the engine's stage words ("Level",
+    "Phase"), and under "" with the stage's word in a blank, for a table's own word."""
+    return {"": _(message), **{kind: _(whole) for kind, whole in STAGE_SENTENCES[message].items()}}
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -82,8 +93,8 @@ def words() -> dict[str, object]:
         "contract": _("%(stage)s %(number)s: %(contract)s"),
         "dealt": _("<strong>%(name)s</strong> dealt"),
         "cards_each": ngettext("<strong>%(num)d</strong> card each", "<strong>%(num)d</strong> cards each", 10),
-        "made": _("%(name)s made the %(stage)s"),
-        "completes": _("%(name)s completes %(stage)s %(number)s"),
+        "made": _stage(N_("%(name)s made the %(stage)s")),
+        "completes": _stage(N_("%(name)s completes %(stage)s %(number)s")),
         "record": _("Record %(round)s %(number)s"),
         "save": _("Save %(round)s %(number)s"),
         "last": _("%(round)s %(number)s is the last"),
@@ -91,7 +102,7 @@ def words() -> dict[str, object]:
         "phone_figures": _("Worked out on this phone"),
         "phone_unknown": _("Not yet sent: the scores are worked out when the rounds reach the server."),
         "phone_after": _("Not yet sent: after %(round)s %(number)s, worked out on this phone"),
-        "level": _("level %(number)s"),
+        "level": _stage(N_("%(stage)s %(number)s")),
         "next": _("Next: %(round)s %(number)s, %(name)s deals."),
         "ends_with": _("The game ends with %(round)s %(number)s."),
         "record_here": _("Record %(round)s %(number)s on this phone"),

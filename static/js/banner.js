@@ -26,6 +26,14 @@ export function word(key, english, values) {
   var text = typeof words()[key] === "string" ? words()[key] : english;
   return text.replace(/\{(\w+)\}/g, function (whole, name) { return values && name in values ? values[name] : whole; });
 }
+// A sentence naming a stage, whole for the engine's own stage words: the page gives it by the
+// game's stage_kind ("Level", "Phase"), and under "" with a table's own word in its blank
+// (scorekeeper/web/scriptwords.py), as the server's stage_sentence says it.
+export function stageWord(key, kind, english, values) {
+  var given = words()[key], said = null;
+  if (given && typeof given === "object") { said = given[kind || ""] || given[""]; }
+  return word("", typeof said === "string" ? said : english, values);
+}
 // A title word ("Round", "Deal") inside a sentence: lower case, but German nouns keep theirs.
 export function inSentence(title) { return words().capitals ? title : title.toLowerCase(); }
 

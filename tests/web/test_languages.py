@@ -345,12 +345,33 @@ def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmora
     french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
     assert french["capitals"] is False and french["offline"] == "Hors ligne\u202f: reconnexion"
     # Every word has its blanks as the script fills them, none left in the catalogue's form.
-    assert not [key for key, said in german.items() if isinstance(said, str) and "%(" in said]
+    said = [said for said in german.values() if isinstance(said, str)]
+    said += [whole for kinds in german.values() if isinstance(kinds, dict) for whole in kinds.values()]
+    assert not [text for text in said if "%(" in text]
     # The round screen's game data, which the phone's own next round is drawn from, in German too.
     screen = web.get(f"/games/{balmoral}/rounds/new", headers=GERMAN).text
     data = json.loads(html.unescape(re.search(r"data-replay='([^']+)'", screen).group(1)))
-    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe"
+    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe" and data["stage_kind"] == "Level"
     assert data["stages"][0]["contract"] == "3 Sätze aus 3"
+
+
+@pytest.mark.parametrize("language, made, completes, level", [
+    ("fi", {"Level": "{name} teki tason", "Phase": "{name} teki vaiheen"},
+     {"Level": "{name} tekee tason {number}", "Phase": "{name} tekee vaiheen {number}"},
+     {"Level": "taso {number}", "Phase": "vaihe {number}"}),
+    ("fr", {"Level": "{name} a réussi le niveau", "Phase": "{name} a réussi la phase"},
+     {"Level": "{name} réussit le niveau {number}", "Phase": "{name} réussit la phase {number}"},
+     {"Level": "niveau {number}", "Phase": "phase {number}"}),
+    ("es", {"Level": "{name} cumplió el nivel", "Phase": "{name} cumplió la fase"},
+     {"Level": "{name} completa el nivel {number}", "Phase": "{name} completa la fase {number}"},
+     {"Level": "nivel {number}", "Phase": "fase {number}"}),
+])
+def test_the_phones_sentences_naming_a_stage_are_whole_for_each_stage_word(web, language, made, completes, level):
+    words = script_words(web.get("/offline", headers={"Accept-Language": language}))
+    for key, whole in (("made", made), ("completes", completes), ("level", level)):
+        # Whole for the engine's words; under "" the sentence a table's own word goes into.
+        assert {kind: words[key][kind] for kind in whole} == whole
+        assert "{stage}" in words[key][""]
 
 
 def test_the_api_answers_in_english_whatever_the_browsers_language(web):
