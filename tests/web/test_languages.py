@@ -781,3 +781,13 @@ def test_french_punctuation_has_its_narrow_no_break_space_and_german_its_space_b
         assert languages.percent(0.5) == "50\u00a0%"
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         assert re.fullmatch(r"50[\u00a0\u202f]%", languages.percent(0.5))
+
+
+def test_a_count_on_the_story_and_a_players_page_agrees_with_its_number(app, web, balmoral):
+    from factories import player_id
+
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    story = text(web.get(f"/games/{balmoral}/story", headers={"Accept-Language": "fr"}))
+    assert "1 contrat rempli sur 7" in story and "0 contrat rempli sur 7" in story and "contrats remplis" not in story
+    ben = text(web.get(f"/players/{player_id(app, 'Ben')}", headers={"Accept-Language": "fi"}))
+    assert "/ 1 kierros" in ben and "/ 1 kierrosta" not in ben
