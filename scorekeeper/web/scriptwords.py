@@ -47,6 +47,9 @@ def words() -> dict[str, object]:
         # Whether a title word keeps its capital inside a sentence (German nouns do), as
         # languages.in_sentence says it for the server's words.
         "capitals": locale_code() == "de",
+        # Whether "de" and "que" are elided before a name that starts with a vowel sound ("la
+        # main d’Ann"), as languages.elided does it for the server's sentences.
+        "elides": locale_code() == "fr",
         # banner.js: the lost signal.
         "offline": _("Offline: reconnecting"),
         "offline_saving": _("Offline, retrying\u2026 nothing you entered is lost."),

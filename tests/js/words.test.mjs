@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { inSentence, setWords, stageWord, word } from "../../static/js/banner.js";
+import { elide, inSentence, setWords, stageWord, word } from "../../static/js/banner.js";
 import { describe } from "../../static/js/outbox.js";
 
 const entry = { game: "7", number: "3", word: "Runde", correction: false };
@@ -49,4 +49,18 @@ test("a sentence naming a stage is the page's whole one for the game's stage wor
   // Without words from the page: the module's English.
   setWords({});
   assert.equal(stageWord("made", "Level", "{name} made the {stage}", { name: "Ann", stage: "level" }), "Ann made the level");
+});
+
+test("a French page elides de and que before a name that starts with a vowel sound", () => {
+  setWords({ elides: true, hand: "Main de {name}", more: "plus que {name}" });
+  assert.equal(word("hand", "", { name: "Ann" }), "Main d’Ann");
+  assert.equal(word("hand", "", { name: "Hélène" }), "Main d’Hélène");
+  assert.equal(word("more", "", { name: "Éric" }), "plus qu’Éric");
+  assert.equal(word("hand", "", { name: "Yann" }), "Main de Yann");
+  assert.equal(word("hand", "", { name: "Ben" }), "Main de Ben");
+  assert.equal(elide("Main de A K", { name: "A K" }), "Main de A K");
+  // Elsewhere nothing is elided: a page whose language does not.
+  setWords({ hand: "Main de {name}" });
+  assert.equal(word("hand", "", { name: "Ann" }), "Main de Ann");
+  setWords({});
 });

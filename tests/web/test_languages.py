@@ -344,6 +344,7 @@ def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmora
     assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
     french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
     assert french["capitals"] is False and french["offline"] == "Hors ligne\u202f: reconnexion"
+    assert french["elides"] is True and german["elides"] is False
     # Every word has its blanks as the script fills them, none left in the catalogue's form.
     said = [said for said in german.values() if isinstance(said, str)]
     said += [whole for kinds in german.values() if isinstance(kinds, dict) for whole in kinds.values()]
