@@ -193,7 +193,7 @@ def test_the_pages_that_take_a_key_are_in_the_readers_language(app, web, balmora
     join = stranger.get(f"/games/{balmoral}/join", headers=GERMAN)
     assert html_lang(join) == "de"
     words = text(join)
-    assert f"Punkte für Spiel {balmoral} führen" in words and "Bearbeitungsschlüssel" in words
+    assert f"Spiel {balmoral} schreiben" in words and "Bearbeitungsschlüssel" in words
     assert "(der Teil des Links nach #key=" in words and "Dem Spiel nur zuschauen" in words
     refused = text(stranger.post(f"/games/{balmoral}/join", data={"key": "x"}, headers=GERMAN))
     assert "Dieser Bearbeitungslink funktioniert nicht mehr" in refused
@@ -584,7 +584,7 @@ def test_the_service_worker_keeps_its_offline_page_in_a_cache_of_the_readers_lan
     # A phone whose language changes fetches a worker that differs, which fills a new cache.
     assert cache(english) != cache(german) and "-de-" in cache(german)
     assert cache(web.get("/sw.js", headers=GERMAN)) == cache(german)
-    assert "Punkte für Kontrakt-Rommé" in web.get("/manifest.webmanifest", headers=GERMAN).json["description"]
+    assert "Beim Kontrakt-Rommé am Kartentisch schreiben" in web.get("/manifest.webmanifest", headers=GERMAN).json["description"]
 
 
 def test_the_api_and_static_files_do_not_vary_by_language(web, balmoral):
