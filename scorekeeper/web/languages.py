@@ -218,8 +218,13 @@ def ordinal(place: int) -> str:
     """A place as the reader's language types it: "2nd", "2.", "2.º", "2e", "2."."""
     code = locale_code()
     suffixes = ORDINAL_SUFFIXES.get(code, ORDINAL_SUFFIXES[DEFAULT])
-    form = Locale.parse(code).ordinal_form(place)
+    form = _locale(code).ordinal_form(place)
     return f"{place}{suffixes.get(form, suffixes['other'])}"
+
+
+@cache
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
 
 
 def locale_code() -> str:
