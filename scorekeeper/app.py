@@ -142,6 +142,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         rules_summary=presenters.rules_summary,
     )
     app.jinja_env.filters["fromjson"] = json.loads
+    app.jinja_env.filters["ordinal"] = languages.ordinal
     app.jinja_env.filters["hash"] = lambda text: hashlib.sha256(str(text).encode()).hexdigest()[:12]
     compiled_templates(app, instance)
     register_cli(app)

@@ -19,9 +19,12 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from babel import Locale
 from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_date, format_percent, format_time, get_locale, get_translations
+from jinja2 import pass_context
+from markupsafe import Markup, escape
 
 from scorekeeper.rules import (ABOUT, N_, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet,
                                parse_rank)
@@ -144,20 +147,84 @@ def language() -> Language:
 def gettext(string: str, **variables) -> str:
     """``string`` in the reader's language, its blanks filled, as Flask-Babel's ``gettext``."""
     said = language().catalogue.ugettext(string)
-    return said % variables if variables else said
+    return elided(said % variables, variables) if variables else said
 
 
 def ngettext(singular: str, plural: str, num: int, **variables) -> str:
     """The form of a plural message for ``num`` in the reader's language, its blanks filled
     (``num`` among them), as Flask-Babel's ``ngettext``."""
     variables.setdefault("num", num)
-    return language().catalogue.ungettext(singular, plural, num) % variables
+    return elided(language().catalogue.ungettext(singular, plural, num) % variables, variables)
 
 
 def pgettext(context: str, string: str, **variables) -> str:
     """``string`` said in ``context``, in the reader's language, as Flask-Babel's ``pgettext``."""
     said = language().catalogue.upgettext(context, string)
-    return said % variables if variables else said
+    return elided(said % variables, variables) if variables else said
+
+
+#: The blanks that hold a name: a player's (or several, "Ann et Ben") or a rule set's. Only
+#: names: a number in words keeps its "de" ("de huit", "de onze").
+NAME_BLANKS = ("name", "names", "rules")
+#: French words that lose their "e" before a vowel or a mute h: "de", "que" and the
+#: conjunctions made with "que".
+_ELIDING = r"(?<![\w’'])([Dd]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)e "
+_VOWELS = "aeiouàâäéèêëîïôöùûüœæ"
+
+
+def _starts_with_a_vowel_sound(name: str) -> bool:
+    """Whether a name begins as French elides before: a vowel ("Ann", "Éric"), an h (a first
+    name's h is mute: "Hélène", "Henri"), a y before a consonant ("Yves", not "Yann")."""
+    first = name[:2].lower()
+    if len(first) < 2 or not first[1].isalpha():
+        return False  # a card or a single letter ("A K 7") is no name
+    if first[0] == "y":
+        return first[1] not in _VOWELS
+    return first[0] in _VOWELS + "h"
+
+
+def elided(said: str, values: dict[str, object]) -> str:
+    """A sentence with its blanks filled, in French with "de" and "que" elided before a name
+    that starts with a vowel sound ("la main d’Ann", not "de Ann"): the catalogue cannot write
+    it, as it does not know the name. CLDR and Babel give no rule for it. Other languages as
+    they are."""
+    if locale_code() != "fr":
+        return said
+    for key in NAME_BLANKS:
+        name = values.get(key)
+        if not isinstance(name, str) or not _starts_with_a_vowel_sound(name):
+            continue
+        shown = str(escape(name)) if isinstance(said, Markup) else name
+        found = re.sub(_ELIDING + re.escape(shown), lambda m: f"{m.group(1)}’{shown}", str(said))
+        said = Markup(found) if isinstance(said, Markup) else found
+    return said
+
+
+#: How each language writes a place in figures after the ordinal category CLDR's rules give
+#: the number (Babel's ``Locale.ordinal_form``: English 1 "one", 2 "two", 3 "few", 11 and 4
+#: "other"). CLDR has the categories but not the typed suffixes, so these are ours, without
+#: superscript: "1st", "1er" and "2e", "1.", "1.º" (a place standing alone: "1.er" is the form
+#: before a noun only).
+ORDINAL_SUFFIXES: dict[str, dict[str, str]] = {
+    "en": {"one": "st", "two": "nd", "few": "rd", "other": "th"},
+    "de": {"other": "."},
+    "es": {"other": ".º"},
+    "fr": {"one": "er", "other": "e"},
+    "fi": {"other": "."},
+}
+
+
+def ordinal(place: int) -> str:
+    """A place as the reader's language types it: "2nd", "2.", "2.º", "2e", "2."."""
+    code = locale_code()
+    suffixes = ORDINAL_SUFFIXES.get(code, ORDINAL_SUFFIXES[DEFAULT])
+    form = _locale(code).ordinal_form(place)
+    return f"{place}{suffixes.get(form, suffixes['other'])}"
+
+
+@cache
+def _locale(code: str) -> Locale:
+    return Locale.parse(code)
 
 
 def locale_code() -> str:
@@ -252,6 +319,9 @@ STAGE_SENTENCES: dict[str, dict[str, str]] = {
     "made the %(stage)s": {"Level": N_("made the level"), "Phase": N_("made the phase")},
     "no %(stage)s": {"Level": N_("no level"), "Phase": N_("no phase")},
     "%(name)s made the %(stage)s": {"Level": N_("%(name)s made the level"), "Phase": N_("%(name)s made the phase")},
+    "%(name)s completes %(stage)s %(number)s": {"Level": N_("%(name)s completes level %(number)s"),
+                                                "Phase": N_("%(name)s completes phase %(number)s")},
+    "%(stage)s %(number)s": {"Level": N_("level %(number)s"), "Phase": N_("phase %(number)s")},
     "%(name)s (to %(stage)s %(number)s)": {"Level": N_("%(name)s (to level %(number)s)"),
                                            "Phase": N_("%(name)s (to phase %(number)s)")},
     "%(name)s (completed %(stage)s %(number)s)": {"Level": N_("%(name)s (completed level %(number)s)"),
@@ -438,3 +508,15 @@ def init_app(app: Flask) -> None:
                                                                                         num),
         newstyle=True,
     )
+    # Every template sentence with a name in a blank goes through the same French elision as
+    # the Python side's (elided): the names are known only once the blanks are filled.
+    env = app.jinja_env
+    for name in ("gettext", "ngettext", "pgettext", "npgettext"):
+        env.globals[name] = _eliding(env.globals[name])
+
+
+def _eliding(said):
+    @pass_context
+    def eliding(context, *args, **variables):
+        return elided(said(context, *args, **variables), variables)
+    return eliding

@@ -290,6 +290,9 @@ def game_data(state: GameState) -> dict:
                    for s in rules.stages],
         "round_word": round_title(rules),
         "stage_word": stage_title(rules),
+        # Which of the engine's stage words it is ("Level", "Phase", "Deal"; None for a table's
+        # own): the script's sentences about a stage are whole for each (scriptwords.py).
+        "stage_kind": engine_stage_word(rules),
         "state": {
             "totals": [p.total for p in state.players],
             "completed": [p.completed for p in state.players],

@@ -5,13 +5,18 @@ keeps its English for a page that gives none.
 
 The messages are the catalogue's own, the same the templates use where a page says the same
 thing ("sent by %(name)s: %(hand)s"), with each ``%(name)s`` written ``{name}`` for the script.
+A sentence that names a stage is given whole for each of the engine's own stage words, as the
+server's ``stage_sentence`` says it (``languages.STAGE_SENTENCES``): an object by the game's
+``stage_kind`` ("Level", "Phase"), "" for the sentence with a table's own word in its blank;
+``banner.js``'s ``stageWord`` picks one.
 """
 
 from __future__ import annotations
 
 import re
 
-from scorekeeper.web.languages import language, locale_code
+from scorekeeper.rules import N_
+from scorekeeper.web.languages import STAGE_SENTENCES, language, locale_code
 
 _BLANK = re.compile(r"%\((\w+)\)[sd]")
 
@@ -25,6 +30,12 @@ def _(message: str) -> str:
     return _script(language().catalogue.ugettext(message))
 
 
+def _stage(message: str) -> dict[str, str]:
+    """A sentence naming a stage, whole for each of the engine's stage words ("Level",
+    "Phase"), and under "" with the stage's word in a blank, for a table's own word."""
+    return {"": _(message), **{kind: _(whole) for kind, whole in STAGE_SENTENCES[message].items()}}
+
+
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a plural message for ``n``, its blanks ({num}) left for the script."""
     return _script(language().catalogue.ungettext(singular, plural, n))
@@ -36,6 +47,9 @@ def words() -> dict[str, object]:
         # Whether a title word keeps its capital inside a sentence (German nouns do), as
         # languages.in_sentence says it for the server's words.
         "capitals": locale_code() == "de",
+        # Whether "de" and "que" are elided before a name that starts with a vowel sound ("la
+        # main d’Ann"), as languages.elided does it for the server's sentences.
+        "elides": locale_code() == "fr",
         # banner.js: the lost signal.
         "offline": _("Offline: reconnecting"),
         "offline_saving": _("Offline, retrying\u2026 nothing you entered is lost."),
@@ -82,8 +96,8 @@ def words() -> dict[str, object]:
         "contract": _("%(stage)s %(number)s: %(contract)s"),
         "dealt": _("<strong>%(name)s</strong> dealt"),
         "cards_each": ngettext("<strong>%(num)d</strong> card each", "<strong>%(num)d</strong> cards each", 10),
-        "made": _("%(name)s made the %(stage)s"),
-        "completes": _("%(name)s completes %(stage)s %(number)s"),
+        "made": _stage(N_("%(name)s made the %(stage)s")),
+        "completes": _stage(N_("%(name)s completes %(stage)s %(number)s")),
         "record": _("Record %(round)s %(number)s"),
         "save": _("Save %(round)s %(number)s"),
         "last": _("%(round)s %(number)s is the last"),
@@ -91,7 +105,7 @@ def words() -> dict[str, object]:
         "phone_figures": _("Worked out on this phone"),
         "phone_unknown": _("Not yet sent: the scores are worked out when the rounds reach the server."),
         "phone_after": _("Not yet sent: after %(round)s %(number)s, worked out on this phone"),
-        "level": _("level %(number)s"),
+        "level": _stage(N_("%(stage)s %(number)s")),
         "next": _("Next: %(round)s %(number)s, %(name)s deals."),
         "ends_with": _("The game ends with %(round)s %(number)s."),
         "record_here": _("Record %(round)s %(number)s on this phone"),

@@ -24,7 +24,39 @@ function words() {
 }
 export function word(key, english, values) {
   var text = typeof words()[key] === "string" ? words()[key] : english;
-  return text.replace(/\{(\w+)\}/g, function (whole, name) { return values && name in values ? values[name] : whole; });
+  return elide(text.replace(/\{(\w+)\}/g, function (whole, name) { return values && name in values ? values[name] : whole; }),
+               values);
+}
+
+// French elides "de" and "que" before a name that starts with a vowel sound ("la main d’Ann",
+// not "de Ann"), as scorekeeper/web/languages.py's elided does for the server's sentences: the
+// page says whether its language does (words' "elides"). A name's h is mute ("d’Hélène"); a y
+// before a vowel is not a vowel ("de Yann"); a card ("A") is no name.
+var VOWELS = "aeiouàâäéèêëîïôöùûüœæ";
+function startsWithAVowelSound(name) {
+  var first = name.slice(0, 2).toLowerCase();
+  if (first.length < 2 || !/\p{L}/u.test(first[1])) { return false; }
+  if (first[0] === "y") { return VOWELS.indexOf(first[1]) < 0; }
+  return (VOWELS + "h").indexOf(first[0]) >= 0;
+}
+export function elide(text, values) {
+  if (!words().elides || !values) { return text; }
+  ["name", "names"].forEach(function (key) {
+    var name = values[key];
+    if (typeof name !== "string" || !startsWithAVowelSound(name)) { return; }
+    var quoted = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    text = text.replace(new RegExp("(?<![\\p{L}\\p{N}_’'])([Dd]|[Qq]u|[Jj]usqu|[Ll]orsqu|[Pp]uisqu)e " + quoted, "gu"),
+                        function (whole, word) { return word + "’" + name; });
+  });
+  return text;
+}
+// A sentence naming a stage, whole for the engine's own stage words: the page gives it by the
+// game's stage_kind ("Level", "Phase"), and under "" with a table's own word in its blank
+// (scorekeeper/web/scriptwords.py), as the server's stage_sentence says it.
+export function stageWord(key, kind, english, values) {
+  var given = words()[key], said = null;
+  if (given && typeof given === "object") { said = given[kind || ""] || given[""]; }
+  return word("", typeof said === "string" ? said : english, values);
 }
 // A title word ("Round", "Deal") inside a sentence: lower case, but German nouns keep theirs.
 export function inSentence(title) { return words().capitals ? title : title.toLowerCase(); }

@@ -6,7 +6,7 @@
 // compares the server's totals with the phone's. js/offline.js redraws the rows and the dock after, and
 // imports this module once a round waits to be sent or the signal is gone.
 
-import { inSentence, word } from "./banner.js";
+import { inSentence, stageWord, word } from "./banner.js";
 
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -51,7 +51,7 @@ function dealLine(form, game, next) {
 // A blank row for one player, with this round's contract.
 function resetRow(row, game, next) {
   var seat = Number(row.getAttribute("data-seat")), name = game.players[seat];
-  var stage = next.stages[seat], stageWord = inSentence(game.stage_word);
+  var stage = next.stages[seat], inStage = inSentence(game.stage_word);
   row.classList.remove("is-out", "has-error", "typing", "is-selected");
   row.querySelectorAll("input[name=went_out], input[name^=achieved-], input[name^=bonus-]").forEach(function (i) { i.checked = false; });
   row.querySelectorAll("input[name^=hand-], input[name^=points-]").forEach(function (i) {
@@ -65,11 +65,12 @@ function resetRow(row, game, next) {
   if (contract) { contract.textContent = describe(game, stage); }
   var made = row.querySelector("input[name^=achieved-]");
   if (made) {
-    made.setAttribute("aria-label", word("made", "{name} made the {stage}", { name: name, stage: stageWord }) + " (" + stageWord + " " + stage + ")");
+    made.setAttribute("aria-label", stageWord("made", game.stage_kind, "{name} made the {stage}", { name: name, stage: inStage })
+                                    + " (" + inStage + " " + stage + ")");
   }
   if (next.finishers.indexOf(name) >= 0) {
-    row.setAttribute("data-finishes", word("completes", "{name} completes {stage} {number}",
-                                           { name: name, stage: stageWord, number: game.last_stage }));
+    row.setAttribute("data-finishes", stageWord("completes", game.stage_kind, "{name} completes {stage} {number}",
+                                                { name: name, stage: inStage, number: game.last_stage }));
   } else {
     row.removeAttribute("data-finishes");
   }

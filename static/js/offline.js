@@ -3,7 +3,7 @@
 // dropped can go on: the kept scoreboard is shown where the server's would be, the form is
 // turned into the round the phone's replay says comes next, and what is saved goes into the
 // outbox like any round. Nothing happens at import: main.js installs the listeners.
-import { el, inSentence, keptAt, keptWords, offline, say, setKept, word } from "./banner.js";
+import { el, inSentence, keptAt, keptWords, offline, say, setKept, stageWord, word } from "./banner.js";
 import { drop, gameInAddress, gameOf, isSending, outbox, waiting } from "./outbox.js";
 
 // A page part drawn anew (main.js's init, set by install).
@@ -72,7 +72,8 @@ export function phoneFigures() {
       item.appendChild(el("span", "pname", p.name));
       item.appendChild(el("strong", "phone-total", " " + p.total));
       if (p.level !== null) {
-        item.appendChild(el("span", "small", " \u00b7 " + word("level", "level {number}", { number: Math.min(p.level + 1, game.last_stage) })));
+        item.appendChild(el("span", "small", " \u00b7 " + stageWord("level", game.stage_kind, "{stage} {number}",
+                                                                   { stage: inSentence(game.stage_word), number: Math.min(p.level + 1, game.last_stage) })));
       }
       list.appendChild(item);
     });

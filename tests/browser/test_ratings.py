@@ -91,5 +91,5 @@ def test_rises_are_drawn_in_the_positive_colour_and_falls_in_the_warning_one(pag
     assert colours["down"] == colours["fall"] == colours["danger"], colours
     # A provisional player shows where they would stand, marked as such.
     place = page.locator("section[aria-labelledby=provisional-h] td.rank").first
-    expect(place).to_have_text(re.compile(r"^\(\d\)\s*would be \d, provisional$"))
+    expect(place).to_have_text(re.compile(r"^\(\d\)\s*would be \d(?:st|nd|rd|th), provisional$"))
     page.screenshot(path=str(artifacts / "ratings.png"), full_page=True)

@@ -492,7 +492,8 @@ def test_the_leaderboard_explains_the_number_in_words_and_places_the_provisional
     [eve] = board.provisional
     would = 1 + sum(line.rating > eve.rating for line in board.ranked)
     provisional = page.text.split('id="provisional-h"')[1]
-    assert f'<span aria-hidden="true">({would})</span><span class="visually-hidden">would be {would}, provisional</span>' in provisional
+    assert (f'<span aria-hidden="true">({would})</span><span class="visually-hidden">would be {ordinal(would)}, '
+            f'provisional</span>') in provisional
     # A change is said with its direction, in the colour of its direction.
     ranked = page.text.split('id="provisional-h"')[0]
     assert re.search(r'class="(rise|fall)" aria-hidden="true">[▲▼]\d', ranked)
@@ -509,6 +510,11 @@ def test_a_player_with_one_rated_game_is_not_given_a_best_and_a_lowest(web, app,
     assert f"First game 0.0 to {rating.rating:.1f} in game" in text
 
 
+def ordinal(place: int) -> str:
+    """A small place as the English page types it ("1st", "4th")."""
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(place, f"{place}th")
+
+
 def test_a_provisional_players_place_in_brackets_is_where_their_rating_would_stand(web, app, season):
     with app.app_context():
         board = history.leaderboard()
@@ -517,7 +523,7 @@ def test_a_provisional_players_place_in_brackets_is_where_their_rating_would_sta
     assert place > 1  # a newcomer after one game stands below someone
     provisional = web.get("/ratings").text.split('id="provisional-h"')[1]
     assert f'<span aria-hidden="true">({place})</span>' in provisional
-    assert f"would be {place}, provisional" in provisional
+    assert f"would be {ordinal(place)}, provisional" in provisional
 
 
 def test_before_anyone_has_five_games_the_provisional_places_are_among_themselves(web, app):

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { inSentence, setWords, word } from "../../static/js/banner.js";
+import { elide, inSentence, setWords, stageWord, word } from "../../static/js/banner.js";
 import { describe } from "../../static/js/outbox.js";
 
 const entry = { game: "7", number: "3", word: "Runde", correction: false };
@@ -36,5 +36,31 @@ test("a language whose title words go lower case in a sentence", () => {
   assert.equal(inSentence("Manche"), "manche");
   assert.equal(describe({ ...entry, word: "Manche", correction: true }, true),
                "Correction de la manche 3 de la partie 7 : en attente d’envoi");
+  setWords({});
+});
+
+test("a sentence naming a stage is the page's whole one for the game's stage word", () => {
+  setWords({ made: { "": "{name} teki: {stage}", Level: "{name} teki tason", Phase: "{name} teki vaiheen" } });
+  assert.equal(stageWord("made", "Phase", "{name} made the {stage}", { name: "Ann", stage: "vaihe" }), "Ann teki vaiheen");
+  assert.equal(stageWord("made", "Level", "{name} made the {stage}", { name: "Ann", stage: "taso" }), "Ann teki tason");
+  // A table's own word (no kind), and a kind the page gives no sentence for, go into the blank.
+  assert.equal(stageWord("made", null, "{name} made the {stage}", { name: "Ann", stage: "kerros" }), "Ann teki: kerros");
+  assert.equal(stageWord("made", "Deal", "{name} made the {stage}", { name: "Ann", stage: "jako" }), "Ann teki: jako");
+  // Without words from the page: the module's English.
+  setWords({});
+  assert.equal(stageWord("made", "Level", "{name} made the {stage}", { name: "Ann", stage: "level" }), "Ann made the level");
+});
+
+test("a French page elides de and que before a name that starts with a vowel sound", () => {
+  setWords({ elides: true, hand: "Main de {name}", more: "plus que {name}" });
+  assert.equal(word("hand", "", { name: "Ann" }), "Main d’Ann");
+  assert.equal(word("hand", "", { name: "Hélène" }), "Main d’Hélène");
+  assert.equal(word("more", "", { name: "Éric" }), "plus qu’Éric");
+  assert.equal(word("hand", "", { name: "Yann" }), "Main de Yann");
+  assert.equal(word("hand", "", { name: "Ben" }), "Main de Ben");
+  assert.equal(elide("Main de A K", { name: "A K" }), "Main de A K");
+  // Elsewhere nothing is elided: a page whose language does not.
+  setWords({ hand: "Main de {name}" });
+  assert.equal(word("hand", "", { name: "Ann" }), "Main de Ann");
   setWords({});
 });

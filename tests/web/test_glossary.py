@@ -18,7 +18,18 @@ SHIPPED = ["de", "es", "fr", "fi"]
 
 def glossary() -> dict[str, list[tuple[str, str, list[str]]]]:
     """Each language's rows: (English, Word, Never)."""
-    tables: dict[str, list[tuple[str, str, list[str]]]] = {}
+    return {language: [row[:3] for row in rows] for language, rows in glossary_rows().items()}
+
+
+def only_where() -> dict[str, list[tuple[str, list[str]]]]:
+    """Each language's words of two meanings at some tables: (Word, the English words it may
+    stand for)."""
+    return {language: [(row[1], row[3]) for row in rows if row[3]] for language, rows in glossary_rows().items()}
+
+
+def glossary_rows() -> dict[str, list[tuple[str, str, list[str], list[str]]]]:
+    """Each language's rows: (English, Word, Never, Only where the English says)."""
+    tables: dict[str, list[tuple[str, str, list[str], list[str]]]] = {}
     language = None
     for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
         heading = re.match(r"## .* \((\w\w)\)$", line)
@@ -27,9 +38,9 @@ def glossary() -> dict[str, list[tuple[str, str, list[str]]]]:
             tables[language] = []
             continue
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        if language and line.startswith("|") and len(cells) == 3 and cells[0] not in ("English", "---"):
-            never = [word.strip() for word in cells[2].split(";") if word.strip()]
-            tables[language].append((cells[0], cells[1], never))
+        if language and line.startswith("|") and len(cells) in (3, 4) and cells[0] not in ("English", "---"):
+            never, only = ([word.strip() for word in cell.split(";") if word.strip()] for cell in (cells[2:] + [""])[:2])
+            tables[language].append((cells[0], cells[1], never, only))
     return tables
 
 
@@ -65,6 +76,18 @@ def test_no_translation_uses_a_word_the_glossary_rules_out(language):
     found = [(never, message, text) for message, text in translations(language)
              for _, _, nevers in rows for never in nevers
              if re.search(rf"(?<!\w){re.escape(never)}(?!\w)", words_of(text), re.IGNORECASE)]
+    assert found == []
+
+
+@pytest.mark.parametrize("language", SHIPPED)
+def test_a_word_of_two_meanings_is_said_only_for_the_one_the_glossary_gives_it(language):
+    # Spanish "mano" is the deal; what a player holds is "las cartas", never "la mano de Ann"
+    # on the screen that also says "Mano 3".
+    found = [(word, message, text) for word, english in only_where()[language]
+             for message, text in translations(language)
+             if re.search(rf"(?<!\w){re.escape(word)}s?(?!\w)", words_of(text), re.IGNORECASE)
+             and not any(re.search(rf"(?<!\w){re.escape(said)}s?(?!\w)", part, re.IGNORECASE)
+                         for said in english for part in (message if isinstance(message, tuple) else (message,)))]
     assert found == []
 
 

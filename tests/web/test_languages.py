@@ -193,12 +193,12 @@ def test_the_pages_that_take_a_key_are_in_the_readers_language(app, web, balmora
     join = stranger.get(f"/games/{balmoral}/join", headers=GERMAN)
     assert html_lang(join) == "de"
     words = text(join)
-    assert f"Punkte für Spiel {balmoral} führen" in words and "Bearbeitungsschlüssel" in words
+    assert f"Spiel {balmoral} schreiben" in words and "Bearbeitungsschlüssel" in words
     assert "(der Teil des Links nach #key=" in words and "Dem Spiel nur zuschauen" in words
     refused = text(stranger.post(f"/games/{balmoral}/join", data={"key": "x"}, headers=GERMAN))
     assert "Dieser Bearbeitungslink funktioniert nicht mehr" in refused
     seat = text(stranger.get(f"/games/{balmoral}/seat", headers={"Accept-Language": "es"}))
-    assert "Anota tu propia mano" in seat and "Anotar mi mano en este teléfono" in seat
+    assert "Anota tus propias cartas" in seat and "Anotar mis cartas en este teléfono" in seat
     refused = text(stranger.post(f"/games/{balmoral}/seat", data={"key": "x"}, headers={"Accept-Language": "fi"}))
     assert "Tämä paikkalinkki ei enää toimi" in refused
     club = text(stranger.get("/club", headers=GERMAN))
@@ -343,14 +343,36 @@ def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmora
     assert german["waiting_game"] == "{round} {number} von Spiel {game}: wartet auf Senden"
     assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
     french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
-    assert french["capitals"] is False and french["offline"] == "Hors ligne : reconnexion"
+    assert french["capitals"] is False and french["offline"] == "Hors ligne\u202f: reconnexion"
+    assert french["elides"] is True and german["elides"] is False
     # Every word has its blanks as the script fills them, none left in the catalogue's form.
-    assert not [key for key, said in german.items() if isinstance(said, str) and "%(" in said]
+    said = [said for said in german.values() if isinstance(said, str)]
+    said += [whole for kinds in german.values() if isinstance(kinds, dict) for whole in kinds.values()]
+    assert not [text for text in said if "%(" in text]
     # The round screen's game data, which the phone's own next round is drawn from, in German too.
     screen = web.get(f"/games/{balmoral}/rounds/new", headers=GERMAN).text
     data = json.loads(html.unescape(re.search(r"data-replay='([^']+)'", screen).group(1)))
-    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe"
+    assert data["round_word"] == "Runde" and data["stage_word"] == "Stufe" and data["stage_kind"] == "Level"
     assert data["stages"][0]["contract"] == "3 Sätze aus 3"
+
+
+@pytest.mark.parametrize("language, made, completes, level", [
+    ("fi", {"Level": "{name} teki tason", "Phase": "{name} teki vaiheen"},
+     {"Level": "{name} tekee tason {number}", "Phase": "{name} tekee vaiheen {number}"},
+     {"Level": "taso {number}", "Phase": "vaihe {number}"}),
+    ("fr", {"Level": "{name} a réussi le niveau", "Phase": "{name} a réussi la phase"},
+     {"Level": "{name} réussit le niveau {number}", "Phase": "{name} réussit la phase {number}"},
+     {"Level": "niveau {number}", "Phase": "phase {number}"}),
+    ("es", {"Level": "{name} cumplió el nivel", "Phase": "{name} cumplió la fase"},
+     {"Level": "{name} completa el nivel {number}", "Phase": "{name} completa la fase {number}"},
+     {"Level": "nivel {number}", "Phase": "fase {number}"}),
+])
+def test_the_phones_sentences_naming_a_stage_are_whole_for_each_stage_word(web, language, made, completes, level):
+    words = script_words(web.get("/offline", headers={"Accept-Language": language}))
+    for key, whole in (("made", made), ("completes", completes), ("level", level)):
+        # Whole for the engine's words; under "" the sentence a table's own word goes into.
+        assert {kind: words[key][kind] for kind in whole} == whole
+        assert "{stage}" in words[key][""]
 
 
 def test_the_api_answers_in_english_whatever_the_browsers_language(web):
@@ -562,7 +584,7 @@ def test_the_service_worker_keeps_its_offline_page_in_a_cache_of_the_readers_lan
     # A phone whose language changes fetches a worker that differs, which fills a new cache.
     assert cache(english) != cache(german) and "-de-" in cache(german)
     assert cache(web.get("/sw.js", headers=GERMAN)) == cache(german)
-    assert "Punkte für Kontrakt-Rommé" in web.get("/manifest.webmanifest", headers=GERMAN).json["description"]
+    assert "Beim Kontrakt-Rommé am Kartentisch schreiben" in web.get("/manifest.webmanifest", headers=GERMAN).json["description"]
 
 
 def test_the_api_and_static_files_do_not_vary_by_language(web, balmoral):
@@ -705,3 +727,68 @@ def test_a_count_of_levels_agrees_with_its_number_in_french(app):
     with app.test_request_context(headers={"Accept-Language": "fr"}):
         said = [completed_words(BALMORAL, done) for done in (1, 3)]
     assert said == ["1 niveau réussi sur 7", "3 niveaux réussis sur 7"]
+
+
+# ---------------------------------------------------------------- typography
+
+
+@pytest.mark.parametrize("language, places", [
+    ("en", {1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 22: "22nd"}),
+    ("fr", {1: "1er", 2: "2e", 3: "3e", 11: "11e", 21: "21e"}),
+    ("de", {1: "1.", 2: "2.", 10: "10."}),
+    ("fi", {1: "1.", 3: "3."}),
+    ("es", {1: "1.º", 2: "2.º", 3: "3.º"}),
+])
+def test_a_place_is_typed_as_the_readers_language_types_it(app, language, places):
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert {place: languages.ordinal(place) for place in places} == places
+
+
+def test_a_players_recent_games_give_their_place_as_an_ordinal_of_the_readers_language(app, web, four):
+    from factories import player_id
+
+    pages = {lang: text(web.get(f"/players/{player_id(app, 'Ben')}", headers={"Accept-Language": lang}))
+             for lang in ("en", "fr", "de")}
+    assert re.search(r"\b\d+(?:st|nd|rd|th) of \d+ with", pages["en"])
+    assert re.search(r"\b\d+(?:er|e) sur \d+ avec", pages["fr"]) and not re.search(r"\d+ese sur", pages["fr"])
+    assert re.search(r"\b\d+\. von \d+ mit", pages["de"])
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Ann", "Main d’Ann"), ("Éric", "Main d’Éric"), ("Hélène", "Main d’Hélène"), ("Yves", "Main d’Yves"),
+    ("Yann", "Main de Yann"), ("Ben", "Main de Ben"), ("A K", "Main de A K"),
+])
+def test_french_elides_de_before_a_name_that_starts_with_a_vowel_sound(app, name, said):
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert languages.gettext("%(name)s's hand", name=name) == said
+        assert app.jinja_env.from_string("{{ _(\"%(name)s's hand\", name=n) }}").render(n=name) == said
+    with app.test_request_context(headers=GERMAN):
+        assert languages.elided("de Ann", {"name": "Ann"}) == "de Ann"
+
+
+def test_a_name_is_elided_in_french_on_the_round_screen(web, balmoral):
+    screen = web.get(f"/games/{balmoral}/rounds/new", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert "la main d’Ann" in screen and "de Ann" not in screen
+
+
+def test_french_punctuation_has_its_narrow_no_break_space_and_german_its_space_before_percent(app):
+    with open(TRANSLATIONS / "fr" / "LC_MESSAGES" / "messages.po", "rb") as po:
+        catalogue = read_po(po)
+    loose = [said for message in catalogue if message.id
+             for said in (message.string if isinstance(message.string, tuple) else (message.string,))
+             if re.search(r"[ \u00a0][:;?!»%]|«[ \u00a0]", re.sub(r"%\(\w+\)[sd]", "X", said))]
+    assert loose == []
+    with app.test_request_context(headers=GERMAN):
+        assert languages.percent(0.5) == "50\u00a0%"
+    with app.test_request_context(headers={"Accept-Language": "fr"}):
+        assert re.fullmatch(r"50[\u00a0\u202f]%", languages.percent(0.5))
+
+
+def test_a_count_on_the_story_and_a_players_page_agrees_with_its_number(app, web, balmoral):
+    from factories import player_id
+
+    save_round(web, balmoral, 1, went_out=1, hands={0: "A K 7 7", 2: "10 10 Q 2"}, points={3: "5"})
+    story = text(web.get(f"/games/{balmoral}/story", headers={"Accept-Language": "fr"}))
+    assert "1 contrat rempli sur 7" in story and "0 contrat rempli sur 7" in story and "contrats remplis" not in story
+    ben = text(web.get(f"/players/{player_id(app, 'Ben')}", headers={"Accept-Language": "fi"}))
+    assert "/ 1 kierros" in ben and "/ 1 kierrosta" not in ben

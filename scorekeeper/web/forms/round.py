@@ -38,6 +38,7 @@ from scorekeeper.web.languages import (
     problem_message,
     round_title,
     said,
+    stage_sentence,
     stage_title,
 )
 from scorekeeper.store.seats.sent_hands import Sent
@@ -424,8 +425,8 @@ def last_words(before: GameState) -> str:
 def finishes(before: GameState, name: str) -> str:
     """What making the last contract means, in words: "Ben completes level 7"."""
     rules = before.rules
-    return gettext("%(name)s completes %(stage)s %(number)s", name=name, stage=in_sentence(stage_title(rules)),
-                   number=rules.last_stage)
+    return stage_sentence(rules, "%(name)s completes %(stage)s %(number)s", name=name,
+                          stage=in_sentence(stage_title(rules)), number=rules.last_stage)
 
 
 def state_before(state: GameState, number: int) -> GameState:
