@@ -72,7 +72,7 @@ export function phoneFigures() {
       item.appendChild(el("span", "pname", p.name));
       item.appendChild(el("strong", "phone-total", " " + p.total));
       if (p.level !== null) {
-        item.appendChild(el("span", "small", " \u00b7 " + word("level", "level {number}", { number: Math.min(p.level + 1, game.last_stage) })));
+        item.appendChild(el("span", "small", " \u00b7 " + word("level", "level {number}", { number: Replay.stageOf(game, state, p.seat) })));
       }
       list.appendChild(item);
     });

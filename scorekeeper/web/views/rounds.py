@@ -70,7 +70,7 @@ def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[s
     if editing or nxt is None or not loaded.seat_links:
         return None
     rules = loaded.state.rules
-    return {position: (sent_words(rules, hand), hand.revision, hand.by_keeper)
+    return {position: (sent_words(rules, hand, nxt.stages[position]), hand.revision, hand.by_keeper)
             for position, hand in store.sent_hands(loaded.id, nxt.number).items()}
 
 
@@ -225,7 +225,7 @@ def keeper_entry(game_id: int, seat: int):
     except RoundError as exc:
         return jsonify({"seat": seat, "problems": [problem_message(p) for p in exc.problems]}), 422
     return jsonify({"seat": seat, "revision": entered.revision, "by_keeper": entered.by_keeper,
-                    "words": sent_words(state.rules, entered)})
+                    "words": sent_words(state.rules, entered, state.next.stages[seat])})
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
