@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scorekeeper.rules import GameSetup, GameState
+from scorekeeper.rules import GameSetup, GameState, Progression
 from scorekeeper.web.forms.round import RoundDraft
 from scorekeeper.web.languages import gettext, in_sentence, ngettext, round_title, stage_sentence, stage_title
-from scorekeeper.web.presenters import bonus_words, hand_label, sent_words
+from scorekeeper.web.presenters import bonus_words, card_values, game_data, hand_label, player_colours, sent_words
 
 
 def round_screen(loaded, draft: RoundDraft, before: GameState, editing: bool, sent: Mapping | None = None) -> dict:
@@ -27,9 +27,30 @@ def round_screen(loaded, draft: RoundDraft, before: GameState, editing: bool, se
     if sent is not None and nxt is not None:
         arrivals = {position: (sent_words(before.rules, hand, nxt.stages[position]), hand.revision, hand.by_keeper)
                     for position, hand in sent.items()}
+    state, rules = loaded.state, before.rules
+    word = round_title(rules)
+    if editing:
+        # The round corrected, as it was played.
+        played = state.rounds[draft.number - 1]
+        stages, dealer, cards_dealt = played.stages, played.dealer, played.cards_dealt
+        title = gettext("Correct %(round)s %(number)s", round=in_sentence(word), number=draft.number)
+    else:
+        stages = nxt.stages if nxt else ()
+        dealer, cards_dealt = (nxt.dealer, nxt.cards_dealt) if nxt else (None, None)
+        title = gettext("Record %(round)s %(number)s", round=in_sentence(word), number=draft.number)
     return {
-        "loaded": loaded, "state": loaded.state, "game": loaded.game, "draft": draft, "editing": editing,
+        "loaded": loaded, "state": state, "game": loaded.game, "draft": draft, "editing": editing,
         "before": before,
+        "ladder": rules.progression is Progression.LADDER,
+        "word": word,
+        "stage": in_sentence(stage_title(rules)),
+        "colours": player_colours(loaded.seats),
+        "stages": stages, "dealer": dealer, "cards_dealt": cards_dealt,
+        "title": title,
+        # The engine's data for the phone's script: the keypad adds up with it, and (a new
+        # round) the phone's replay works out rounds that wait to be sent.
+        "cards": card_values(before.setup, stages),
+        "replay": game_data(before) if not editing and nxt else None,
         # A correction changes a round already played, so it is never "the round that ends it".
         "last": "" if editing else last_words(before),
         "finishers": {} if editing or nxt is None else {name: finishes(before, name) for name in nxt.finishers},
