@@ -325,16 +325,19 @@ class RuleSet:
             score = WENT_OUT_SCORES
         elif hand is not None:
             values = self.values_at(stage)
-            if any(rank not in values for rank in hand.ranks):
+            try:
+                # (A list, not a generator: every hand of every round replayed is summed here.)
+                score = sum([values[rank] for rank in hand.ranks])
+            except KeyError:
                 return None
-            score = sum(values[rank] for rank in hand.ranks)
         else:
             score = points or 0
-        for key in set(bonuses):
-            bonus = self.bonus(key)
-            if bonus is None:
-                return None
-            score += bonus.points
+        if bonuses:
+            for key in set(bonuses):
+                bonus = self.bonus(key)
+                if bonus is None:
+                    return None
+                score += bonus.points
         return score
 
 
