@@ -298,14 +298,17 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     return said
 
 
-def sent_words(rules: RuleSet, sent, stage: Stage | None = None) -> str:
-    """A hand a player sent, in a line with its penalty at the sender's ``stage``: "K 7 7 (24)"."""
+def sent_words(state: GameState, position: int, sent) -> str:
+    """A hand the player in seat ``position`` sent for the next round, in a line with its
+    penalty at that player's stage, as the engine scores it: "K 7 7 (24)"."""
+    rules = state.rules
+    stage = state.next.stages[position] if state.next is not None else rules.stages[-1]
     try:
         hand = None if sent.went_out or sent.points is not None else parse_hand(sent.cards or "", rules.deck)
     except CardError:
         penalty = None
     else:
-        penalty = rules.hand_score(stage or rules.stages[0], hand, sent.points, sent.went_out,
+        penalty = rules.hand_score(stage, hand, sent.points, sent.went_out,
                                    [key for key in sent.bonuses if rules.bonus(key) is not None])
     return hand_words(rules, sent.went_out, sent.cards, sent.points, sent.achieved, sent.bonuses, penalty)
 

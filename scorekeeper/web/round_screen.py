@@ -25,7 +25,7 @@ def round_screen(loaded, draft: RoundDraft, before: GameState, editing: bool, se
     nxt = before.next
     arrivals = None
     if sent is not None and nxt is not None:
-        arrivals = {position: (sent_words(before.rules, hand, nxt.stages[position]), hand.revision, hand.by_keeper)
+        arrivals = {position: (sent_words(before, position, hand), hand.revision, hand.by_keeper)
                     for position, hand in sent.items()}
     state, rules = loaded.state, before.rules
     word = round_title(rules)

@@ -185,7 +185,7 @@ def keeper_entry(game_id: int, seat: int):
     except RoundError as exc:
         return jsonify({"seat": seat, "problems": [problem_message(p) for p in exc.problems]}), 422
     return jsonify({"seat": seat, "revision": entered.revision, "by_keeper": entered.by_keeper,
-                    "words": sent_words(state.rules, entered, state.next.stages[seat])})
+                    "words": sent_words(state, seat, entered)})
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])
