@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test test-js js-cases test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -125,6 +125,11 @@ test: $(STAMP) browser $(NODE_STAMP)
 # Only the phone's script's tests on Node.
 test-js:
 	$(NODE_TEST)
+
+# The engine's figures of many games (tests/js/cases/), which the phone's replay is checked
+# against on Node, written again: after a change to the rules, then commit them.
+js-cases: $(STAMP)
+	$(BIN)/python tests/js_cases.py
 
 # Branch coverage of scorekeeper/ over every test but the quality gates (they check pages, not
 # code paths): the least covered modules, then the total.

@@ -111,7 +111,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         round_cells=presenters.round_cells,
         deck_words=presenters.deck_words,
         card_values=presenters.card_values,
-        hand_points=presenters.hand_points,
         card_label=presenters.card_label,
         key_value=presenters.key_value,
         round_points=presenters.round_points,

@@ -56,7 +56,8 @@ from scorekeeper.rules.replay import (
 )
 from scorekeeper.rules.names import NameRefused
 from scorekeeper.rules.words import ABOUT, N_, Phrase, alternatives
-from scorekeeper.rules.rulesets import Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.rulesets import WENT_OUT_SCORES, Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.tables import game_table, round_table, scoring_table, stage_table
 
 __all__ = [
     "ABOUT",
@@ -101,9 +102,14 @@ __all__ = [
     "SetupError",
     "Stage",
     "UnknownRuleSet",
+    "WENT_OUT_SCORES",
     "WinnerRule",
     "advance",
     "alternatives",
+    "game_table",
+    "round_table",
+    "scoring_table",
+    "stage_table",
     "check_own_hand",
     "check_round",
     "clean_name",

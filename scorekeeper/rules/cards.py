@@ -293,6 +293,12 @@ class Deck(Enum):
         return _P10_ALIASES if self is Deck.PHASE10 else _ALIASES
 
     @property
+    def reads_runs(self) -> bool:
+        """Whether ranks typed together without spaces are read apart ("AK77"): the standard
+        deck's are; Phase 10's are not ("112" could be 1 12 or 11 2)."""
+        return self is Deck.STANDARD
+
+    @property
     def size(self) -> int:
         """Cards in one deck, jokers aside: 52, or 108 for Phase 10 (12 x 8 + 8 wilds + 4 skips)."""
         return sum(self.copies(rank) for rank in self.ranks)

@@ -43,7 +43,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
-from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, hand_penalty, parse_hand
+from scorekeeper.rules.cards import Card, CardError, Deck, Hand, Rank, parse_hand
 from scorekeeper.rules.names import MAX_NAME, NameRefused, clean_name, name_key
 from scorekeeper.rules.rulesets import DealerRule, Progression, RuleSet, Stage, WinnerRule
 from scorekeeper.rules.words import ABOUT, N_, Phrase, alternatives
@@ -803,12 +803,12 @@ def _score(setup: GameSetup, nxt: NextRound, totals: Sequence[int], completed: S
     rules = setup.rules
     names = setup.players
     record = _normalise(setup, record)
-    # A round's score: the cards left (or the points typed), then the bonuses earned.
-    values, hands, points, bonuses = rules.values, record.hands, record.points, record.bonuses
+    # A round's score, seat by seat at the seat's own stage: the rule set's one scoring
+    # (the phone is handed the same figures: tables.scoring_table).
+    hands, points, bonuses, went_out = record.hands, record.points, record.bonuses, record.went_out
     penalties = tuple(
-        (hand_penalty(hands[name], values) if name in hands else points.get(name, 0))
-        + (_bonus_points(rules, bonuses.get(name)) if bonuses else 0)
-        for name in names
+        _checked(rules.hand_score(stage, hands.get(name), points.get(name), name == went_out, bonuses.get(name, ())))
+        for name, stage in zip(names, nxt.stages, strict=True)
     )
     achieved = record.achieved
     if rules.progression is _LADDER:
@@ -820,7 +820,6 @@ def _score(setup: GameSetup, nxt: NextRound, totals: Sequence[int], completed: S
     else:
         moved_up, after, reached_end = (), tuple(completed), nxt.number >= rules.last_stage
     new_totals = tuple(total + penalty for total, penalty in zip(totals, penalties, strict=True))
-    went_out = record.went_out
     new_times_out = tuple(n + (name == went_out) for name, n in zip(names, times_out, strict=True))
     places = [_place(rules, total, c) for total, c in zip(new_totals, after, strict=True)]
     best = min(places)
@@ -843,10 +842,10 @@ def _score(setup: GameSetup, nxt: NextRound, totals: Sequence[int], completed: S
     return result, new_times_out, following
 
 
-def _bonus_points(rules: RuleSet, keys: frozenset[str] | None) -> int:
-    if not keys:
-        return 0
-    return sum(rules.bonus(key).points for key in keys)  # type: ignore[union-attr]  # checked
+def _checked(score: int | None) -> int:
+    # check_round refused every card without a value and every bonus the rules lack.
+    assert score is not None
+    return score
 
 
 def replay(setup: GameSetup, rounds: Iterable[RoundRecord]) -> GameState:

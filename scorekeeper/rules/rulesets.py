@@ -17,7 +17,7 @@ the built-in ones are documents too (:mod:`scorekeeper.rules.presets`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -298,6 +298,51 @@ class RuleSet:
             if bonus.key == key:
                 return bonus
         return None
+
+    def values_at(self, stage: Stage) -> Mapping[Card, int]:
+        """What each card left in hand counts at ``stage``. The one place a stage's card values
+        come from: the replay scores by it and the phone is handed it
+        (:func:`~scorekeeper.rules.tables.scoring_table`), so a rule that values a card
+        differently at one stage is written here alone. Today every stage counts the rule set's
+        own values."""
+        return self.values
+
+    def hand_score(self, stage: Stage, hand: Hand | None = None, points: int | None = None, went_out: bool = False,
+                   bonuses: Iterable[str] = ()) -> int | None:
+        """One player's score for a round at ``stage``: the cards left in ``hand`` (or the
+        ``points`` counted by hand; :data:`WENT_OUT_SCORES` for the player who went out) plus
+        the points of each bonus earned. None where a card has no value here or a bonus is
+        not the rule set's (a round the rules refuse: it has no score).
+
+        >>> from scorekeeper.rules import SHANGHAI
+        >>> from scorekeeper.rules.cards import parse_hand
+        >>> SHANGHAI.hand_score(SHANGHAI.stage(1), parse_hand("A 7"), bonuses=["blind"])
+        -5
+        >>> SHANGHAI.hand_score(SHANGHAI.stage(1), went_out=True), SHANGHAI.hand_score(SHANGHAI.stage(1), points=35)
+        (0, 35)
+        """
+        if went_out:
+            score = WENT_OUT_SCORES
+        elif hand is not None:
+            values = self.values_at(stage)
+            try:
+                # (A list, not a generator: every hand of every round replayed is summed here.)
+                score = sum([values[rank] for rank in hand.ranks])
+            except KeyError:
+                return None
+        else:
+            score = points or 0
+        if bonuses:
+            for key in set(bonuses):
+                bonus = self.bonus(key)
+                if bonus is None:
+                    return None
+                score += bonus.points
+        return score
+
+
+#: What the player who went out scores for their cards: they hold none.
+WENT_OUT_SCORES = 0
 
 
 _NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve").split()

@@ -3,6 +3,7 @@ reader's language (:mod:`scorekeeper.web.languages`)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -16,18 +17,19 @@ from scorekeeper.web.languages import (card_letter, court_letters, engine_stage_
                                        stage_title, typed_aliases)
 from scorekeeper.rules import (
     Card,
+    GameSetup,
     CardError,
     N_,
     Deck,
     GameState,
-    NextRound,
     Progression,
     RoundResult,
     RuleSet,
     Stage,
-    hand_penalty,
+    game_table,
     parse_hand,
     parse_rank,
+    scoring_table,
 )
 
 
@@ -132,11 +134,6 @@ def planned_colours(players: Sequence[int | None]) -> list[int | None]:
     return colours
 
 
-def bonus_points(rules: RuleSet) -> dict[str, int]:
-    """Each bonus's points by its key, for the scripts that work out scores on the phone."""
-    return {bonus.key: bonus.points for bonus in rules.bonuses}
-
-
 def dealer_words(rules) -> str:
     """Who deals next under a rule set's dealer rules (``rules``: the default first), in the
     engine's words: "The round's winner deals next (a game may choose: the deal moves clockwise)"."""
@@ -231,82 +228,57 @@ def result_words(state: GameState) -> str:
     return gettext("%(names)s share the win with %(total)s each.", names=join_names(winners), total=total)
 
 
-def card_values(rules) -> dict:
+def card_values(setup: GameSetup, stages: Sequence[Stage] = ()) -> dict:
     """What the keypad script needs to show chips, penalties and totals as you type: the
-    deck's cards (values, labels, every spelling it reads) and each bonus's points."""
-    return {
-        "values": {rank.value: value for rank, value in rules.values.items() if rank in rules.ranks},
-        "labels": {rank.value: card_letter(rank) for rank in rules.ranks},
-        # The deck's spellings, and this page's language's letters (a German "d" is a queen).
-        "aliases": {alias: rank.value for alias, rank in rules.deck.aliases.items()}
-        | ({} if rules.deck is Deck.PHASE10 else typed_aliases()),
-        "bonuses": bonus_points(rules),
+    engine's table (:func:`~scorekeeper.rules.scoring_table`), its labels in the reader's
+    letters and its spellings with this language's own (a German "d" is a queen), and each
+    seat's stage in this round (``stages``), whose values the seat's cards count."""
+    table = scoring_table(setup)
+    return table | {
+        "labels": {rank.value: card_letter(rank) for rank in setup.rules.ranks},
+        "aliases": table["aliases"] | ({} if setup.rules.deck is Deck.PHASE10 else typed_aliases()),
+        "seats": [stage.number for stage in stages],
     }
 
 
-def hand_points(seat, rules) -> str:
-    if seat.points:
-        return seat.points
-    hand = seat.parsed(rules.deck)
-    # A card the rule set gives no value (a joker typed in a game without jokers): the round
-    # is refused with a message, so there is no penalty to show.
-    if hand is None or any(rank not in rules.values for rank in hand.ranks):
-        return "?"
-    return str(hand_penalty(hand, rules.values))
+#: Points typed as the keypad's script reads them: digits 0 to 9 only ("²" is no number).
+_WHOLE_NUMBER = re.compile(r"[0-9]+")
 
 
-def round_points(seat, rules: RuleSet, out: bool) -> str:
-    """A seat's score for the round on the round screen: its cards (or points; nothing for
-    the player who went out) plus the bonuses ticked for it; "?" while a card cannot be read."""
-    cards = "0" if out else hand_points(seat, rules)
-    if cards == "?" or not seat.bonuses:
-        return cards
-    try:
-        base = int(cards)
-    except ValueError:
-        return cards  # points typed that are no number: the form says so
-    extra = [rules.bonus(key) for key in set(seat.bonuses)]
-    if None in extra:
-        return "?"
-    return str(base + sum(b.points for b in extra))  # type: ignore[union-attr]
+def round_points(seat, rules: RuleSet, out: bool, stage: Stage | None = None) -> str:
+    """A seat's score for the round on the round screen, as the engine scores it at the seat's
+    ``stage`` (:meth:`RuleSet.hand_score`): its cards (or points; nothing for the player who
+    went out) plus the bonuses ticked for it; "?" while a card cannot be read or has no value;
+    points typed that are no number as typed (the form says so)."""
+    stage = stage or rules.stages[0]
+    if out:
+        score = rules.hand_score(stage, went_out=True, bonuses=seat.bonuses)
+    elif seat.points:
+        if not _WHOLE_NUMBER.fullmatch(seat.points):
+            return seat.points
+        score = rules.hand_score(stage, points=int(seat.points), bonuses=seat.bonuses)
+    else:
+        hand = seat.parsed(rules.deck)
+        score = None if hand is None else rules.hand_score(stage, hand, bonuses=seat.bonuses)
+    return "?" if score is None else str(score)
 
 
 def game_data(state: GameState) -> dict:
     """What the phone needs to work out rounds the server has not answered yet
-    (static/js/offline-replay.js): the set-up, the rule set's data and the state now; its words
-    (the round's and the stage's, the contracts) in the reader's language, as the form shows them."""
-    setup, rules = state.setup, state.rules
-    nxt = state.next
-    return {
-        "players": list(setup.players),
-        "first_dealer": setup.first_dealer,
-        "dealer_rule": setup.dealer_rule.value,
-        "progression": rules.progression.value,
-        "last_stage": rules.last_stage,
-        "winner": rules.winner.value,
-        "values": {rank.value: value for rank, value in rules.values.items()},
-        "bonuses": bonus_points(rules),
-        "stages": [{"number": s.number, "contract": rule_text(s.contract, rules), "cards_dealt": s.cards_dealt}
-                   for s in rules.stages],
+    (static/js/offline-replay.js): the engine's data (:func:`~scorekeeper.rules.game_table`),
+    with its words (the round's and the stage's, the contracts, the cards' labels) in the
+    reader's language, as the form shows them."""
+    rules = state.rules
+    data = game_table(state)
+    return data | {
+        "labels": {rank.value: card_letter(rank) for rank in rules.ranks},
+        "stages": [stage | {"contract": rule_text(s.contract, rules)} for stage, s in zip(data["stages"], rules.stages,
+                                                                                        strict=True)],
         "round_word": round_title(rules),
         "stage_word": stage_title(rules),
         # Which of the engine's stage words it is ("Level", "Phase", "Deal"; None for a table's
         # own): the script's sentences about a stage are whole for each (scriptwords.py).
         "stage_kind": engine_stage_word(rules),
-        "state": {
-            "totals": [p.total for p in state.players],
-            "completed": [p.completed for p in state.players],
-            "next": None if nxt is None else next_round_data(nxt),
-        },
-    }
-
-
-def next_round_data(nxt: NextRound) -> dict:
-    """The next round as game_data and the phone's replay give it (stages by number)."""
-    return {
-        "number": nxt.number, "dealer": nxt.dealer, "first_player": nxt.first_player,
-        "stages": [s.number for s in nxt.stages], "cards_dealt": nxt.cards_dealt,
-        "is_last": nxt.is_last, "finishers": list(nxt.finishers),
     }
 
 
@@ -329,16 +301,18 @@ def hand_words(rules: RuleSet, went_out: bool, cards: str | None, points: int | 
     return said
 
 
-def sent_words(rules: RuleSet, sent) -> str:
-    """A hand a player sent, in a line with its penalty: "K 7 7 (24)"."""
-    penalty = 0 if sent.went_out else sent.points
-    if penalty is None:
-        try:
-            penalty = hand_penalty(parse_hand(sent.cards or "", rules.deck), rules.values)
-        except (CardError, KeyError):
-            penalty = None
-    if penalty is not None:
-        penalty += sum(b.points for b in rules.bonuses if b.key in sent.bonuses)
+def sent_words(state: GameState, position: int, sent) -> str:
+    """A hand the player in seat ``position`` sent for the next round, in a line with its
+    penalty at that player's stage, as the engine scores it: "K 7 7 (24)"."""
+    rules = state.rules
+    stage = state.next.stages[position] if state.next is not None else rules.stages[-1]
+    try:
+        hand = None if sent.went_out or sent.points is not None else parse_hand(sent.cards or "", rules.deck)
+    except CardError:
+        penalty = None
+    else:
+        penalty = rules.hand_score(stage, hand, sent.points, sent.went_out,
+                                   [key for key in sent.bonuses if rules.bonus(key) is not None])
     return hand_words(rules, sent.went_out, sent.cards, sent.points, sent.achieved, sent.bonuses, penalty)
 
 

@@ -3,34 +3,46 @@
 // row at once. Without this script the same buttons post to the server, which does the same.
 // Nothing happens at import: main.js installs the listeners (and says what follows a change)
 // where a round screen is on the page.
-import { el, word } from "./banner.js";
+import { el, elide, word } from "./banner.js";
 
 export function formOf(el) { return el && el.closest ? el.closest("form.round-form") : null; }
 
+// The engine's table for this game (presenters.card_values): what each card counts at each
+// seat's stage, its labels and spellings, the bonuses' points, what the player who went out
+// scores, how many of each card are in play. This script holds no rule of its own: it adds up.
 export function table(form) {
   if (!form._cards) { form._cards = JSON.parse(form.getAttribute("data-values")); }
   return form._cards;
 }
 
-// The cards of a typed hand, read as the server reads them: each word a card, or (the standard
-// deck) a run of cards typed without spaces ("AK77"). A word that is no card stays one token
-// with no rank; a card the game does not play (a joker without jokers) has a rank, no value.
-function tokens(text, cards, runs) {
-  var out = [];
+// What each card counts for the player in `seat` this round: the values of the seat's stage.
+export function valuesAt(cards, seat) {
+  var number = cards.seats && cards.seats[seat];
+  return number ? cards.stages[number - 1].values : {};
+}
+
+// The cards of a typed hand, read as the server reads them: each word a card, or (where the
+// table says its deck reads them apart) a run of cards typed without spaces ("AK77"). A word
+// that is no card stays one token with no rank; a card the game does not play (a joker without
+// jokers) has a rank, no value.
+export function readCards(cards, seat, text) {
+  var values = valuesAt(cards, seat), out = [];
   text.split(/[\s,;]+/).filter(Boolean).forEach(function (t) {
-    var parts = cards.aliases[t.toLowerCase()] ? [t] : (runs && run(t.toLowerCase(), cards.aliases)) || [t];
+    var parts = cards.aliases[t.toLowerCase()] ? [t] : (cards.runs && run(t.toLowerCase(), cards.aliases)) || [t];
     parts.forEach(function (part) {
       var rank = cards.aliases[part.toLowerCase()];
       out.push({ text: rank ? cards.labels[rank] || rank : part.toUpperCase(), rank: rank || null,
-                 value: rank && cards.values[rank] !== undefined ? cards.values[rank] : null });
+                 value: rank && values[rank] !== undefined ? values[rank] : null });
     });
   });
   return out;
 }
+// The longest spellings first, so that "joker" is one card and not a J.
 function run(word, aliases) {
+  var longest = Object.keys(aliases).reduce(function (most, alias) { return Math.max(most, alias.length); }, 1);
   var parts = [], at = 0;
   while (at < word.length) {
-    var len = Math.min(5, word.length - at);
+    var len = Math.min(longest, word.length - at);
     while (len > 0 && !aliases[word.substr(at, len)]) { len -= 1; }
     if (!len) { return null; }
     parts.push(word.substr(at, len));
@@ -38,11 +50,25 @@ function run(word, aliases) {
   }
   return parts;
 }
-function inPlay(form) {
-  if (!form._inPlay) { form._inPlay = JSON.parse(form.getAttribute("data-in-play") || "{}"); }
-  return form._inPlay;
+
+// One seat's score for the round as the row shows it: what the player who went out scores, or
+// the points counted by hand, or the cards' values, plus the points of the bonuses ticked
+// (entry: {out, points, hand, bonuses: [keys]}); "?" while a card or bonus has no value here,
+// points typed that are no number as typed (the server says why).
+export function score(cards, seat, entry) {
+  var extra = (entry.bonuses || []).reduce(function (sum, key) {
+    return sum === null || cards.bonuses[key] === undefined ? null : sum + cards.bonuses[key];
+  }, 0);
+  if (extra === null) { return "?"; }
+  if (entry.out) { return String(cards.went_out + extra); }
+  var typed = (entry.points || "").trim();
+  if (typed) { return /^[0-9]+$/.test(typed) ? String(Number(typed) + extra) : typed; }
+  var list = readCards(cards, seat, entry.hand || "");
+  if (list.some(function (card) { return card.value === null; })) { return "?"; }
+  return String(list.reduce(function (sum, card) { return sum + card.value; }, extra));
 }
-export function cardsOf(form, row) { return tokens(field(row, "hand").value, table(form), inPlay(form).runs); }
+
+export function cardsOf(form, row) { return readCards(table(form), Number(row.getAttribute("data-seat")), field(row, "hand").value); }
 
 export function rows(form) { return Array.prototype.slice.call(form.querySelectorAll(".player[data-seat]")); }
 export function field(row, name) { return row.querySelector("input[name=" + name + "-" + row.getAttribute("data-seat") + "]"); }
@@ -55,11 +81,9 @@ export function selected(form) {
 function needsHand(row) { return !isOut(row) && !field(row, "hand").value.trim() && !field(row, "points").value.trim(); }
 
 
-// The points of the bonuses ticked for a row (each box carries its own, from the rule set).
-function bonusPoints(row) {
-  var sum = 0;
-  row.querySelectorAll("input[name^=bonus-]:checked").forEach(function (box) { sum += Number(box.getAttribute("data-points")); });
-  return sum;
+// The keys of the bonuses ticked for a row.
+function bonusesOf(row) {
+  return Array.prototype.map.call(row.querySelectorAll("input[name^=bonus-]:checked"), function (box) { return box.value; });
 }
 
 // A row: the cards as chips (or a note) and its score so far (the cards' values from the
@@ -80,28 +104,20 @@ export function refresh(row) {
   var form = formOf(row);
   if (!form) { return; }
   lockMade(row);
-  var hand = field(row, "hand"), points = field(row, "points");
+  var points = field(row, "points");
   var chips = row.querySelector("[data-chips]"), output = row.querySelector(".penalty");
   var list = cardsOf(form, row);
-  var sum = 0, unknown = false;
   chips.textContent = "";
   if (isOut(row)) {
     chips.appendChild(el("span", "note", word("went_out", "went out")));
-    output.textContent = String(bonusPoints(row));
-    return;
-  }
-  if (points.value.trim()) {
+  } else if (points.value.trim()) {
     chips.appendChild(el("span", "note", points.value.trim() === "0" ? word("no_cards", "no cards") : word("counted", "counted by hand")));
-    var typed = points.value.trim();
-    output.textContent = /^[0-9]+$/.test(typed) ? String(Number(typed) + bonusPoints(row)) : typed;
-    return;
+  } else {
+    list.forEach(function (card) { chips.appendChild(el("span", card.value === null ? "chip bad" : "chip", card.text)); });
+    if (!list.length) { chips.appendChild(el("span", "note muted", word("no_cards_yet", "no cards yet"))); }
   }
-  list.forEach(function (card) {
-    chips.appendChild(el("span", card.value === null ? "chip bad" : "chip", card.text));
-    if (card.value === null) { unknown = true; } else { sum += card.value; }
-  });
-  if (!list.length) { chips.appendChild(el("span", "note muted", word("no_cards_yet", "no cards yet"))); }
-  output.textContent = unknown ? "?" : String(sum + bonusPoints(row));
+  output.textContent = score(table(form), Number(row.getAttribute("data-seat")),
+                             { out: isOut(row), points: points.value, hand: field(row, "hand").value, bonuses: bonusesOf(row) });
 }
 
 // The keypad's words in the page's language, which the page gives it ({name}, {card} to fill);
@@ -115,9 +131,10 @@ function say(form, word, values) {
   var pad = form.querySelector("[data-keypad]");
   var given = {};
   try { given = JSON.parse(pad.getAttribute("data-words") || "{}"); } catch (e) { given = {}; }
-  return (given[word] || ENGLISH[word]).replace(/\{(\w+)\}/g, function (whole, key) {
+  // The names go in after the page's words, so French elides "de" before them as banner.js's word() does.
+  return elide((given[word] || ENGLISH[word]).replace(/\{(\w+)\}/g, function (whole, key) {
     return values && key in values ? values[key] : whole;
-  });
+  }), values);
 }
 
 // The dock: whose hand the keypad types into, that hand's chips (a tap removes one), and
@@ -202,7 +219,7 @@ export function ending(form) {
 // that holds one) is worked out on every change. The server's own words for those go at the
 // first change, and its other words for a row go when that row's entry changes.
 function problems(form) {
-  var limits = inPlay(form), found = {}, held = {}, total = {}, label = {};
+  var limits = table(form).in_play, found = {}, held = {}, total = {}, label = {};
   rows(form).forEach(function (row) {
     var seat = row.getAttribute("data-seat"), name = nameOf(row);
     found[seat] = [];
@@ -220,9 +237,9 @@ function problems(form) {
     });
   });
   Object.keys(total).forEach(function (rank) {
-    var limit = (limits.cards || {})[rank];
+    var limit = limits.cards[rank];
     if (limit === undefined || total[rank] <= limit) { return; }
-    var key = rank === "JK" ? (limit === 1 ? "too_many_joker" : "too_many_jokers") : (limits.decks === 1 ? "too_many_deck" : "too_many_decks");
+    var key = limits.jokers.indexOf(rank) >= 0 ? (limit === 1 ? "too_many_joker" : "too_many_jokers") : (limits.decks === 1 ? "too_many_deck" : "too_many_decks");
     var but = { too_many_joker: "1 joker in play", too_many_jokers: "{limit} jokers in play", too_many_deck: "1 deck holds only {limit} of {rank}",
                 too_many_decks: "{decks} decks hold only {limit} of {rank}" }[key];
     Object.keys(held[rank]).forEach(function (seat) {

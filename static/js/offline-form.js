@@ -42,7 +42,7 @@ function dealLine(form, game, next) {
   line.appendChild(marked("dealt", "<strong>{name}</strong> dealt", { name: next.dealer }));
   line.appendChild(document.createTextNode(" "));
   line.appendChild(marked("cards_each", "<strong>{num}</strong> cards each", { num: next.cards_dealt }));
-  if (game.progression !== "ladder") {
+  if (!game.ladder) {
     line.appendChild(document.createTextNode(" "));
     line.appendChild(span([describe(game, next.stages[0])]));
   }
@@ -70,7 +70,7 @@ function resetRow(row, game, next) {
   }
   if (next.finishers.indexOf(name) >= 0) {
     row.setAttribute("data-finishes", stageWord("completes", game.stage_kind, "{name} completes {stage} {number}",
-                                                { name: name, stage: inStage, number: game.last_stage }));
+                                                { name: name, stage: inStage, number: stage }));
   } else {
     row.removeAttribute("data-finishes");
   }
@@ -92,6 +92,11 @@ export function advance(form, game, next) {
   var ending = form.querySelector(".ending");
   if (ending) { ending.hidden = true; ending.textContent = ""; }
   form.querySelectorAll(".player[data-seat]").forEach(function (row) { resetRow(row, game, next); });
+  // Each seat's cards now count at its stage of this round (js/keypad.js reads the table anew).
+  var cards = JSON.parse(form.getAttribute("data-values"));
+  cards.seats = next.stages;
+  form.setAttribute("data-values", JSON.stringify(cards));
+  form._cards = null;
   var first = form.querySelector("input[name=seat]");
   if (first) { first.checked = true; }
 }

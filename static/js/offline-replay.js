@@ -1,11 +1,13 @@
-// The rules, worked out on the phone for rounds the server has not answered yet. It reads only
-// data the server gave it (presenters.game_data: the rule set's card
-// values, stages, progression, last stage and dealer rule, and the game's state when the page was
-// made), so it holds no rule set of its own. It mirrors scorekeeper/rules/replay.py's advance();
-// tests/browser/test_offline_replay.py checks the two agree over many games. js/offline.js imports it once a round waits to be
-// sent or the signal is gone.
+// The phone's own figures for rounds the server has not answered yet. It reads only data the
+// server gave it (scorekeeper/rules/tables.py's game_table, through presenters.game_data: what
+// each card counts at each stage, the bonuses' points, what the player who went out scores,
+// which stage is the last, how the deal passes and how places are decided, and the game's state
+// when the page was made), so it holds no rule of its own: it adds up, as
+// scorekeeper/rules/replay.py's advance() does. tests/js/offline-replay.test.mjs checks it
+// against the engine's own figures for many games (tests/js/cases/). js/offline.js imports it
+// once a round waits to be sent or the signal is gone.
 
-// A copy of the server's state to work on: totals and levels per seat, the next round.
+// A copy of the server's state to work on: totals and stages completed per seat, the next round.
 export function start(game) {
   var s = game.state;
   return {
@@ -15,22 +17,22 @@ export function start(game) {
   };
 }
 
-// A round's score for one player: the cards' values (or the points counted by hand; nothing
-// for the player who went out), plus the bonuses they earned ({name: [keys]}).
-function penalty(game, round, name) {
+// A round's score for one player at their stage: what the player who went out scores, or the
+// cards' values (or the points counted by hand), plus the bonuses they earned ({name: [keys]}).
+function penalty(game, round, name, stage) {
   var earned = (round.bonuses && round.bonuses[name]) || [];
   return earned.reduce(function (sum, key) {
-    var points = (game.bonuses || {})[key];
+    var points = game.bonuses[key];
     if (points === undefined) { throw new Error('"' + key + '" is not a bonus'); }
     return sum + points;
-  }, cardPoints(game, round, name));
+  }, cardPoints(game, round, name, stage));
 }
 
-function cardPoints(game, round, name) {
-  if (name === round.went_out) { return 0; }
+function cardPoints(game, round, name, stage) {
+  if (name === round.went_out) { return game.went_out; }
   if (round.hands && Object.prototype.hasOwnProperty.call(round.hands, name)) {
     return round.hands[name].reduce(function (sum, rank) {
-      var value = game.values[String(rank).toUpperCase()];
+      var value = stage.values[rank];
       if (value === undefined) { throw new Error('"' + rank + '" is not a card'); }
       return sum + value;
     }, 0);
@@ -40,51 +42,55 @@ function cardPoints(game, round, name) {
 }
 
 function dealerFor(game, number, wentOut) {
-  if (game.dealer_rule === "winner") { return wentOut; }
+  if (game.dealer === "went_out") { return wentOut; }
   var players = game.players, first = players.indexOf(game.first_dealer);
   return players[(first + number - 1) % players.length];
 }
+
+// The stage a seat plays with `completed` stages behind it on a ladder: the next one, or the
+// last until the game ends.
+function climbing(game, completed) { return game.stages[Math.min(completed, game.stages.length - 1)]; }
 
 // The state after one more round: {went_out, hands: {name: [ranks]}, points: {name: n},
 // achieved: [names], bonuses: {name: [keys]}}. The round is not checked here: the round form already refuses what the
 // server would, and the server's answer replaces these figures once it is sent.
 export function advance(game, state, round) {
   if (!state.next) { throw new Error("the game has ended; no further round can be recorded"); }
-  var players = game.players, ladder = game.progression === "ladder";
+  var players = game.players, ladder = game.ladder;
+  var stages = state.next.stages.map(function (number) { return game.stages[number - 1]; });
   var achieved = ladder ? (round.achieved || []).concat([round.went_out]) : [];
-  var reachedEnd = false;
-  var totals = players.map(function (name, seat) { return state.totals[seat] + penalty(game, round, name); });
+  var penalties = players.map(function (name, seat) { return penalty(game, round, name, stages[seat]); });
+  var totals = players.map(function (name, seat) { return state.totals[seat] + penalties[seat]; });
+  // The game ends after its last deal, or (a ladder) once someone makes the last stage.
+  var reachedEnd = ladder ? players.some(function (name, seat) { return stages[seat].last && achieved.indexOf(name) >= 0; })
+    : stages[0].last;
   var completed = players.map(function (name, seat) {
-    var c = state.completed[seat];
-    if (ladder && achieved.indexOf(name) >= 0) {
-      c += 1;
-      reachedEnd = reachedEnd || c >= game.last_stage;
-    }
-    return c;
+    return ladder && achieved.indexOf(name) >= 0 ? state.completed[seat] + 1 : state.completed[seat];
   });
   var number = state.next.number;
-  if (!ladder) { reachedEnd = number >= game.last_stage; }
   return { totals: totals, completed: completed, round: number,
            next: reachedEnd ? null : nextRound(game, number + 1, dealerFor(game, number + 1, round.went_out), completed),
-           penalties: players.map(function (name) { return penalty(game, round, name); }) };
+           penalties: penalties };
 }
 
-// The round after: who deals and plays first, each seat's contract (its own level on a
-// ladder, the deal's contract otherwise), the cards dealt, and what would end the game.
+// The round after: who deals and plays first, each seat's contract (its own stage on a
+// ladder, the deal's stage otherwise), the cards dealt, and what would end the game.
 export function nextRound(game, number, dealer, completed) {
-  var players = game.players, ladder = game.progression === "ladder", last = game.last_stage;
-  var stages = completed.map(function (c) {
-    return game.stages[(ladder ? Math.min(c + 1, last) : number) - 1];
-  });
+  var players = game.players, ladder = game.ladder;
+  var stages = completed.map(function (c) { return ladder ? climbing(game, c) : game.stages[number - 1]; });
   return {
     number: number, dealer: dealer,
     first_player: players[(players.indexOf(dealer) + 1) % players.length],
     stages: stages.map(function (s) { return s.number; }),
     cards_dealt: Math.max.apply(null, stages.map(function (s) { return s.cards_dealt; })),
-    is_last: !ladder && number >= last,
-    finishers: ladder ? players.filter(function (name, seat) { return completed[seat] + 1 >= last; }) : []
+    is_last: !ladder && stages[0].last,
+    finishers: ladder ? players.filter(function (name, seat) { return stages[seat].last; }) : []
   };
 }
+
+// The stage a player is on in `state` (a ladder: the one they play next, or the last once the
+// game is over), by number.
+export function stageOf(game, state, seat) { return climbing(game, state.completed[seat]).number; }
 
 // The state after the rounds in order, from the server's state the page was made with.
 export function replay(game, rounds) {
@@ -92,12 +98,11 @@ export function replay(game, rounds) {
 }
 
 // Each seat's place, as the server ranks the board (scorekeeper/rules/replay.py, Position.ranks):
-// lowest total first or, where only who completes the last stage may win, the most stages
-// completed first, then the total; a tie shares its place (1, 1, 3), as on the server's board.
+// by the figures the game's data names in order (places_by: "completed", the most first, and
+// "total", the lowest first); a tie shares its place (1, 1, 3), as on the server's board.
 export function places(game, state) {
   var keys = game.players.map(function (name, seat) {
-    var total = state.totals[seat];
-    return game.winner === "lowest-finisher" ? [-(state.completed[seat] || 0), total] : [total];
+    return game.places_by.map(function (by) { return by === "completed" ? -(state.completed[seat] || 0) : state.totals[seat]; });
   });
   function ahead(a, b) {
     for (var i = 0; i < a.length; i++) { if (a[i] !== b[i]) { return a[i] < b[i]; } }

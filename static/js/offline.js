@@ -73,7 +73,7 @@ export function phoneFigures() {
       item.appendChild(el("strong", "phone-total", " " + p.total));
       if (p.level !== null) {
         item.appendChild(el("span", "small", " \u00b7 " + stageWord("level", game.stage_kind, "{stage} {number}",
-                                                                   { stage: inSentence(game.stage_word), number: Math.min(p.level + 1, game.last_stage) })));
+                                                                   { stage: inSentence(game.stage_word), number: Replay.stageOf(game, state, p.seat) })));
       }
       list.appendChild(item);
     });

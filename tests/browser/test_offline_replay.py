@@ -12,7 +12,7 @@ import random
 import pytest
 from playwright.sync_api import Page
 
-from scorekeeper.web.presenters import game_data, next_round_data
+from scorekeeper.web.presenters import game_data
 from scorekeeper.rules import (
     BALMORAL,
     CLASSIC,
@@ -24,6 +24,7 @@ from scorekeeper.rules import (
     RoundRecord,
     advance,
     replay,
+    round_table,
     start,
 )
 
@@ -75,7 +76,7 @@ def server_view(state) -> dict:
     return {
         "totals": [p.total for p in state.players],
         "completed": [p.completed for p in state.players],
-        "next": None if nxt is None else next_round_data(nxt),
+        "next": None if nxt is None else round_table(nxt),
     }
 
 
@@ -132,8 +133,10 @@ def test_the_phone_works_out_bonuses_and_the_phase10_deck_as_the_server_does(ser
 
 def test_the_page_gives_the_phone_the_rule_set_as_data():
     data = game_data(start(GameSetup.create(CLASSIC, ["Ann", "Ben", "Cat"], first_dealer="Ben")))
-    assert data["values"]["JK"] == 15 and data["values"]["7"] == 7 and data["bonuses"] == {}
-    assert data["progression"] == "deal" and data["last_stage"] == 7 and data["dealer_rule"] == "rotate"
+    deal = data["stages"][0]
+    assert deal["values"]["JK"] == 15 and deal["values"]["7"] == 7 and data["bonuses"] == {} and data["went_out"] == 0
+    assert [s["last"] for s in data["stages"]] == [False] * 6 + [True]
+    assert not data["ladder"] and data["dealer"] == "next_seat" and data["places_by"] == ["total"]
     assert data["state"] == {"totals": [0, 0, 0], "completed": [None, None, None],
                              "next": {"number": 1, "dealer": "Ben", "first_player": "Cat", "stages": [1, 1, 1],
                                       "cards_dealt": 10, "is_last": False, "finishers": []}}

@@ -285,10 +285,10 @@ def test_an_unknown_bonus_is_refused_naming_the_player_and_the_key():
 def test_the_round_screen_shows_no_penalty_for_a_joker_in_a_game_without_jokers():
     # Balmoral's document values no joker (it plays without); the round is refused with a
     # message, and the penalty beside the hand shows "?" rather than failing on the value.
-    from scorekeeper.web.presenters import hand_points
+    from scorekeeper.web.presenters import round_points
     from scorekeeper.web.forms.round import SeatDraft
 
     assert Rank.JOKER not in BALMORAL.values
-    assert hand_points(SeatDraft(hand="JK 7"), BALMORAL) == "?"
-    assert hand_points(SeatDraft(hand="JK 7"), CLASSIC) == "22"
-    assert hand_points(SeatDraft(hand="A 7"), BALMORAL) == "22"
+    assert round_points(SeatDraft(hand="JK 7"), BALMORAL, False) == "?"
+    assert round_points(SeatDraft(hand="JK 7"), CLASSIC, False) == "22"
+    assert round_points(SeatDraft(hand="A 7"), BALMORAL, False) == "22"

@@ -85,7 +85,7 @@ def test_the_phone_is_given_the_phase10_spellings(web):
     page = web.get(f"/games/{game_id}/rounds/new")
     values = json.loads(re.search(r"data-values='([^']*)'", page.text).group(1))
     assert values["aliases"]["skip"] == "S" and values["aliases"]["12"] == "12"
-    assert values["labels"]["W"] == "Wild" and values["values"]["1"] == 5
+    assert values["labels"]["W"] == "Wild" and values["stages"][0]["values"]["1"] == 5
     assert "k" not in values["aliases"]
 
 

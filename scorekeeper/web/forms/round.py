@@ -33,13 +33,9 @@ from scorekeeper.web.languages import (
     canonical_hand,
     card_letter,
     gettext,
-    in_sentence,
     locale_code,
     problem_message,
-    round_title,
     said,
-    stage_sentence,
-    stage_title,
 )
 from scorekeeper.store.seats.sent_hands import Sent
 from scorekeeper.rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
@@ -352,18 +348,6 @@ class RoundDraft:
         bonuses = {name: tuple(seat.bonuses)} if seat.bonuses else {}
         return RoundRecord(name if out else "", hands, points, made, bonuses)  # type: ignore[arg-type]
 
-    def ending(self, before: GameState) -> list[str]:
-        """Why saving this draft ends the game (for "Saving ends the game: ..."), else []."""
-        nxt = before.next
-        if nxt is None:
-            return []
-        if nxt.is_last:
-            return [last_words(before)]
-        made = {name for name, seat in zip(before.setup.players, self.seats, strict=True) if seat.achieved}
-        if self.went_out is not None:
-            made.add(before.setup.players[self.went_out])
-        return [finishes(before, name) for name in nxt.finishers if name in made]
-
     def place(self, setup: GameSetup, problems: tuple[Problem, ...]) -> None:
         """Put the rules engine's refusals next to the players they concern."""
         for problem in problems:
@@ -412,21 +396,6 @@ def held_too_many(name: str, problem: Problem, deck: Deck | None) -> str:
     return gettext("%(name)s: %(total)s \u00d7 %(card)s in this round, but %(decks)s decks hold only "
                    "%(limit)s of %(rank)s.", name=name, total=values["total"], card=card, decks=values["decks"],
                    limit=values["limit"], rank=card)
-
-
-def last_words(before: GameState) -> str:
-    """Why the next round ends the game whatever happens in it ("deal 7 is the last"), else ""."""
-    nxt = before.next
-    if nxt is None or not nxt.is_last:
-        return ""
-    return gettext("%(round)s %(number)s is the last", round=in_sentence(round_title(before.rules)), number=nxt.number)
-
-
-def finishes(before: GameState, name: str) -> str:
-    """What making the last contract means, in words: "Ben completes level 7"."""
-    rules = before.rules
-    return stage_sentence(rules, "%(name)s completes %(stage)s %(number)s", name=name,
-                          stage=in_sentence(stage_title(rules)), number=rules.last_stage)
 
 
 def state_before(state: GameState, number: int) -> GameState:

@@ -74,8 +74,8 @@ def _page(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, draft: RoundDraft 
     last = state.rounds[-1] if state.rounds else None
     flagged = {f.number for f in store.flags_of(loaded) if f.position == seat.position}
     response = render("hand.html", status, loaded=loaded, game=loaded.game, state=state, before=state, seat=seat,
-                      draft=draft, sent=sent, sent_line=sent_words(rules, sent) if sent else "",
-                      keeper_line=sent_words(rules, sent.keeper_entry) if sent and sent.keeper_entry else "",
+                      draft=draft, sent=sent, sent_line=sent_words(state, seat.position, sent) if sent else "",
+                      keeper_line=sent_words(state, seat.position, sent.keeper_entry) if sent and sent.keeper_entry else "",
                       last=last, last_line=saved_words(state, last, seat.name) if last else "",
                       flagged=flagged, message=message, editable=False, watching=True,
                       tag=live_tag(loaded.id, loaded.game.version, seat.position, nxt.number if nxt else None, True))

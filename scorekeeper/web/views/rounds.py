@@ -10,11 +10,11 @@ from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 from scorekeeper.store import access
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
-                                       stage_sentence, stage_title)
+from scorekeeper.web.languages import gettext, in_sentence, problem_message, problem_words, round_title
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
-from scorekeeper.web.presenters import bonus_words, conflict_words, hand_label, sent_words
-from scorekeeper.web.forms.round import RoundDraft, finishes, last_words, small_int, state_before
+from scorekeeper.web.presenters import conflict_words, sent_words
+from scorekeeper.web.forms.round import RoundDraft, small_int, state_before
+from scorekeeper.web.round_screen import round_screen, side_by_side
 from scorekeeper.rules import GameState, RoundError
 from scorekeeper.web.views.common import go, is_htmx, render, whole_number
 from scorekeeper.web.views import undone
@@ -52,26 +52,10 @@ def _form(loaded: store.LoadedGame, draft: RoundDraft, editing: bool, status: in
           before: GameState | None = None):
     if before is None:
         before = state_before(loaded.state, draft.number) if editing else loaded.state
-    # The words the page shows (and its script combines) for a round that ends the game; a
-    # correction changes a round already played, so it is never "the round that ends it".
     nxt = before.next
-    last = "" if editing else last_words(before)
-    finishers = {} if editing or nxt is None else {name: finishes(before, name) for name in nxt.finishers}
-    return render("round_form.html", status, loaded=loaded, state=loaded.state, game=loaded.game,
-                  draft=draft, editing=editing, before=before, last=last, finishers=finishers,
-                  ending=[] if editing else draft.ending(before), arrivals=_arrivals(loaded, editing, nxt))
-
-
-def _arrivals(loaded: store.LoadedGame, editing: bool, nxt) -> dict[int, tuple[str, int, bool]] | None:
-    """What each player has sent from their own phone for the round being entered (or the
-    scorekeeper entered in their row), in words, which of the seat's entries it is, and whether
-    the scorekeeper entered it, by seat (None where the table plays without seat links, and for
-    a correction)."""
-    if editing or nxt is None or not loaded.seat_links:
-        return None
-    rules = loaded.state.rules
-    return {position: (sent_words(rules, hand), hand.revision, hand.by_keeper)
-            for position, hand in store.sent_hands(loaded.id, nxt.number).items()}
+    # What players sent from their own phones (only a table with seat links has any).
+    sent = None if editing or nxt is None or not loaded.seat_links else store.sent_hands(loaded.id, nxt.number)
+    return render("round_form.html", status, **round_screen(loaded, draft, before, editing, sent))
 
 
 def _scoreboard(loaded: store.LoadedGame, status: int = 200):
@@ -154,34 +138,10 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
               if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
     response = render("round_compare.html", 409, loaded=current, game=current.game, state=state,
                       editable=True, watching=False, number=number, fields=fields, flags=store.flags_of(current),
-                      versions=_side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
+                      versions=side_by_side(setup, round_document(setup, stored), round_document(setup, record)))
     if is_htmx():
         response.headers["HX-Push-Url"] = url_for("games.scoreboard", game_id=current.id)
     return response
-
-
-def _side_by_side(setup, stored: dict, mine: dict) -> list[tuple[str, str, str]]:
-    """Each player's part of the two versions of a round, in words."""
-    ladder = "achieved" in stored
-    rules = setup.rules
-    stage = in_sentence(stage_title(rules))
-
-    def words(doc: dict, name: str) -> str:
-        if doc["went_out"] == name:
-            said = gettext("went out")
-        elif name in doc["points"]:
-            points = doc["points"][name]
-            said = gettext("no cards") if points == 0 else ngettext("%(num)d point", "%(num)d points", points)
-        else:
-            said = hand_label(doc["hands"].get(name, ""), rules.deck) or gettext("no cards")
-        if ladder and doc["went_out"] != name:
-            said += ", " + (stage_sentence(rules, "made the %(stage)s", stage=stage) if name in doc["achieved"]
-                            else stage_sentence(rules, "no %(stage)s", stage=stage))
-        for bonus in bonus_words(rules, doc.get("bonuses", {}).get(name, ())):
-            said += f", {bonus}"
-        return said
-
-    return [(name, words(stored, name), words(mine, name)) for name in setup.players]
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -225,7 +185,7 @@ def keeper_entry(game_id: int, seat: int):
     except RoundError as exc:
         return jsonify({"seat": seat, "problems": [problem_message(p) for p in exc.problems]}), 422
     return jsonify({"seat": seat, "revision": entered.revision, "by_keeper": entered.by_keeper,
-                    "words": sent_words(state.rules, entered)})
+                    "words": sent_words(state, seat, entered)})
 
 
 @bp.route("/<int:number>/edit", methods=["GET", "POST"])

@@ -86,7 +86,7 @@ def sent(game_id: int):
         response = jsonify({"number": nxt.number if nxt else None, "hands": [
             {"seat": position, "player": state.setup.players[position], "went_out": hand.went_out,
              "cards": hand.cards, "points": hand.points, "achieved": hand.achieved, "bonuses": list(hand.bonuses),
-             "revision": hand.revision, "by_keeper": hand.by_keeper, "words": sent_words(state.rules, hand)}
+             "revision": hand.revision, "by_keeper": hand.by_keeper, "words": sent_words(state, position, hand)}
             for position, hand in sorted(hands.items())]})
     response.set_etag(holds or tag)
     response.headers["Cache-Control"] = "no-cache"

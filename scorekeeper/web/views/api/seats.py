@@ -38,7 +38,7 @@ def _no_key() -> ApiError:
 def _hand(game_id: int, state, position: int, hand: store.Sent) -> dict:
     return {"seat": position, "player": state.setup.players[position], "went_out": hand.went_out,
             "cards": hand.cards, "points": hand.points, "achieved": hand.achieved, "bonuses": list(hand.bonuses),
-            "revision": hand.revision, "words": sent_words(state.rules, hand)}
+            "revision": hand.revision, "words": sent_words(state, position, hand)}
 
 
 @bp.post("/games/<int:game_id>/seat-links")
