@@ -14,6 +14,9 @@ export var SEAT_OUTBOX = "scorekeeper-seat-outbox";
 // Each hand the service worker sent is known by its id and the moment it was sent: one the
 // player sent again since (a later moment) still waits.
 export function sentKey(entry) { return entry.id + "@" + entry.at; }
+// The outbox a player's hands wait in: its name in the phone's storage, and the list the
+// service worker names the hands it sent in (outbox-db.js), each by sentKey.
+export var HANDS = { name: SEAT_OUTBOX, sentList: "sent-hands", sentKey: sentKey };
 export var POLL_MS = 1000;
 export var RETRY_MS = 3000;
 
@@ -43,10 +46,10 @@ export function keptOrInMemory(storage) {
   };
 }
 
-// The hand a seat form sends: every field but the row picked, and "send".
-export function handOf(form, now) {
+// The hand a seat form sends (entries: its FormData): every field but the row picked, and "send".
+export function handOf(form, entries, now) {
   var fields = [];
-  new FormData(form).forEach(function (value, name) { if (name !== "seat") { fields.push([name, String(value)]); } });
+  entries.forEach(function (value, name) { if (name !== "seat") { fields.push([name, String(value)]); } });
   fields.push(["send", "1"]);
   var action = form.getAttribute("action"), number = form.querySelector("input[name=number]").value;
   return { id: draftId(action, number), action: action, game: gameOf(action), number: number,
@@ -130,7 +133,7 @@ export function install(local, session) {
   if (box) { return; }
   storage = local;
   box = createOutbox({
-    name: SEAT_OUTBOX, sentList: "sent-hands", sentKey: sentKey,
+    name: HANDS.name, sentList: HANDS.sentList, sentKey: HANDS.sentKey,
     storage: keptOrInMemory(local), session: session,
     fetch: function (url, options) { return window.fetch(url, options); },
     online: function () { return navigator.onLine; },
@@ -164,7 +167,7 @@ export function install(local, session) {
     if (!f.matches || !f.matches("form[data-seat-form]") || !event.submitter || event.submitter.name !== "send") { return; }
     event.preventDefault();
     event.stopPropagation();
-    box.keep(handOf(f, Date.now()));
+    box.keep(handOf(f, new FormData(f), Date.now()));
     dirty = false;
     say(word("sending", "Sending\u2026"));
     flush();
