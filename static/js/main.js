@@ -64,6 +64,12 @@ var seats = null;
 function seatList() {
   seats = seats || import("./seats.js").then(function (part) { part.install(); }, function () { seats = null; });
 }
+// The share sheet offered beside a link (share.js). Not reached: the link is there to copy.
+var share = null;
+function shareSheet(root) {
+  share = share || import("./share.js").catch(function () { share = null; });
+  share.then(function (part) { if (part) { part.offer(root, navigator); } });
+}
 // A part not reached (no signal, and no service worker yet): the page works as without this
 // script, and the next page or fragment tries again.
 function notLoaded() { round = arrivals = null; }
@@ -96,6 +102,7 @@ function init(root) {
     }, notLoaded);
   }
   if (root.querySelector("[data-seats]")) { seatList(); }
+  if (root.querySelector("button[data-share-url]")) { shareSheet(root); }
   keepPartsForNoSignal();
   wake();
   showOutbox();
