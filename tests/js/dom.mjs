@@ -41,7 +41,7 @@ export function network() {
     sent.push({
       url, options, fields: options.body ? new URLSearchParams(options.body) : null,
       answer: (status, body = "", headers = {}) => resolve({
-        status, text: () => Promise.resolve(body), json: () => Promise.resolve(JSON.parse(body)),
+        status, ok: status >= 200 && status < 300, text: () => Promise.resolve(body), json: () => Promise.resolve(JSON.parse(body)),
         headers: new Map(Object.entries(headers)),
       }),
       drop: () => reject(new TypeError("Failed to fetch")),
@@ -118,12 +118,12 @@ export function page(html, { online = true, storage = memoryStorage(), session =
     document, navigator, location, history, localStorage: storage, sessionStorage: session,
     fetch: net.fetch, setTimeout: time.setTimeout, clearTimeout: time.clearTimeout,
     setInterval: time.setInterval, clearInterval: time.clearInterval,
-    innerHeight: 844,
+    innerHeight: 844, DOMParser, scrollTo() {},
     addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); },
   };
   const globals = {
     window, document, Event, CustomEvent, DOMParser, FormData, navigator, location, history,
-    fetch: net.fetch, setTimeout: time.setTimeout, clearTimeout: time.clearTimeout,
+    localStorage: storage, sessionStorage: session, fetch: net.fetch, setTimeout: time.setTimeout, clearTimeout: time.clearTimeout,
     setInterval: time.setInterval, clearInterval: time.clearInterval,
   };
   for (const [name, value] of Object.entries(globals)) {
