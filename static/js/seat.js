@@ -147,8 +147,9 @@ export function install(local, session) {
     answered: answered
   });
 
-  // "Out" is a box the player can untick: the row is out only while it is ticked.
-  document.addEventListener("change", function (event) {
+  // "Out" is a box the player can untick: the row is out only while it is ticked. Heard on the
+  // window, so after the keypad (on the document) has marked its row out whichever way it moved.
+  window.addEventListener("change", function (event) {
     var tick = event.target;
     if (!tick.matches || !tick.matches("form[data-seat-form] input[name=went_out]")) { return; }
     tick.closest(".player").classList.toggle("is-out", tick.checked);

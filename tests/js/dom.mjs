@@ -119,7 +119,9 @@ export function page(html, { online = true, storage = memoryStorage(), session =
     fetch: net.fetch, setTimeout: time.setTimeout, clearTimeout: time.clearTimeout,
     setInterval: time.setInterval, clearInterval: time.clearInterval,
     innerHeight: 844, DOMParser, scrollTo() {},
-    addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); },
+    // A page's events bubble from the document to the window, as in a browser (linkedom's own
+    // window); fire() below sends those that come from the browser itself (online, storage).
+    addEventListener(type, fn) { (listeners[type] = listeners[type] || []).push(fn); dom.window.addEventListener(type, fn); },
   };
   const globals = {
     window, document, Event, CustomEvent, DOMParser, FormData, navigator, location, history,

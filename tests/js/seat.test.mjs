@@ -184,7 +184,10 @@ test("the page asks after the round every second, and takes the news unless the 
   assert.equal(asks().at(-1).options.headers["If-None-Match"], '"v4"');
 });
 
-test("Out can be unticked on the player's own row", () => {
+test("Out can be unticked on the player's own row, after the keypad marked it out", () => {
+  document.addEventListener("change", (event) => {  // as keypad.js: the row of the box that moved is out
+    if (event.target.matches("input[name=went_out]")) { event.target.closest(".player").classList.add("is-out"); }
+  });
   document.querySelector("#main").innerHTML = HAND;
   const out = document.querySelector("input[name=went_out]"), row = out.closest(".player");
   out.checked = true;
