@@ -113,7 +113,8 @@ $(NODE_STAMP): package.json package-lock.json
 
 node_modules: $(NODE_STAMP)
 
-# The phone's outbox and drafts (static/js/), on Node's own test runner: no browser, no package.
+# The phone's script (static/js/), on Node's own test runner: no browser; its pages are
+# linkedom's DOM (package.json), so node_modules comes first.
 NODE_TEST = node --test tests/js/
 
 # Every test: the phone's script on Node first (seconds), then pytest, the quality gates
@@ -123,7 +124,7 @@ test: $(STAMP) browser $(NODE_STAMP)
 	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15
 
 # Only the phone's script's tests on Node.
-test-js:
+test-js: $(NODE_STAMP)
 	$(NODE_TEST)
 
 # The engine's figures of many games (tests/js/cases/), which the phone's replay is checked

@@ -1,8 +1,11 @@
 // The outbox as the service worker can read it (background sync). A service worker
 // has no localStorage, so js/outbox.js mirrors its outbox here, in IndexedDB: "list" is the outbox,
 // "sent" the ids of rounds the worker sent while no page of the app was open (a page drops
-// those from its own outbox when it next opens); seat.js does the same for a player's own hand
-// with "hands" and "sent-hands". Loaded by the pages and by the worker.
+// those from its own outbox when it next opens); js/seat.js does the same for a player's own
+// hand with "hands" and "sent-hands". Loaded by the pages and by the worker.
+// A classic script, not a module of js/: the worker loads it with importScripts, which a
+// classic worker has and a module worker has not (and a module service worker is not yet in
+// every phone's browser); the pages share the one file, and its cached copy.
 (function (scope) {
   "use strict";
 

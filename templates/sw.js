@@ -81,7 +81,7 @@ function marked(hit) {
 }
 
 // Background sync, where the browser has it: the rounds waiting in the phone's outbox, and a
-// player's own hand waiting on their phone (seat.js), are sent even when every page of the app
+// player's own hand waiting on their phone (js/seat.js), are sent even when every page of the app
 // is closed. With a page open, that page sends them (it shows the answer), so the worker only
 // asks it to; a page opened before the worker took charge is still open, so it is asked too
 // rather than raced.

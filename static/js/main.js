@@ -25,10 +25,22 @@ function build() {
   return versions ? versions.join("") : import.meta.url;
 }
 
+// A player's own phone (their seat link): their hand sent from an outbox of its own, and the
+// page following the round (seat.js). Not reached (no signal, and nothing kept it): the form
+// posts as without this script, and the next page or fragment tries again.
+var seat = null;
+function ownHand() {
+  seat = seat || import("./seat.js").then(function (part) {
+    part.install(storage("localStorage"), storage("sessionStorage"));
+  }, function () { seat = null; });
+  return seat;
+}
+
 // The round screen's parts, once one is on the page: players' own hands arriving (where seat
 // links are in use: its form has data-sent; first, so that it sees the scorekeeper's tap before
-// the keypad moves on), the keypad, and the drafts (every change to a round form is kept as
-// its draft, and Save puts the round in the outbox).
+// the keypad moves on), or on a player's own phone the sending of their hand (first too), the
+// keypad, and the drafts (every change to a round form is kept as its draft, and Save puts the
+// round in the outbox).
 var round = null, arrivals = null;
 function roundScreen(root) {
   if (root.querySelector("form.round-form[data-sent]") && !arrivals) {
@@ -36,9 +48,10 @@ function roundScreen(root) {
     // can arrive without signal anyway; the next round screen tries again.
     arrivals = import("./arrivals.js").then(function (part) { part.install(); }, function () { arrivals = null; });
   }
+  var own = root.querySelector("form[data-seat-form]") ? ownHand() : null;
   if (!round) {
-    round = Promise.all([arrivals, import("./keypad.js"), import("./drafts.js")]).then(function (parts) {
-      var keypad = parts[1], drafts = parts[2];
+    round = Promise.all([arrivals, own, import("./keypad.js"), import("./drafts.js")]).then(function (parts) {
+      var keypad = parts[2], drafts = parts[3];
       keypad.install(drafts.saveDraft);
       drafts.install(storage("localStorage"));
       return { keypad: keypad, drafts: drafts };
@@ -50,6 +63,12 @@ function roundScreen(root) {
 var seats = null;
 function seatList() {
   seats = seats || import("./seats.js").then(function (part) { part.install(); }, function () { seats = null; });
+}
+// The share sheet offered beside a link (share.js). Not reached: the link is there to copy.
+var share = null;
+function shareSheet(root) {
+  share = share || import("./share.js").catch(function () { share = null; });
+  share.then(function (part) { if (part) { part.offer(root, navigator); } });
 }
 // A part not reached (no signal, and no service worker yet): the page works as without this
 // script, and the next page or fragment tries again.
@@ -71,6 +90,7 @@ function keepPartsForNoSignal() {
 // put back), the screen kept awake, the outbox shown, the scoreboard and blank round screen kept.
 function init(root) {
   root = root || document;
+  if (root.querySelector("[data-own-hand]")) { ownHand(); }
   var forms = root.querySelectorAll("form.round-form");
   if (forms.length) {
     roundScreen(root).then(function (parts) {
@@ -82,6 +102,7 @@ function init(root) {
     }, notLoaded);
   }
   if (root.querySelector("[data-seats]")) { seatList(); }
+  if (root.querySelector("button[data-share-url]")) { shareSheet(root); }
   keepPartsForNoSignal();
   wake();
   showOutbox();

@@ -27,14 +27,19 @@ export var RETRY_MS = 3000;
 // setTimeout and clearTimeout, db() (the IndexedDB copy the service worker sends from, if any),
 // and what the page does about it: changed(list), forgetDraft(id), notSent(entry) (not sent,
 // tried again by itself) and answered(entry, response, html) (the server's answer, taken).
+// The scorekeeper's rounds are the outbox of that name; a player's own hand (seat.js) waits in
+// another, named by deps.name, whose entries the service worker lists as sent under
+// deps.sentList ("sent" by default), each by deps.sentKey(entry) (by default its id).
 export function createOutbox(deps) {
   var sending = {}, retry = null;
+  var name = deps.name || OUTBOX, sentList = deps.sentList || "sent";
+  var sentKey = deps.sentKey || function (entry) { return entry.id; };
 
   function list() {
-    try { return JSON.parse(deps.storage.getItem(OUTBOX) || "[]"); } catch (e) { return []; }
+    try { return JSON.parse(deps.storage.getItem(name) || "[]"); } catch (e) { return []; }
   }
   function write(entries) {
-    try { deps.storage.setItem(OUTBOX, JSON.stringify(entries)); } catch (e) { /* private mode */ }
+    try { deps.storage.setItem(name, JSON.stringify(entries)); } catch (e) { /* private mode */ }
   }
   function put(entries) {
     write(entries);
@@ -44,7 +49,7 @@ export function createOutbox(deps) {
   function drop(id) { put(list().filter(function (e) { return e.id !== id; })); }
 
   // A round saved (again: its form changed while it waited). rev tells a send in flight that
-  // what it sent is no longer what waits.
+  // what it sent is no longer what waits; at, where given, is when it was saved.
   function keep(round) {
     var entries = list();
     var entry = entries.filter(function (e) { return e.id === round.id; })[0];
@@ -56,6 +61,7 @@ export function createOutbox(deps) {
     entry.correction = round.correction;
     entry.round = round.round;
     entry.holds = round.holds;
+    entry.at = round.at;
     entry.rev += 1;
     put(entries);
   }
@@ -135,12 +141,14 @@ export function createOutbox(deps) {
   function takeSent() {
     var db = deps.db();
     if (!db || !db.works) { return Promise.resolve(); }
-    return db.read("sent").then(function (ids) {
-      if (!ids || !ids.length) { return undefined; }
-      put(list().filter(function (e) { return ids.indexOf(e.id) < 0; }));
-      ids.forEach(function (id) { deps.forgetDraft(id); });
-      return db.change("sent", function (sent) {
-        return (sent || []).filter(function (id) { return ids.indexOf(id) < 0; });
+    return db.read(sentList).then(function (keys) {
+      if (!keys || !keys.length) { return undefined; }
+      var isSent = function (e) { return keys.indexOf(sentKey(e)) >= 0; };
+      var gone = list().filter(isSent);
+      put(list().filter(function (e) { return !isSent(e); }));
+      gone.forEach(function (e) { deps.forgetDraft(e.id); });
+      return db.change(sentList, function (sent) {
+        return (sent || []).filter(function (key) { return keys.indexOf(key) < 0; });
       });
     }).catch(function () { /* nothing to take */ });
   }
@@ -183,10 +191,11 @@ export function describe(entry, full) {
 }
 
 // The service worker cannot read localStorage: for its background sync (sw.js) the outbox is
-// mirrored into IndexedDB (outbox-db.js), and the worker is asked to send it when it can.
-function mirror(list) {
+// mirrored into IndexedDB (outbox-db.js: "list", a player's own hands "hands"), and the worker
+// is asked to send it when it can.
+export function mirror(list, key) {
   if (!window.OutboxDB || !window.OutboxDB.works) { return; }
-  window.OutboxDB.write("list", list).then(function () {
+  window.OutboxDB.write(key || "list", list).then(function () {
     if (!list.length || !navigator.serviceWorker) { return undefined; }
     return navigator.serviceWorker.ready.then(function (reg) { return reg.sync && reg.sync.register("outbox"); });
   }).catch(function () { /* no IndexedDB or no sync here: the pages send it */ });

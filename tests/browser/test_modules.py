@@ -13,6 +13,7 @@ from playwright.sync_api import Page, expect
 
 from .test_signal import controlled_by_the_service_worker
 from .test_table import pick, row, start_game
+from .test_whole_table import PLAYERS, open_seat, seat_links
 
 MODULES = "() => JSON.parse(document.querySelector('script[type=importmap]').textContent).imports"
 FETCHED = """() => performance.getEntriesByType('resource').map((e) => new URL(e.name))
@@ -73,6 +74,17 @@ def test_without_a_service_worker_the_scoreboard_fetches_what_the_game_needs_wit
     assert sorted(page.evaluate(FETCHED)) == wanted
     # Preloaded are still only the page's own: these come after it is drawn.
     assert sorted(page.evaluate(PRELOADED) + [imports["/static/js/main.js"]]) == sorted(imports[f"/static/js/{n}.js"] for n in CORE)
+
+
+def test_a_players_own_hand_fetches_the_parts_it_runs_preloaded(page: Page, server, another_phone):
+    # A seat link's page: the sending of the hand (seat.js) and the keypad, each preloaded.
+    start_game(page, server, "balmoral", PLAYERS)
+    cat = open_seat(another_phone, seat_links(page, server)["Cat"], "Cat")
+    cat.goto(cat.url)  # a page of its own: the seat link's were fetched in this one's place
+    fetched_are_preloaded(cat, "seat", "keypad", "drafts")
+    cat.get_by_role("button", name="Add K to Cat", exact=True).tap()
+    cat.get_by_role("button", name="Send to the scorekeeper").tap()
+    expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: K (10)")
 
 
 @pytest.mark.secure

@@ -4,6 +4,7 @@ links, at 390x844 with touch. Every tap is counted per phone, and printed."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -241,6 +242,17 @@ def test_the_service_worker_sends_a_players_hand_with_every_page_closed(page: Pa
     time_passes(blank, 6000)  # longer than the page's own retry: nothing more is sent
     assert posts == []
     assert sent() == [("J 4", 1)]
+
+
+def test_a_player_who_ticked_out_by_mistake_unticks_it(page: Page, server, another_phone):
+    start_game(page, server, "balmoral", PLAYERS)
+    cat = open_seat(another_phone, seat_links(page, server)["Cat"], "Cat")
+    out = re.compile(r"\bis-out\b")
+    row(cat, "Cat").locator(".out-toggle").tap()
+    expect(row(cat, "Cat")).to_have_class(out)
+    row(cat, "Cat").locator(".out-toggle").tap()
+    expect(row(cat, "Cat")).not_to_have_class(out)
+    expect(row(cat, "Cat").locator("[data-chips]")).to_have_text("no cards yet")
 
 
 def test_after_a_save_a_players_phone_shows_their_new_total_above_the_keypad(page: Page, server, another_phone):

@@ -18,7 +18,6 @@ def shell_urls() -> list[str]:
         url_for("static", filename="app.css"),
         *script_modules(),
         url_for("static", filename="outbox-db.js"),
-        url_for("static", filename="seat.js"),
         url_for("static", filename=f"vendor/htmx-{version}.min.js"),
         url_for("static", filename="htmx-fallback.js"),
         url_for("static", filename="icons/icon-192.png"),
