@@ -2,6 +2,7 @@
 // parts the page's markup asks for and runs them, registers the service worker, and sends what
 // waits in the outbox. Run: node --test tests/js/
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import { page, settle, trusted } from "./dom.mjs";
@@ -65,10 +66,13 @@ test("a filter applies as it changes where htmx runs: its Show button is hidden"
   assert.equal(document.querySelector("[data-show]").hidden, true);
 });
 
+// The keypad's table as the engine hands it to the page (a classic game of tests/js/cases/), every seat on deal 1.
+const CLASSIC = JSON.parse(readFileSync(new URL("./cases/classic.json", import.meta.url), "utf8"))[0].game;
+const TABLE = { ...CLASSIC, seats: [1, 1, 1, 1] };
+
 const HAND = `<div class="own-hand" data-own-hand data-live="/games/7/hand/live" data-tag='"v1"'>
 <form class="round-form own-form" method="post" action="/games/7/hand" novalidate data-word="Round" data-seat-form
-      data-values='{"aliases": {"k": "K", "5": "5"}, "bonuses": {}, "labels": {"K": "K", "5": "5"}, "values": {"K": 10, "5": 5}}'
-      data-in-play='{"cards": {"K": 8, "5": 8}, "decks": 2, "runs": true}' data-last="">
+      data-values='${JSON.stringify(TABLE)}' data-last="">
   <input type="hidden" name="csrf_token" value="t"><input type="hidden" name="number" value="1">
   <p class="sent-line" role="status" data-sent-line>Not sent yet: tap your cards, then send them.</p>
   <fieldset class="players"><div class="player is-selected" data-seat="2" id="seat-2">

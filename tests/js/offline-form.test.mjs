@@ -19,7 +19,7 @@ const row = (i, name) => `<div class="player is-out has-error typing${i === 0 ? 
 </div>`;
 
 const FORM = `<!doctype html><html><head><title>Record round 2 · Scorekeeper</title></head><body>
-<form class="round-form" action="/games/7/rounds/new" data-last="">
+<form class="round-form" action="/games/7/rounds/new" data-last="" data-values='{"values": {"K": 10}, "seats": [1, 1]}'>
   <input name="number" value="2">
   <div class="round-head"><h1>Record round 2</h1></div>
   <p class="deal-line">old</p>
@@ -30,15 +30,20 @@ const FORM = `<!doctype html><html><head><title>Record round 2 · Scorekeeper</t
 </form></body></html>`;
 
 const LADDER = {
-  players: ["Ann", "Ben"], round_word: "Round", stage_word: "Deal", progression: "ladder", last_stage: 7,
+  players: ["Ann", "Ben"], round_word: "Round", stage_word: "Deal", ladder: true,
   stages: [{ contract: "two sets of three" }, { contract: "one set and one run" }, { contract: "two runs" }],
 };
+// Ben plays deal 3, the last of this short ladder: he can complete it this round.
 const NEXT = { number: 3, dealer: "Ben", cards_dealt: 11, stages: [2, 3], finishers: ["Ben"], is_last: false };
 
 page(FORM);
 setWords({});
 const form = document.querySelector("form");
 advance(form, LADDER, NEXT);
+
+test("each seat's cards count at its stage of the next round: the keypad's table says which", () => {
+  assert.deepEqual(JSON.parse(form.getAttribute("data-values")).seats, [2, 3]);
+});
 
 test("the form is the next round's: its number, title, Save and the page's title", () => {
   assert.equal(form.querySelector("input[name=number]").value, "3");
@@ -74,11 +79,11 @@ test("every row is blank: no one out, nothing typed or ticked, no errors; the fi
 
 test("a player who can complete the last stage this round is marked; the others are not", () => {
   assert.deepEqual([...form.querySelectorAll(".player")].map((r) => r.getAttribute("data-finishes")),
-                   [null, "Ben completes deal 7"]);
+                   [null, "Ben completes deal 3"]);
 });
 
 test("where everyone plays the same contract it is on the deal line; the last round says so", () => {
-  advance(form, { ...LADDER, progression: "fixed" }, { ...NEXT, number: 4, stages: [3, 3], finishers: [], is_last: true });
+  advance(form, { ...LADDER, ladder: false }, { ...NEXT, number: 4, stages: [3, 3], finishers: [], is_last: true });
   assert.equal(form.querySelector(".deal-line").textContent, "Ben dealt 11 cards each Deal 3: two runs");
   assert.equal(form.getAttribute("data-last"), "round 4 is the last", "in a sentence, as the server says it");
 });
