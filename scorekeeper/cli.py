@@ -12,7 +12,6 @@ from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper.store import access
 from scorekeeper.web import clubkey as club, links
 from scorekeeper import store
 from scorekeeper.files import transfer
@@ -124,7 +123,7 @@ def edit_link_command(game_id: int, base_url: str) -> None:
         click.echo(f"no game {game_id}", err=True)
         sys.exit(1)
     # Checked first: a new key revokes the old links, so it is made only when it can be printed.
-    key = access.reissue(game_id)
+    key = store.reissue_key(game_id)
     with current_app.test_request_context(base_url=base_url):
         click.echo(links.edit_link(game_id, key))
 

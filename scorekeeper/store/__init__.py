@@ -24,6 +24,7 @@ derived, written with the facts), :mod:`~scorekeeper.store.access` (edit keys).
 
 from __future__ import annotations
 
+from scorekeeper.store.access import games_opened_by, key_matches, reissue_key
 from scorekeeper.store.errors import (AlreadyRecorded, BrokenGame, Conflict, InBin, NotFound, NotInBin,
                                       PlayerNameError)
 from scorekeeper.store.games import (
@@ -58,6 +59,7 @@ from scorekeeper.store.players import (
 )
 from scorekeeper.store.replays import LoadedGame
 from scorekeeper.store.rounds import RecordedRound, delete_round, record_round, replace_round
+from scorekeeper.store.seats.seat_keys import HeldSeat, make_seat_keys, seat_of
 from scorekeeper.store.seats.sent_hands import Sent, next_round_number, send_hand, sent_hands, sent_tag
 from scorekeeper.store.rulesets import (
     HOUSE,
@@ -72,6 +74,12 @@ from scorekeeper.store.rulesets import (
 )
 
 __all__ = [
+    "seat_of",
+    "make_seat_keys",
+    "reissue_key",
+    "key_matches",
+    "games_opened_by",
+    "HeldSeat",
     "HOUSE",
     "IMPORTED_KEY",
     "VERSION_OF",

@@ -7,13 +7,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.store.models import db
+
+if TYPE_CHECKING:  # the app is handed in: the store imports nothing of Flask's requests
+    from flask import Flask
 
 migrate = Migrate()
 MIGRATIONS = Path(__file__).parent / "migrations"

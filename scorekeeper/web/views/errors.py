@@ -8,7 +8,8 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
-from scorekeeper.store.seats import seat_keys
+from scorekeeper import store
+from scorekeeper.web import keyring
 from scorekeeper.store.errors import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.languages import gettext
@@ -51,7 +52,7 @@ def _seat_holders_words(status: int) -> tuple[str, str] | None:
     game_id = (request.view_args or {}).get("game_id")
     if status != 403 or not isinstance(game_id, int):
         return None
-    seat = seat_keys.held_seat(game_id)
+    seat = keyring.held_seat(game_id)
     if seat is None:
         return None
     return (gettext("Only the scorekeeper can do that"),

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 
-from scorekeeper.store import access
 from scorekeeper import store
+from scorekeeper.web import keyring
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import (gettext, in_sentence, ngettext, problem_message, problem_words, round_title,
                                        stage_sentence, stage_title)
@@ -30,7 +30,7 @@ def _load(game_id: int) -> store.LoadedGame:
         loaded = store.load(game_id)
     except store.NotFound:
         abort(404)
-    if not access.can_edit(loaded.game):
+    if not keyring.can_edit(loaded.game):
         abort(403)
     return loaded
 

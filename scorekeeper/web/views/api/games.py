@@ -13,9 +13,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
-from scorekeeper.web import links
+from scorekeeper.web import keyring, links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
@@ -83,12 +81,12 @@ def _game(game_id: int, editing: bool = False) -> store.LoadedGame:
 
 def require_key(game: Game) -> None:
     """401 when the request carries no edit key, 403 when it carries another one."""
-    key = access.bearer_key()
+    key = keyring.bearer_key()
     if key is None:
         raise ApiError(401, "changing a game needs its edit key: Authorization: Bearer <key>",
                        headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'})
-    if not access.key_matches(game, key):
-        seat = seat_keys.seat_of(game.id, key)
+    if not store.key_matches(game, key):
+        seat = store.seat_of(game.id, key)
         if seat is not None:
             raise ApiError(403, f"this is {seat.name}'s seat key: it sends {seat.name}'s own hand "
                                 f"(PUT /api/games/{game.id}/hands/{seat.position}) and nothing else; this change "
