@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from sqlalchemy import select
 
+from scorekeeper.store.changes import finish_game
 from scorekeeper.store.database import writing
 from scorekeeper.store.models import Game, db
 
@@ -41,8 +42,7 @@ def reissue_key(game_id: int) -> str:
     """A new edit key for the game: every phone that held the old one stops keeping score."""
     game = db.session.get(Game, game_id)
     key = issue_key(game)
-    game.version += 1
-    db.session.commit()
+    finish_game(game)  # the pages the old key opened are no longer the keeper's
     return key
 
 

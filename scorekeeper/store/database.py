@@ -131,6 +131,25 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database)
 
 
+def live_sqlite_file() -> Path | None:
+    """The file of the app's SQLite database (None on another database, or one in memory):
+    what ``flask backup`` copies and ``flask restore`` replaces."""
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return Path(url.database)
+
+
+def revision_now() -> str | None:
+    """The migration the app's database is at (None for a database Alembic never touched)."""
+    return current_revision(db.engine)
+
+
+def close_connections() -> None:
+    """Let every pooled connection to the app's database go (before its file is replaced)."""
+    db.engine.dispose()
+
+
 class DatabaseTooNew(RuntimeError):
     """The database was upgraded by a newer Scorekeeper than this one."""
 

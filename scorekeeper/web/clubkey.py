@@ -25,7 +25,7 @@ from flask import Flask, current_app, g, request, session
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from scorekeeper.store.private import check_private, write_private
+from scorekeeper.store import check_private, write_private
 from scorekeeper import store
 from scorekeeper.web import keyring
 from scorekeeper.web.languages import gettext

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from sqlalchemy import select
 
+from scorekeeper.store.changes import finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound
 from scorekeeper.store.models import Game, Player, Seat, db
@@ -44,7 +45,9 @@ def make_seat_keys(game_id: int) -> list[str]:
     keys = [secrets.token_urlsafe(32) for _ in seats]
     for seat, key in zip(seats, keys, strict=True):
         seat.key_hash = _digest(key)
-    db.session.commit()
+    # The game's pages read whether it has seat links (the round screen then takes the players'
+    # hands): a change to the game.
+    finish_games([game_id])
     return keys
 
 

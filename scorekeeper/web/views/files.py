@@ -10,7 +10,6 @@ from flask_babel import format_decimal, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from scorekeeper.store import replays
 from scorekeeper.web import keyring
 from scorekeeper.club import history
 from scorekeeper import store
@@ -49,7 +48,7 @@ def game_file(game_id: int):
 
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
-    stored = replays.load_game(game_id)
+    stored = store.load_game(game_id)
     if stored is None or stored.state is None:
         abort(404)
     # The columns in the reader's language: a person opens it in a spreadsheet.

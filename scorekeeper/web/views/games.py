@@ -14,9 +14,8 @@ from scorekeeper.web.languages import gettext, problem_words
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
-from scorekeeper.store.models import MAX_ID
+from scorekeeper.store import MAX_ID, rules_of
 from scorekeeper.web.forms.round import small_int
-from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from scorekeeper.web.views import undone
 from scorekeeper.web.views.common import go, held, is_htmx, key_page, no_store, render, whole_number

@@ -19,7 +19,7 @@ from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
-from scorekeeper.store.models import Game
+from scorekeeper.store import Game
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.rules import (
     Deck,
@@ -30,8 +30,6 @@ from scorekeeper.rules import (
     RoundRecord,
     RoundResult,
     RuleSetError,
-    advance,
-    replay,
 )
 from scorekeeper.web.views.api.errors import ApiError
 from scorekeeper.web.views.common import held, unencoded
@@ -135,19 +133,6 @@ def _number(doc: dict) -> int:
     return number
 
 
-def _same_round(state: GameState, number: int, record: RoundRecord) -> bool:
-    """Whether ``record`` is exactly the stored round ``number`` (names matched loosely)."""
-    if number > len(state.rounds):
-        return False
-    before = replay(state.setup, [r.record for r in state.rounds[: number - 1]])
-    try:
-        candidate = advance(before, record).rounds[-1].record
-    except RoundError:
-        return False
-    stored = state.rounds[number - 1].record
-    return round_document(state.setup, candidate) == round_document(state.setup, stored)
-
-
 def _refuse(exc: RoundError) -> ApiError:
     return ApiError(422, str(exc), problem=exc.first)
 
@@ -224,7 +209,7 @@ def record_round(game_id: int):
         saved = store.record_round(game_id, number, record)
     except store.AlreadyRecorded:
         current = store.load(game_id)
-        if _same_round(current.state, number, record):
+        if store.same_round(current, number, record):
             # The same round sent again (a retry, a double tap): stored once, same answer.
             return _with_etag(_round_answer(current.state.setup, current.state.rounds[number - 1]), current, 201)
         raise ApiError(

@@ -6,14 +6,13 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
 
-from scorekeeper.store import replays
 from scorekeeper.web import keyring
 from scorekeeper.web import charts, clubkey as club
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.store.models import MAX_ID, Game, Player
+from scorekeeper.store import MAX_ID, Game, Player
 from scorekeeper.rules import N_, PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
@@ -124,8 +123,8 @@ def deleted():
     return _history(deleted=True)
 
 
-def _stored(game_id: int) -> replays.LoadedGame:
-    stored = replays.load_game(game_id)
+def _stored(game_id: int) -> store.LoadedGame:
+    stored = store.load_game(game_id)
     if stored is None:
         abort(404)
     return stored
@@ -187,7 +186,7 @@ def purge(game_id: int):
     return _confirm_removal(stored, purge=True)
 
 
-def _confirm_removal(stored: replays.LoadedGame, purge: bool):
+def _confirm_removal(stored: store.LoadedGame, purge: bool):
     """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
     whoever holds the game's edit key."""
     form = ConfirmForm()
