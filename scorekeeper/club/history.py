@@ -21,7 +21,6 @@ from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
 from scorekeeper.store.figures import rating_summaries, ratings, summaries
-from scorekeeper import store
 from scorekeeper.club import statistics
 from scorekeeper.rules.words import N_
 from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db

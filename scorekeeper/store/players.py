@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
 from scorekeeper.store.changes import finish_games
 from scorekeeper.store.database import writing

@@ -4,7 +4,6 @@ state and written with the game's summary and its next version."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy import inspect, insert, update
 from sqlalchemy.exc import IntegrityError

@@ -1,6 +1,6 @@
 """The club's keeper: who may change what belongs to the club rather than to one game.
 
-A game is guarded by its own edit key (:mod:`scorekeeper.web.keyring`, its hash kept by :mod:`scorekeeper.store.access`). The club's records (the
+A game is guarded by its own edit key (:mod:`scorekeeper.web.keyring`). The club's records (the
 roster's names, the deleted games, imports and the backup of everything) are guarded by one
 *club key*: ``flask club-key`` makes it (``make run`` does on the first start) and prints a
 link; the browser that opens the link keeps the key in its sealed session and is the
@@ -26,7 +26,6 @@ from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from scorekeeper.store import check_private, write_private
-from scorekeeper import store
 from scorekeeper.web import keyring
 from scorekeeper.web.languages import gettext
 

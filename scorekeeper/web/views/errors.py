@@ -8,7 +8,6 @@ from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
-from scorekeeper import store
 from scorekeeper.web import keyring
 from scorekeeper.store import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
