@@ -3,12 +3,15 @@ game brought back from the bin by an import is a change to it."""
 
 from __future__ import annotations
 
-from factories import version_of
-from history_games import G1, G2
+import pytest
+from factories import counted, version_of
+from history_games import G1, G2, random_docs
 
 from scorekeeper import store
-from scorekeeper.files.gamefile import read_document
+from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.files.transfer import fingerprint, stored_fingerprint
+from scorekeeper.files import transfer
+from scorekeeper.store import database, imports
 from scorekeeper.store.rebuild import rebuild
 
 
@@ -53,3 +56,21 @@ def test_a_game_file_sent_as_a_new_game_is_stored_even_if_it_is_here(app):
         (first,) = imported(read_document(G1))
         (second,) = store.import_games(read_document(G1))
         assert second != first.game_id
+
+
+@pytest.mark.own_database
+def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app, monkeypatch):
+    """The costly part of an import (comparing every game with the stored ones) runs before
+    the write; the write itself is one transaction (bench/import_lock.py measures it)."""
+    files = read_document(backup_document(random_docs(4, seed=9)))
+    compared: list[bool] = []
+    matches = imports._matches
+    monkeypatch.setattr(imports, "_matches", lambda *a: compared.append(database._writing.get()) or matches(*a))
+    with counted() as statements, app.app_context():
+        first = transfer.import_files(files)
+        again = transfer.import_files(files)
+        on_sqlite = database.db.engine.url.get_backend_name() == "sqlite"
+    assert [o.status for o in first] == ["new"] * 4 and [o.status for o in again] == ["existing"] * 4
+    assert compared == [False, False]
+    if on_sqlite:  # one write transaction (SQLite's write lock taken at its start) per import
+        assert [s for s in statements if s.startswith("BEGIN IMMEDIATE")] == ["BEGIN IMMEDIATE"] * 2
