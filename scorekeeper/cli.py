@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
-from sqlalchemy.exc import OperationalError
 
 from scorekeeper.web import clubkey as club, links
 from scorekeeper import store
@@ -39,7 +38,7 @@ def import_command(file) -> None:
         sys.exit(1)
     try:
         outcomes = import_files(files)
-    except OperationalError as exc:
+    except store.DatabaseRefused as exc:
         if not store.is_disk_full(exc):
             raise
         click.echo(f"{file.name}: not imported: {store.DISK_FULL}", err=True)

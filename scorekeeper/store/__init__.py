@@ -36,8 +36,8 @@ from __future__ import annotations
 
 from scorekeeper.store.access import games_opened_by, key_matches, reissue_key
 from scorekeeper.store.database import close_connections, head_revision, live_sqlite_file, revision_now
-from scorekeeper.store.errors import (DATABASE_AWAY, DISK_FULL, AlreadyRecorded, BrokenGame, Conflict, InBin, NotFound,
-                                      NotInBin, PlayerNameError, is_database_away, is_disk_full)
+from scorekeeper.store.errors import (DATABASE_AWAY, DISK_FULL, AlreadyRecorded, BrokenGame, Conflict, DatabaseRefused, InBin,
+                                      NotFound, NotInBin, PlayerNameError, is_database_away, is_disk_full)
 from scorekeeper.store.figures.ratings import PROVISIONAL_BELOW
 from scorekeeper.store.games import (
     Peeked,
@@ -55,6 +55,7 @@ from scorekeeper.store.games import (
 )
 from scorekeeper.store.imports import (EXISTING, IMPORTED_KEY, NEW, REPEATED, RESTORED, GameFile, Outcome, import_files,
                                        import_games)
+# The rows the store hands back, named for type hints: the layers above do not query them.
 from scorekeeper.store.models import MAX_ID, Game, Player
 from scorekeeper.store.players import (
     GamesPlayed,
@@ -101,6 +102,7 @@ __all__ = [
     "AlreadyRecorded",
     "BrokenGame",
     "Conflict",
+    "DatabaseRefused",
     "Flag",
     "Game",
     "GameFile",

@@ -4,10 +4,10 @@ from flask import Flask, Response, jsonify, make_response, request, url_for
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
+from scorekeeper import store
 from scorekeeper.web import keyring
 from scorekeeper.store import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
@@ -106,8 +106,8 @@ def register(app: Flask) -> None:
                       N_("A deleted game takes no rounds, hands or words: nothing was changed. Restore it from "
                          "Deleted games, in the History, to keep score again."))
 
-    @app.errorhandler(OperationalError)
-    def database_refused(error: OperationalError):
+    @app.errorhandler(store.DatabaseRefused)
+    def database_refused(error: store.DatabaseRefused):
         if is_disk_full(error):
             return answer(507, message=DISK_FULL)
         if is_database_away(error):
