@@ -29,7 +29,7 @@ def test_a_change_to_one_game_moves_its_version_once_and_writes_its_summary_from
             game = db.session.get(Game, game_id)
             finish_game(game, after, [seat.player_id for seat in loaded.seats])
         assert version_of(game_id) == 2
-        # The summary says what the state said, though no round was stored: the helper writes
+        # The summary says what the state said, though no round was stored: the end of a change writes
         # what it is handed, and the change hands it the state its facts make.
         assert summary(game_id).rounds == 1 and summary(game_id).next_round == 2
 
