@@ -91,10 +91,10 @@ def make_tables(db: run.Database, count: int) -> list[Table]:
 
     from scorekeeper import store
     from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord, advance, parse_hand, start
-    from scorekeeper.store import access
     from scorekeeper.store.imports import GameFile
     from scorekeeper.store.models import Player
     from scorekeeper.store.models import db as sqla
+    from scorekeeper.web import keyring
 
     setup = GameSetup.create(BALMORAL, list(NAMES), first_dealer=NAMES[0])
     state, records = start(setup), []
@@ -110,7 +110,7 @@ def make_tables(db: run.Database, count: int) -> list[Table]:
         tables = []
         for game_id, key in zip(ids, keys, strict=True):
             with app.test_request_context():
-                access.remember(game_id, key)
+                keyring.remember(game_id, key)
                 tables.append(Table(game_id, f"session={signer.dumps(dict(session))}", players))
     return tables
 

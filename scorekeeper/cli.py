@@ -10,15 +10,11 @@ from urllib.parse import urlsplit
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
-from sqlalchemy.exc import OperationalError
 
-from scorekeeper.store import access
 from scorekeeper.web import clubkey as club, links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import GameFileError
-from scorekeeper.store.errors import DISK_FULL, is_disk_full
-from scorekeeper.store.models import MAX_ID
 
 games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md).")
 
@@ -42,10 +38,10 @@ def import_command(file) -> None:
         sys.exit(1)
     try:
         outcomes = import_files(files)
-    except OperationalError as exc:
-        if not is_disk_full(exc):
+    except store.DatabaseRefused as exc:
+        if not store.is_disk_full(exc):
             raise
-        click.echo(f"{file.name}: not imported: {DISK_FULL}", err=True)
+        click.echo(f"{file.name}: not imported: {store.DISK_FULL}", err=True)
         sys.exit(1)
     for outcome in outcomes:
         if outcome.status != NEW:
@@ -79,25 +75,16 @@ def export_command(game_id: int | None, everything: bool) -> None:
 def rebuild_command(check: bool, if_stale: bool) -> None:
     """Work every game's summary out again from its recorded rounds, and report each stored one
     that differed (it is replaced, unless --check). Exits 1 when any differed."""
-    from scorekeeper.store.database import writing
-    from scorekeeper.store.models import db
-    from scorekeeper.store.rebuild import SUMMARY_LOGIC, rebuild, rebuild_if_stale
-
     if check and if_stale:
         raise click.UsageError("--check and --if-stale go alone: --check changes nothing.")
-    with writing():
-        differences = rebuild_if_stale() if if_stale else rebuild(fix=not check)
-        if check:
-            db.session.rollback()
-        else:
-            db.session.commit()
+    differences = store.rebuild_summaries(check=check, if_stale=if_stale)
     if differences is None:
-        click.echo(f"The summaries are worked out by this version's logic ({SUMMARY_LOGIC}): nothing to rebuild.")
+        click.echo(f"The summaries are worked out by this version's logic ({store.SUMMARY_LOGIC}): nothing to rebuild.")
         return
     if if_stale:
         # After an upgrade, summaries missing or worked out by an older logic are expected: they
         # are counted, not listed, and are no fault.
-        click.echo(f"{len(differences)} summaries were rebuilt by this version's logic ({SUMMARY_LOGIC}).")
+        click.echo(f"{len(differences)} summaries were rebuilt by this version's logic ({store.SUMMARY_LOGIC}).")
         return
     for line in differences:
         click.echo(line, err=True)
@@ -120,11 +107,11 @@ def edit_link_command(game_id: int, base_url: str) -> None:
     problem = _base_url_problem(base_url)
     if problem:
         raise click.BadParameter(problem, param_hint="--base-url")
-    if not 1 <= game_id <= MAX_ID or store.peek(game_id) is None:
+    if not 1 <= game_id <= store.MAX_ID or store.peek(game_id) is None:
         click.echo(f"no game {game_id}", err=True)
         sys.exit(1)
     # Checked first: a new key revokes the old links, so it is made only when it can be printed.
-    key = access.reissue(game_id)
+    key = store.reissue_key(game_id)
     with current_app.test_request_context(base_url=base_url):
         click.echo(links.edit_link(game_id, key))
 

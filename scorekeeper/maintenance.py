@@ -17,24 +17,18 @@ import click
 from flask import Flask, current_app
 from flask.cli import with_appcontext
 
-from scorekeeper.store.database import current_revision, head_revision
-from scorekeeper.store.models import db
+from scorekeeper import store
 
 
 def sqlite_path() -> Path | None:
-    url = db.engine.url
-    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
-        return None
-    return Path(url.database)
+    return store.live_sqlite_file()
 
 
 def backup_sqlite(source: Path, target: Path) -> None:
-    from scorekeeper.store.private import create_private
-
     target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if target.exists():
         target.unlink()
-    create_private(target)  # a copy of the database: as private as the database
+    store.create_private(target)  # a copy of the database: as private as the database
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True, timeout=30)
     dst = sqlite3.connect(target)
     try:
@@ -67,8 +61,8 @@ def take_backup(target: Path) -> str:
 def backup_command(file: Path | None, before_upgrade: bool) -> None:
     """Make a consistent copy of the live database (safe while the app is in use)."""
     if before_upgrade:
-        current = current_revision(db.engine)
-        if current is None or current == head_revision():
+        current = store.revision_now()
+        if current is None or current == store.head_revision():
             return
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         file = Path(current_app.instance_path) / "backups" / f"scorekeeper-{stamp}-at-{current}.sqlite"
@@ -102,7 +96,7 @@ def restore_command(file: Path, yes: bool) -> None:
         sys.exit(1)
     if not yes:
         click.confirm(f"Replace {path} with {file}?", abort=True)
-    db.engine.dispose()
+    store.close_connections()
     backup_sqlite(file, path)
     for suffix in ("-wal", "-shm"):
         Path(f"{path}{suffix}").unlink(missing_ok=True)

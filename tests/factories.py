@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, event, func, select
 
 from scorekeeper import store
-from scorekeeper.rules import LIVERPOOL, ruleset_document
+from scorekeeper.rules import LIVERPOOL, RoundRecord, ruleset_document
 from scorekeeper.store.models import Game, Round, db
 
 HTMX = {"HX-Request": "true"}
@@ -204,6 +204,28 @@ def classic_game(web, deals) -> int:
 ANN_WINS = [(0, {1: "10", 2: "20"})] * 7
 # Ann and Ben take turns going out; Cat goes out last: Ann 35, Ben 35, Cat 125.
 ANN_AND_BEN_TIE = [(0, {1: "10", 2: "20"}), (1, {0: "10", 2: "20"})] * 3 + [(2, {0: "5", 1: "5"})]
+
+
+# --------------------------------------------------------------- straight to the store
+
+
+def start_game(players=("Ann", "Ben", "Cat"), rules=None) -> int:
+    """A new game stored through the store alone (in the app's context), Ann dealing first: its id."""
+    from scorekeeper.rules import BALMORAL, GameSetup
+
+    game, _key = store.create_game(GameSetup.create(rules or BALMORAL, list(players), first_dealer=players[0]))
+    return game.id
+
+
+def a_round(went_out: str, hands: dict[str, str] | None = None, points: dict[str, int] | None = None,
+            achieved=()) -> RoundRecord:
+    """A round as the store takes it: who went out, the others' cards (or points)."""
+    return RoundRecord.create(went_out, hands, points, achieved)
+
+
+def version_of(game_id: int) -> int:
+    """The game's version as committed (in the app's context)."""
+    return store.peek(game_id).version
 
 
 # --------------------------------------------------------------- what is stored

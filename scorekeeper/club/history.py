@@ -24,7 +24,7 @@ from scorekeeper.store.figures import rating_summaries, ratings, summaries
 from scorekeeper.club import statistics
 from scorekeeper.rules.words import N_
 from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
-from scorekeeper.store.imports import IMPORTED_KEY
+from scorekeeper.store import IMPORTED_KEY
 from scorekeeper.rules import PRESETS, Progression, RuleSetError, ruleset_from_text
 from scorekeeper.club.statistics import HeadToHead, PlayerStats, Tally
 from scorekeeper.store.figures.summaries import Summary

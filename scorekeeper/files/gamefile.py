@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from scorekeeper.store.imports import IMPORTED_KEY, GameFile
+from scorekeeper.store import IMPORTED_KEY, GameFile
 from scorekeeper.rules import (
     ABOUT,
     N_,

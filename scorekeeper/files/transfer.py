@@ -26,10 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
-
 from scorekeeper import store
-from scorekeeper.store.database import writing
 from scorekeeper.files.gamefile import (
     GAME_FORMAT,
     GAME_FORMAT_1,
@@ -40,8 +37,6 @@ from scorekeeper.files.gamefile import (
     read_document,
     v1_expressible,
 )
-from scorekeeper.store.models import Game, db
-from scorekeeper.store.replays import LoadedGame, load_games
 from scorekeeper.files.cells import round_cells, signed
 from scorekeeper.rules import N_, GameState, Phrase, Progression
 
@@ -56,8 +51,6 @@ IMPORT_MAX_BYTES = 32 * 1024 * 1024
 #: has no such limit.
 IMPORT_MAX_GAMES = 2_000
 IMPORT_MAX_ROUNDS = 20_000
-#: How many values one ``IN (...)`` list carries.
-_CHUNK = 500
 
 
 def canonical_json(doc: Any) -> str:
@@ -75,7 +68,7 @@ def fingerprint(gf: GameFile) -> str:
     return state_fingerprint(gf.state, gf.started_at, gf.finished_at)
 
 
-def stored_fingerprint(stored: LoadedGame) -> str | None:
+def stored_fingerprint(stored: store.LoadedGame) -> str | None:
     if stored.state is None:
         return None
     return state_fingerprint(stored.state, stored.game.started_at, stored.game.finished_at)
@@ -134,13 +127,7 @@ def too_many(doc: object, max_games: int, max_rounds: int) -> TooMany | None:
     return None
 
 
-NEW = "new"
-#: Already stored: not imported again.
-EXISTING = "existing"
-#: Already stored but deleted: brought back from the bin instead of imported again.
-RESTORED = "restored"
-#: The same game appeared earlier in the same upload.
-REPEATED = "repeated"
+NEW, EXISTING, RESTORED, REPEATED = store.NEW, store.EXISTING, store.RESTORED, store.REPEATED
 
 
 @dataclass(frozen=True)
@@ -163,28 +150,6 @@ class Imported:
         return f"{which} is the same game as an earlier one in the file (game {self.game_id}); imported once."
 
 
-def _chunks(values: Sequence, size: int = _CHUNK):
-    for i in range(0, len(values), size):
-        yield values[i:i + size]
-
-
-def _matches(prints: list[str], files: Sequence[GameFile]) -> dict[str, Game]:
-    """Stored games (deleted ones too) that each fingerprint already stands for."""
-    found: dict[str, Game] = {}
-    wanted = sorted(set(prints))
-    for chunk in _chunks(wanted):
-        for game in db.session.scalars(select(Game).where(Game.fingerprint.in_(chunk)).order_by(Game.id)):
-            found.setdefault(game.fingerprint, game)
-    # Games made here (or changed since their import): compare their file as exported now.
-    starts = sorted({gf.started_at for gf, fp in zip(files, prints, strict=True) if fp not in found and gf.started_at})
-    for chunk in _chunks(starts):
-        for stored in load_games(Game.started_at.in_(chunk), order_by=(Game.id,)):
-            fp = stored_fingerprint(stored)
-            if fp is not None and fp in prints:
-                found.setdefault(fp, stored.game)
-    return found
-
-
 def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
     """Store the games not stored yet, in one transaction; say what became of each.
 
@@ -192,78 +157,17 @@ def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     the bin); a game given twice in ``files`` is stored once. ``files`` come checked
     from :func:`scorekeeper.files.gamefile.read_document`, which refuses a file whole.
     Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
-
-    The costly part (each game's fingerprint, and the stored games compared with them) is
-    read before the write, without SQLite's write lock; the write then only looks again at
-    what may have changed meanwhile (games stored since, by their fingerprint or id; games
-    deleted, restored or purged since) and stores, in one short transaction.
+    The store keeps them (:func:`scorekeeper.store.import_files`); this layer tells each
+    game's fingerprint, stored or not.
     """
-    prints = [fingerprint(gf) for gf in files]
-    try:
-        found = _matches(prints, files)
-        last_id = db.session.scalar(select(func.max(Game.id))) or 0
-    finally:
-        db.session.commit()  # a read: this only lets its snapshot go before the write (as writing() does)
-    return _store_new(files, prints, {fp: game.id for fp, game in found.items()}, last_id, keys)
-
-
-@writing()
-def _store_new(files: Sequence[GameFile], prints: list[str], found: dict[str, int], last_id: int,
-               keys: list[str] | None) -> list[Imported]:
-    try:
-        # Under the lock: what changed since the read. A game stored since with the same
-        # fingerprint (another import), or made since (by id) whose file is the same ...
-        missing = sorted({fp for fp in prints if fp not in found})
-        for chunk in _chunks(missing):
-            for game_id, fp in db.session.execute(
-                    select(Game.id, Game.fingerprint).where(Game.fingerprint.in_(chunk), Game.id > last_id)):
-                found.setdefault(fp, game_id)
-        for stored in load_games(Game.id > last_id, order_by=(Game.id,)):
-            fp = stored_fingerprint(stored)
-            if fp is not None and fp in missing:
-                found.setdefault(fp, stored.id)
-        # ... and the games found: still here (not purged since), deleted or not.
-        deleted_at = dict(db.session.execute(select(Game.id, Game.deleted_at).where(Game.id.in_(set(found.values())))).all()) \
-            if found else {}
-        found = {fp: gid for fp, gid in found.items() if gid in deleted_at}
-        outcomes: list[tuple[int, str, str]] = []  # (number in the file, fingerprint, status)
-        fresh: list[GameFile] = []
-        fresh_prints: list[str] = []
-        first_of: dict[str, int] = {}  # fingerprint -> index in fresh
-        seen: set[str] = set()
-        restore: set[int] = set()
-        for number, (gf, fp) in enumerate(zip(files, prints, strict=True), start=1):
-            if fp in seen:
-                status = REPEATED
-            elif fp in found:
-                status = RESTORED if deleted_at[found[fp]] is not None else EXISTING
-                if status == RESTORED:
-                    restore.add(found[fp])
-            else:
-                first_of[fp] = len(fresh)
-                fresh.append(gf)
-                fresh_prints.append(fp)
-                status = NEW
-            seen.add(fp)
-            outcomes.append((number, fp, status))
-        store.take_out_of_bin(restore)
-        # One transaction: the new games (with their fingerprints) and what comes back from the bin.
-        new_ids = store.import_games(fresh, keys=keys, fingerprints=fresh_prints) if fresh else []
-        if not fresh:
-            db.session.commit()
-    except Exception:
-        db.session.rollback()
-        raise
-    return [
-        Imported(number, found[fp] if fp in found else new_ids[first_of[fp]], status)
-        for number, fp, status in outcomes
-    ]
+    outcomes = store.import_files(files, [fingerprint(gf) for gf in files], stored_fingerprint, keys)
+    return [Imported(number, outcome.game_id, outcome.status) for number, outcome in enumerate(outcomes, start=1)]
 
 
 # ================================================================ exporting
 
 
-def document_of(loaded: LoadedGame) -> dict:
+def document_of(loaded: store.LoadedGame) -> dict:
     """A stored game's file, with its result (``flask games export ID``)."""
     return game_document(loaded.state, loaded.game.started_at, loaded.game.finished_at)
 
@@ -277,7 +181,7 @@ def backup() -> dict[str, Any]:
     """A backup of every game, deleted ones too (``flask games export``, and the backup
     download), read in a fixed number of queries instead of a few per game."""
     docs = []
-    for stored in load_games(Game.id.is_not(None), order_by=(Game.id,)):
+    for stored in store.every_game():
         if stored.state is None:
             raise ValueError(f"game {stored.id}: {stored.problem}")
         docs.append(document_of(stored))

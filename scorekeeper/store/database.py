@@ -7,13 +7,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
 from flask_migrate import Migrate
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 
 from scorekeeper.store.models import db
+
+if TYPE_CHECKING:  # the app is handed in: the store imports nothing of Flask's requests
+    from flask import Flask
 
 migrate = Migrate()
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -126,6 +129,25 @@ def sqlite_file(url: str) -> Path | None:
             or parsed.database.startswith("file:"):
         return None
     return Path(parsed.database)
+
+
+def live_sqlite_file() -> Path | None:
+    """The file of the app's SQLite database (None on another database, or one in memory):
+    what ``flask backup`` copies and ``flask restore`` replaces."""
+    url = db.engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        return None
+    return Path(url.database)
+
+
+def revision_now() -> str | None:
+    """The migration the app's database is at (None for a database Alembic never touched)."""
+    return current_revision(db.engine)
+
+
+def close_connections() -> None:
+    """Let every pooled connection to the app's database go (before its file is replaced)."""
+    db.engine.dispose()
 
 
 class DatabaseTooNew(RuntimeError):

@@ -13,6 +13,11 @@ from scorekeeper.rules import N_, Phrase
 if TYPE_CHECKING:
     from scorekeeper.store.replays import LoadedGame
 
+#: What the database raises when it refuses a change or cannot be reached (a full disk, a server
+#: away): :func:`is_disk_full` and :func:`is_database_away` tell which. Named here so that the
+#: layers above catch it without knowing the database library.
+DatabaseRefused = OperationalError
+
 
 class NotFound(LookupError):
     pass

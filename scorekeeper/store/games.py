@@ -10,13 +10,13 @@ from typing import NamedTuple
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper.store.figures import rating_summaries, summaries
 from scorekeeper.store.access import issue_key
+from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import one_statement_engine, writing
 from scorekeeper.store.errors import BrokenGame, NotFound, NotInBin
 from scorekeeper.store.models import Game, Player, Seat, db, utcnow
 from scorekeeper.store.players import get_or_create_player
-from scorekeeper.store.replays import LoadedGame, SeatRow, rounds_of, work_out
+from scorekeeper.store.replays import LoadedGame, SeatRow, load_games, rounds_of, work_out
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, document_text, ruleset_from_text, start
 
 
@@ -86,8 +86,7 @@ def create_game(setup: GameSetup) -> tuple[Game, str]:
     """A new game and its secret edit key."""
     game = _add_game(setup)
     key = issue_key(game)
-    summaries.write(game.id, [seat.player_id for seat in game.seats], start(setup))
-    db.session.commit()
+    finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
     return game, key
 
 
@@ -99,9 +98,8 @@ def delete_game(game_id: int) -> Game:
         raise NotFound(f"no game {game_id}")
     if game.deleted_at is None:
         game.deleted_at = utcnow()
-        game.version += 1  # its page says so: a change to the game (its ETag, its watchers)
-        rating_summaries.refresh([game.id])  # the games after it are rated without it
-        db.session.commit()
+        # Its page says so (its ETag, its watchers), and the games after it are rated without it.
+        finish_game(game, rated=True)
     return game
 
 
@@ -112,21 +110,20 @@ def restore_game(game_id: int) -> Game:
         raise NotFound(f"no game {game_id}")
     if game.deleted_at is not None:
         take_out_of_bin([game.id])
-        db.session.commit()
+        finish_games([game.id], rated=[game.id])
         db.session.refresh(game)
     return game
 
 
 def take_out_of_bin(game_ids: Collection[int]) -> None:
     """Bring deleted games back, in the caller's transaction (the bin's Restore, an import of a
-    game that is in it): each moves its version, a change to the game that a phone showing it
-    deleted hears of, and the games after them are rated with them again."""
+    game that is in it), which the caller finishes (:func:`~scorekeeper.store.changes.finish_games`):
+    each is a change that a phone showing the game deleted hears of, and the games after them
+    are rated with them again."""
     if not game_ids:
         return
     db.session.execute(update(Game).where(Game.id.in_(game_ids), Game.deleted_at.is_not(None))
-                       .values(deleted_at=None, version=Game.version + 1)
-                       .execution_options(synchronize_session=False))
-    rating_summaries.refresh(game_ids)
+                       .values(deleted_at=None).execution_options(synchronize_session=False))
 
 
 @writing()
@@ -140,6 +137,12 @@ def purge_game(game_id: int) -> None:
         raise NotInBin(f"game {game_id} is not in the bin")
     db.session.delete(game)
     db.session.commit()
+
+
+def every_game() -> list[LoadedGame]:
+    """Every game, the bin's too, in the order they were stored, each with its state (None,
+    and the reason, where the engine cannot work it out): three queries, for a backup."""
+    return load_games(Game.id.is_not(None), order_by=(Game.id,))
 
 
 def all_game_ids() -> list[int]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 
+from scorekeeper.store.changes import finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import NotFound, PlayerNameError
 from scorekeeper.store.models import Game, Player, Seat, db
@@ -54,18 +55,15 @@ def rename_player(player_id: int, name: str) -> Player:
     other = find_player(cleaned)
     if other is not None and other.id != player.id:
         raise PlayerNameError.taken(other.name)
-    if player.name != cleaned:
-        # Every game the player sat at shows the new name: a change to each of those games
-        # (their ETags change, watchers see it, and no state worked out before is used again).
-        db.session.execute(
-            update(Game)
-            .where(Game.id.in_(select(Seat.game_id).where(Seat.player_id == player.id)))
-            .values(version=Game.version + 1)
-            .execution_options(synchronize_session=False)
-        )
+    renamed = player.name != cleaned
     player.name = cleaned
     player.name_key = name_key(cleaned)
-    db.session.commit()
+    if renamed:
+        # Every game the player sat at shows the new name: a change to each of those games
+        # (their ETags change, watchers see it, and no state worked out before is used again).
+        finish_games(select(Seat.game_id).where(Seat.player_id == player.id))
+    else:
+        db.session.commit()
     return player
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Sequence
 from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
+from scorekeeper.store.database import writing
 from scorekeeper.store.figures import rating_summaries
 from scorekeeper.store.models import Game, GameSummary, SeatSummary, SummaryLogic, db
 from scorekeeper.store.replays import read_rows, work_out
@@ -122,3 +123,16 @@ def _what_differs(stored: Rows, fresh: Rows) -> str:
     for old, new in zip(stored.seats, fresh.seats, strict=False):
         names += [f"seat {new['position']} {k}" for k in new if old.get(k) != new[k]]
     return ", ".join(names) or "order"
+
+
+def rebuild_summaries(check: bool = False, if_stale: bool = False) -> list[str] | None:
+    """``flask games rebuild``: :func:`rebuild` (``check``: reporting only, nothing changed) or
+    :func:`rebuild_if_stale`, in one write transaction. The facts do not change, so no game's
+    version moves: a summary worked out again says what the facts said already."""
+    with writing():
+        differences = rebuild_if_stale() if if_stale else rebuild(fix=not check)
+        if check:
+            db.session.rollback()
+        else:
+            db.session.commit()
+    return differences

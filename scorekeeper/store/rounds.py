@@ -4,13 +4,12 @@ state and written with the game's summary and its next version."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from sqlalchemy import inspect, insert, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.seats import flags, sent_hands
-from scorekeeper.store.figures import rating_summaries, summaries
+from scorekeeper.store.changes import finish_game
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import AlreadyRecorded, Conflict, InBin, NotFound
 from scorekeeper.store.games import load
@@ -73,13 +72,6 @@ def _add_hands(round_id: int, rows: list[dict]) -> None:
                        [{**row, "round_id": round_id} for row in rows])
 
 
-def _mark_finished(game: Game, state: GameState, when: datetime | None = None) -> None:
-    if state.finished and game.finished_at is None:
-        game.finished_at = when or utcnow()
-    elif not state.finished:
-        game.finished_at = None
-
-
 @dataclass(frozen=True)
 class RecordedRound(LoadedGame):
     """A round just recorded: the game as the round left it (its state worked out from the state
@@ -119,11 +111,11 @@ def record_round(game_id: int, number: int, record: RoundRecord, loaded: LoadedG
                 seats, linked = fresh.seats, fresh.seat_links
                 written = _record(game_id, fresh.game.version, seats, fresh.state, linked, number, record)
                 assert written is not None, "inside the write nothing moves the game on"
-            # The game's row as the write left it, out of the session so that the commit does
-            # not expire it: what is shown next is this version, with this state.
+            # The game's row as the write left it, kept out of the commit: what is shown next is
+            # this version, with this state. A finished game joins the ratings (at the end of
+            # the order: quick).
             game, after = written
-            db.session.expunge(game)
-            db.session.commit()
+            finish_game(game, after, [s.player_id for s in seats], moved=True, rated=after.finished, keep=True)
         except IntegrityError:  # the number taken all the same: the unique key has the last word
             db.session.rollback()
             raise AlreadyRecorded(number) from None
@@ -163,12 +155,25 @@ def _record(game_id: int, was: int, seats: tuple[SeatFact, ...], state: GameStat
     _add_hands(added.id, rows)
     if linked:
         sent_hands.forget_other_rounds(game_id, number + 1)
-    summaries.write(game_id, [s.player_id for s in seats], after)
-    if after.finished:  # the game joins the ratings (at the end of the order: quick)
-        game.finished_at = utcnow()
-        db.session.flush()
-        rating_summaries.refresh([game_id])
     return game, after
+
+
+def same_round(loaded: LoadedGame, number: int, record: RoundRecord) -> bool:
+    """Whether ``record`` is the game's stored round ``number``: what recording it would store is
+    what is stored (names as the seats spell them, hands in their own order). How a save of a
+    round already stored, from the round screen or the API alike, tells this phone's own round
+    sent again (its answer was lost on the way) from a different one."""
+    state = loaded.state
+    if state is None or not 1 <= number <= len(state.rounds):
+        return False
+    setup = state.setup
+    before = replay(setup, [r.record for r in state.rounds[:number - 1]])
+    try:
+        checked = advance(before, record).rounds[-1].record
+    except RoundError:
+        return False
+    ids = {seat.name: seat.player_id for seat in loaded.seats}
+    return hand_values(ids, checked, setup) == hand_values(ids, state.rounds[number - 1].record, setup)
 
 
 def _ended_early(setup: GameSetup, records: list[RoundRecord]) -> GameState:
@@ -210,11 +215,8 @@ def replace_round(game_id: int, number: int, record: RoundRecord, expected_versi
     _add_hands(old.id, rows)
     old.recorded_at = utcnow()
     flags.round_corrected(game_id, number)
-    game.version += 1
-    _mark_finished(game, new_state)
-    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
-    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
-    db.session.commit()
+    # Its standing, or whether it is finished, may have changed: it is rated again.
+    finish_game(game, new_state, [s.player_id for s in loaded.seats], rated=True)
     return LoadedGame(game, loaded.seats, new_state, seat_links=loaded.seat_links)
 
 
@@ -236,9 +238,6 @@ def delete_round(game_id: int, number: int, expected_version: int | None = None)
         db.session.flush()
     flags.round_deleted(game_id, number)
     sent_hands.forget_other_rounds(game_id, len(records) + 1)
-    game.version += 1
-    _mark_finished(game, new_state)
-    summaries.write(game.id, [s.player_id for s in loaded.seats], new_state)
-    rating_summaries.refresh([game.id])  # its standing, or whether it is finished, may have changed
-    db.session.commit()
+    # Its standing, or whether it is finished, may have changed: it is rated again.
+    finish_game(game, new_state, [s.player_id for s in loaded.seats], rated=True)
     return LoadedGame(game, loaded.seats, new_state, seat_links=loaded.seat_links)

@@ -1,6 +1,6 @@
 """The club's keeper: who may change what belongs to the club rather than to one game.
 
-A game is guarded by its own edit key (:mod:`scorekeeper.store.access`). The club's records (the
+A game is guarded by its own edit key (:mod:`scorekeeper.web.keyring`). The club's records (the
 roster's names, the deleted games, imports and the backup of everything) are guarded by one
 *club key*: ``flask club-key`` makes it (``make run`` does on the first start) and prints a
 link; the browser that opens the link keeps the key in its sealed session and is the
@@ -25,8 +25,8 @@ from flask import Flask, current_app, g, request, session
 from werkzeug.datastructures import WWWAuthenticate
 from werkzeug.exceptions import Forbidden, Unauthorized
 
-from scorekeeper.store import access
-from scorekeeper.store.private import check_private, write_private
+from scorekeeper.store import check_private, write_private
+from scorekeeper.web import keyring
 from scorekeeper.web.languages import gettext
 
 SESSION_KEY = "club_key"
@@ -87,7 +87,7 @@ def matches(key: object) -> bool:
 def is_keeper() -> bool:
     """True when this request comes from the club's keeper (session or bearer token)."""
     if "club_keeper" not in g:
-        g.club_keeper = matches(access.bearer_key()) or matches(session.get(SESSION_KEY))
+        g.club_keeper = matches(keyring.bearer_key()) or matches(session.get(SESSION_KEY))
     return g.club_keeper
 
 
@@ -129,7 +129,7 @@ class NoClubKey(Unauthorized):
 
 def require(what: str) -> None:
     if not is_keeper():
-        if request.path.startswith("/api/") and access.bearer_key() is None:
+        if request.path.startswith("/api/") and keyring.bearer_key() is None:
             raise NoClubKey(what)
         raise NotKeeper(what)
 

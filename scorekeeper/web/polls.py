@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from flask import Flask
 
 from scorekeeper import store
-from scorekeeper.store.models import MAX_ID
+from scorekeeper.store import MAX_ID
 
 PATH = re.compile(r"/games/([1-9][0-9]{0,9})/live")
 #: As the view's 204 has them (tests/web/test_polls.py holds the two together).

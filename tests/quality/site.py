@@ -84,7 +84,7 @@ def seed(app: Flask) -> Seeded:
                 s.classic_over = outcome.game_id
         assert s.balmoral_over and s.classic_over, "the seed made no finished game of one rule set"
         # The editor's phone keeps score of the two imported games the pages open (a browser
-        # keeps only its newest edit keys: store.access.MAX_KEYS_IN_SESSION).
+        # keeps only its newest edit keys: web.keyring.MAX_KEYS_IN_SESSION).
         s.keys = {game_id: key for game_id, key in s.keys.items() if game_id in (s.balmoral_over, s.classic_over)}
         s.game_file = json.dumps(export_game(s.balmoral_over)).encode()
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 from conftest import CLUB_KEY, close, form_token, make_app, make_keeper
-from factories import HTMX, counted, upload_bytes
+from factories import HTMX, upload_bytes
 from limits import parse_many
 from history_games import random_docs
 
@@ -225,25 +225,3 @@ def test_an_import_over_the_limit_is_a_clear_413_before_the_body_is_read(app):
     # A stranger's upload is refused for who sent it, before its size is looked at.
     assert app.test_client().post("/import", input_stream=Unread(b""), content_type="multipart/form-data; boundary=x",
                                   environ_overrides=forty).status_code == 403
-
-
-@pytest.mark.own_database
-def test_an_import_compares_its_games_outside_the_write_lock_and_writes_once(app, monkeypatch):
-    """The costly part of an import (comparing every game with the stored ones) runs before
-    the write; the write itself is one transaction (bench/import_lock.py measures it)."""
-    from scorekeeper.store import database
-    from scorekeeper.files import transfer
-    from scorekeeper.files.gamefile import backup_document, read_document
-
-    files = read_document(backup_document(random_docs(4, seed=9)))
-    compared: list[bool] = []
-    matches = transfer._matches
-    monkeypatch.setattr(transfer, "_matches", lambda *a: compared.append(database._writing.get()) or matches(*a))
-    with counted() as statements, app.app_context():
-        first = transfer.import_files(files)
-        again = transfer.import_files(files)
-        on_sqlite = database.db.engine.url.get_backend_name() == "sqlite"
-    assert [o.status for o in first] == ["new"] * 4 and [o.status for o in again] == ["existing"] * 4
-    assert compared == [False, False]
-    if on_sqlite:  # one write transaction (SQLite's write lock taken at its start) per import
-        assert [s for s in statements if s.startswith("BEGIN IMMEDIATE")] == ["BEGIN IMMEDIATE"] * 2

@@ -78,14 +78,14 @@ def test_the_cookie_of_a_phone_holding_every_key_it_may_keep_stays_under_four_ki
     nonce and tag to what Flask's signed (and already compressed) cookie carried: 30 edit keys,
     the club key, 10 seats' keys and the seat links of 3 games still fit, with room for the
     Restore offer and a message."""
-    from scorekeeper.store.seats import seat_keys
+    from scorekeeper.web import keyring
 
     def token() -> str:
         return secrets.token_urlsafe(32)
 
     with phone.session_transaction() as session:
-        session[seat_keys.HELD] = {str(n): token() for n in range(seat_keys.MAX_HELD)}
-        session[seat_keys.MADE] = {str(n): [token() for _ in range(8)] for n in range(seat_keys.MAX_MADE)}
+        session[keyring.HELD] = {str(n): token() for n in range(keyring.MAX_HELD)}
+        session[keyring.MADE] = {str(n): [token() for _ in range(8)] for n in range(keyring.MAX_MADE)}
     assert len(phone.get_cookie("session").value) < 3500
     assert "Only a phone that keeps score" not in phone.get(f"/games/{next(iter(phone.keys))}/delete").text
 

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
+from scorekeeper.store.changes import finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.errors import InBin
 from scorekeeper.store.models import Game, Player, RoundFlag, Seat, db
@@ -32,23 +33,18 @@ def _not_in_bin(game_id: int) -> None:
         raise InBin(game_id)
 
 
-def _seen(game_id: int) -> None:
-    """A flag is shown on the scorekeeper's board: the game's version moves on, as for every
-    change its pages show (their ETags, the watchers' poll). No figure changes."""
-    db.session.execute(update(Game).where(Game.id == game_id).values(version=Game.version + 1)
-                       .execution_options(synchronize_session=False))
-
-
 @writing()
 def flag_round(game_id: int, number: int, position: int) -> None:
     _not_in_bin(game_id)
     exists = db.session.scalar(select(RoundFlag.id).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
                                                          RoundFlag.position == position))
-    if exists is None:
-        db.session.add(RoundFlag(game_id=game_id, number=number, position=position))
-        _seen(game_id)
-    try:
+    if exists is not None:
         db.session.commit()
+        return
+    db.session.add(RoundFlag(game_id=game_id, number=number, position=position))
+    try:
+        # Shown on the scorekeeper's board: a change to the game, though no figure changes.
+        finish_games([game_id])
     except IntegrityError:  # flagged at the same moment from the seat's other phone: one flag
         db.session.rollback()
 
@@ -59,8 +55,9 @@ def dismiss_flag(game_id: int, number: int, position: int) -> None:
     gone = db.session.execute(delete(RoundFlag).where(RoundFlag.game_id == game_id, RoundFlag.number == number,
                                                       RoundFlag.position == position))
     if gone.rowcount:
-        _seen(game_id)
-    db.session.commit()
+        finish_games([game_id])
+    else:
+        db.session.commit()
 
 
 # Made once, as the store's other statements read on every board are: the scorekeeper's board

@@ -37,7 +37,7 @@ from scorekeeper.web.languages import (
     problem_message,
     said,
 )
-from scorekeeper.store.seats.sent_hands import Sent
+from scorekeeper.store import Sent
 from scorekeeper.rules.documents import MAX_BONUSES  # the most bonus keys read from one seat of a posted form
 
 MAX_POINTS_TEXT = 6

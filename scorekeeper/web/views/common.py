@@ -6,7 +6,7 @@ import json
 
 from flask import Response, abort, current_app, make_response, redirect, render_template, request
 
-from scorekeeper.store.models import MAX_ID
+from scorekeeper.store import MAX_ID
 from scorekeeper.web.assets import encodings
 
 

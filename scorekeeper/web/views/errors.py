@@ -4,12 +4,12 @@ from flask import Flask, Response, jsonify, make_response, request, url_for
 from flask.globals import request_ctx
 from flask_limiter.errors import RateLimitExceeded
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.rules.words import N_
-from scorekeeper.store.seats import seat_keys
-from scorekeeper.store.errors import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
+from scorekeeper import store
+from scorekeeper.web import keyring
+from scorekeeper.store import DATABASE_AWAY, DISK_FULL, InBin, is_database_away, is_disk_full
 from scorekeeper.web.clubkey import NoClubKey, NotKeeper
 from scorekeeper.web.languages import gettext
 from scorekeeper.web.limits import TooLarge, breached
@@ -51,7 +51,7 @@ def _seat_holders_words(status: int) -> tuple[str, str] | None:
     game_id = (request.view_args or {}).get("game_id")
     if status != 403 or not isinstance(game_id, int):
         return None
-    seat = seat_keys.held_seat(game_id)
+    seat = keyring.held_seat(game_id)
     if seat is None:
         return None
     return (gettext("Only the scorekeeper can do that"),
@@ -106,8 +106,8 @@ def register(app: Flask) -> None:
                       N_("A deleted game takes no rounds, hands or words: nothing was changed. Restore it from "
                          "Deleted games, in the History, to keep score again."))
 
-    @app.errorhandler(OperationalError)
-    def database_refused(error: OperationalError):
+    @app.errorhandler(store.DatabaseRefused)
+    def database_refused(error: store.DatabaseRefused):
         if is_disk_full(error):
             return answer(507, message=DISK_FULL)
         if is_database_away(error):

@@ -10,7 +10,7 @@ from flask_babel import format_decimal, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 
-from scorekeeper.store import access, replays
+from scorekeeper.web import keyring
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.files import transfer
@@ -48,7 +48,7 @@ def game_file(game_id: int):
 
 @bp.get("/games/<int:game_id>.csv")
 def game_csv(game_id: int):
-    stored = replays.load_game(game_id)
+    stored = store.load_game(game_id)
     if stored is None or stored.state is None:
         abort(404)
     # The columns in the reader's language: a person opens it in a spreadsheet.
@@ -104,7 +104,7 @@ def upload():
     # This phone may change (and delete) what it imported; but a big backup must not push the
     # keys of the games it keeps score for now out of its session, so only the last few.
     for outcome, key in list(zip(new, keys, strict=False))[-REMEMBER_IMPORTED:]:
-        access.remember(outcome.game_id, key)
+        keyring.remember(outcome.game_id, key)
     return _page(form=ImportForm(formdata=None), refused=None, outcomes=outcomes, name=name, new=new)
 
 

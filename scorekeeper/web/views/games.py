@@ -8,16 +8,14 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
 from wtforms import SelectChoice
 
-from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import assets, clubkey as club, languages, links
+from scorekeeper.web import keyring
 from scorekeeper.web.languages import gettext, problem_words
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.forms import ConfirmForm, NewGameForm
-from scorekeeper.store.models import MAX_ID
+from scorekeeper.store import MAX_ID, rules_of
 from scorekeeper.web.forms.round import small_int
-from scorekeeper.store.replays import rules_of
 from scorekeeper.rules import GameSetup, RuleSet, RuleSetError, SetupError, name_key, same_rules
 from scorekeeper.web.views import undone
 from scorekeeper.web.views.common import go, held, is_htmx, key_page, no_store, render, whole_number
@@ -153,7 +151,7 @@ def new_game():
                         errors.setdefault(problem.field or "players", []).append(problem_words(problem))
                 else:
                     game, key = store.create_game(setup)
-                    access.remember(game.id, key)
+                    keyring.remember(game.id, key)
                     return go(url_for("games.scoreboard", game_id=game.id))
             else:
                 for name, messages in form.errors.items():
@@ -271,7 +269,7 @@ def board_response(game_id: int, watching: bool, template: str = "scoreboard.htm
 def _looks(game, watching: bool) -> tuple[bool, bool]:
     """Whether this browser keeps the game's score here, and whether its board offers to
     restore a round it just undid (only a board that keeps score does)."""
-    editable = not watching and access.can_edit(game)
+    editable = not watching and keyring.can_edit(game)
     return editable, editable and undone.offered(game) is not None
 
 
@@ -311,11 +309,11 @@ def live(game_id: int):
 @bp.get("/games/<int:game_id>/share")
 def share(game_id: int):
     loaded = _load(game_id)
-    editable = access.can_edit(loaded.game)
+    editable = keyring.can_edit(loaded.game)
     watch_url = links.external("games.watch", game_id=game_id)
     edit_url = None
     if editable:
-        key = access.session_key(game_id)
+        key = keyring.session_key(game_id)
         if key:
             edit_url = links.edit_link(game_id, key)
     local = links.host_of(watch_url) in {"localhost", "127.0.0.1", "::1"}
@@ -332,8 +330,8 @@ def share(game_id: int):
 def _seat_links(loaded: store.LoadedGame) -> list[tuple[str, str, str]]:
     """Each player's name, seat link and its QR code, as this phone made them (none when it made
     none, or another phone has made new ones since)."""
-    keys = seat_keys.made_here(loaded.id)
-    if not keys or len(keys) != len(loaded.seats) or seat_keys.seat_of(loaded.id, keys[0]) is None:
+    keys = keyring.made_here(loaded.id)
+    if not keys or len(keys) != len(loaded.seats) or store.seat_of(loaded.id, keys[0]) is None:
         return []
     return [(seat.name, url, qr_svg(url))
             for seat, url in ((seat, links.seat_link(loaded.id, key)) for seat, key in zip(loaded.seats, keys, strict=True))]
@@ -359,12 +357,12 @@ def join(game_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     key = request.form.get("key", "").strip()
-    if not access.key_matches(loaded.game, key):
+    if not store.key_matches(loaded.game, key):
         return key_page("join.html", 403, game=loaded.game,
                         problem=gettext("This edit link no longer works: the scorekeeper made a new key, or the "
                                         "link was cut short. You can still watch the game; ask for a fresh link to "
                                         "keep score."))
-    access.remember(game_id, key)
+    keyring.remember(game_id, key)
     flash(gettext("This phone can now keep score for this game."), "ok")
     return go(url_for("games.scoreboard", game_id=game_id))
 
@@ -373,10 +371,10 @@ def join(game_id: int):
 def new_key(game_id: int):
     """Make a new edit key: every other phone's edit link stops working."""
     loaded = _load(game_id)
-    if not access.can_edit(loaded.game):
+    if not keyring.can_edit(loaded.game):
         abort(403)
-    key = access.reissue(game_id)
-    access.remember(game_id, key)
+    key = store.reissue_key(game_id)
+    keyring.remember(game_id, key)
     flash(gettext("New edit link made: the old links no longer let anyone change this game."), "ok")
     return go(url_for("games.share", game_id=game_id))
 
@@ -391,7 +389,7 @@ def play_again(game_id: int):
         loaded = store.load(game_id)
     except store.NotFound:
         abort(404)
-    if not access.can_edit(loaded.game):
+    if not keyring.can_edit(loaded.game):
         # The seats and rules are the game's: only its scorekeeper starts the next one from it.
         abort(403)
     old = loaded.state.setup
@@ -404,6 +402,6 @@ def play_again(game_id: int):
         flash(gettext("This table cannot start a new game: %(reason)s.", reason=problem_words(exc.first)), "error")
         return go(url_for("games.scoreboard", game_id=game_id))
     game, key = store.create_game(setup)
-    access.remember(game.id, key)
+    keyring.remember(game.id, key)
     flash(gettext("New game with the same players: %(name)s deals first.", name=dealer), "ok")
     return go(url_for("games.scoreboard", game_id=game.id))

@@ -12,7 +12,7 @@ from flask import Blueprint, abort, current_app, make_response, request, url_for
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
-from scorekeeper.store.seats import seat_keys
+from scorekeeper.web import keyring
 from scorekeeper.rules import N_, RoundError
 from scorekeeper.web import assets, languages
 from scorekeeper.web.forms import ConfirmForm
@@ -34,10 +34,10 @@ class NotYourSeat(Forbidden):
                      "page: the scorekeeper may have made new seat links since this phone opened its one.")
 
 
-def _seat(game_id: int) -> seat_keys.HeldSeat:
+def _seat(game_id: int) -> store.HeldSeat:
     if store.peek(game_id) is None:
         abort(404)
-    seat = seat_keys.held_seat(game_id)
+    seat = keyring.held_seat(game_id)
     if seat is None:
         raise NotYourSeat()
     return seat
@@ -59,7 +59,7 @@ def live_tag(game_id: int, version: int, position: int, number: int | None, frag
             f".{assets.release(current_app)}.{form_token_digest()}.{languages.locale_code()}{'-f' if (is_htmx() if fragment is None else fragment) else ''}")
 
 
-def _page(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, draft: RoundDraft | None = None, status: int = 200,
+def _page(loaded: store.LoadedGame, seat: store.HeldSeat, draft: RoundDraft | None = None, status: int = 200,
           message: str = ""):
     state = loaded.state
     rules = state.rules
@@ -119,7 +119,7 @@ def own_hand(game_id: int):
     return _page(_load(game_id), seat)
 
 
-def _already_saved(loaded: store.LoadedGame, seat: seat_keys.HeldSeat, number: int):
+def _already_saved(loaded: store.LoadedGame, seat: store.HeldSeat, number: int):
     state = loaded.state
     word = languages.round_title(state.rules)
     if 1 <= number <= len(state.rounds):

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 
-from scorekeeper.store import access
 from scorekeeper import store
+from scorekeeper.web import keyring
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.languages import gettext, in_sentence, problem_message, problem_words, round_title
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
@@ -30,7 +30,7 @@ def _load(game_id: int) -> store.LoadedGame:
         loaded = store.load(game_id)
     except store.NotFound:
         abort(404)
-    if not access.can_edit(loaded.game):
+    if not keyring.can_edit(loaded.game):
         abort(403)
     return loaded
 
@@ -94,7 +94,7 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
             saved = store.replace_round(game_id, editing, record, _version())
             flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
     except store.Conflict as exc:
-        if editing is not None and _holds(exc.loaded, editing, record):
+        if editing is not None and store.same_round(exc.loaded, editing, record):
             # This phone's own correction sent again (its answer was lost): already done.
             flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
             return _scoreboard(exc.loaded)
@@ -106,15 +106,6 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
         draft.place(setup, exc.problems)
         return _form(loaded, draft, editing is not None, 422)
     return _scoreboard(saved)
-
-
-def _holds(loaded: store.LoadedGame, number: int, record) -> bool:
-    """Whether the game's stored round ``number`` is ``record`` (as the game file writes it)."""
-    state = loaded.state
-    if number > len(state.rounds):
-        return False
-    setup = state.setup
-    return round_document(setup, state.rounds[number - 1].record) == round_document(setup, record)
 
 
 def _recorded_already(current: store.LoadedGame, number: int, record):
@@ -129,7 +120,7 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     if stored is None:
         flash(gettext("%(round)s %(number)s is already recorded; here is the current scoreboard.", round=word, number=number), "warn")
         return _scoreboard(current, 409)
-    if _holds(current, number, record):
+    if store.same_round(current, number, record):
         flash(gettext("%(round)s %(number)s saved.", round=word, number=number), "ok")
         return _scoreboard(current)
     flash(gettext("%(round)s %(number)s is already recorded, and differs from what this phone sent: "

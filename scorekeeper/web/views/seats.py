@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, make_response, request, url_for
 from scorekeeper.web.languages import gettext, ngettext
+from scorekeeper.web import keyring
 
 from scorekeeper import store
-from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
 from scorekeeper.web import languages
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.web.presenters import sent_words
@@ -27,7 +26,7 @@ def _load(game_id: int) -> store.LoadedGame:
 
 def _keeper(game_id: int) -> store.LoadedGame:
     loaded = _load(game_id)
-    if not access.can_edit(loaded.game):
+    if not keyring.can_edit(loaded.game):
         abort(403)
     return loaded
 
@@ -42,13 +41,13 @@ def join(game_id: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     key = request.form.get("key", "").strip()
-    seat = seat_keys.seat_of(game_id, key)
+    seat = store.seat_of(game_id, key)
     if seat is None:
         return key_page("seat_join.html", 403, game=loaded.game,
                         problem=gettext("This seat link no longer works: the scorekeeper made new seat links, or "
                                         "the link was cut short. Ask the scorekeeper for your link from the Share "
                                         "page."))
-    seat_keys.hold(game_id, key)
+    keyring.hold(game_id, key)
     return go(url_for("hands.own_hand", game_id=game_id))
 
 
@@ -58,8 +57,8 @@ def new_links(game_id: int):
     _keeper(game_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
-    keys = seat_keys.make_seat_keys(game_id)
-    seat_keys.remember_made(game_id, keys)
+    keys = store.make_seat_keys(game_id)
+    keyring.remember_made(game_id, keys)
     flash(ngettext("Seat links made for %(num)d player: any earlier seat links no longer work.",
                    "Seat links made for %(num)d players: any earlier seat links no longer work.", len(keys)), "ok")
     return go(url_for("games.share", game_id=game_id) + "#seat-links")

@@ -13,15 +13,13 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
-from scorekeeper.web import links
+from scorekeeper.web import keyring, links
 from scorekeeper import store
 from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.limits import import_most, max_body
 from scorekeeper.files.gamefile import GAME_FORMAT, GameFileError, game_document, read_game, read_round, round_document
-from scorekeeper.store.models import Game
+from scorekeeper.store import Game
 from scorekeeper.web.openapi import openapi_document
 from scorekeeper.rules import (
     Deck,
@@ -32,8 +30,6 @@ from scorekeeper.rules import (
     RoundRecord,
     RoundResult,
     RuleSetError,
-    advance,
-    replay,
 )
 from scorekeeper.web.views.api.errors import ApiError
 from scorekeeper.web.views.common import held, unencoded
@@ -83,12 +79,12 @@ def _game(game_id: int, editing: bool = False) -> store.LoadedGame:
 
 def require_key(game: Game) -> None:
     """401 when the request carries no edit key, 403 when it carries another one."""
-    key = access.bearer_key()
+    key = keyring.bearer_key()
     if key is None:
         raise ApiError(401, "changing a game needs its edit key: Authorization: Bearer <key>",
                        headers={"WWW-Authenticate": 'Bearer realm="scorekeeper"'})
-    if not access.key_matches(game, key):
-        seat = seat_keys.seat_of(game.id, key)
+    if not store.key_matches(game, key):
+        seat = store.seat_of(game.id, key)
         if seat is not None:
             raise ApiError(403, f"this is {seat.name}'s seat key: it sends {seat.name}'s own hand "
                                 f"(PUT /api/games/{game.id}/hands/{seat.position}) and nothing else; this change "
@@ -135,19 +131,6 @@ def _number(doc: dict) -> int:
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 10_000:
         raise ApiError(422, '"number" must be the round number, a whole number from 1', "number")
     return number
-
-
-def _same_round(state: GameState, number: int, record: RoundRecord) -> bool:
-    """Whether ``record`` is exactly the stored round ``number`` (names matched loosely)."""
-    if number > len(state.rounds):
-        return False
-    before = replay(state.setup, [r.record for r in state.rounds[: number - 1]])
-    try:
-        candidate = advance(before, record).rounds[-1].record
-    except RoundError:
-        return False
-    stored = state.rounds[number - 1].record
-    return round_document(state.setup, candidate) == round_document(state.setup, stored)
 
 
 def _refuse(exc: RoundError) -> ApiError:
@@ -288,7 +271,7 @@ def record_round(game_id: int):
         saved = store.record_round(game_id, number, record)
     except store.AlreadyRecorded:
         current = store.load(game_id)
-        if _same_round(current.state, number, record):
+        if store.same_round(current, number, record):
             # The same round sent again (a retry, a double tap): stored once, same answer.
             return _with_etag(_round_answer(current.state.setup, current.state.rounds[number - 1]), current, 201)
         raise ApiError(

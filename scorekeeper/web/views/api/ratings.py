@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import jsonify, url_for
 
 from scorekeeper.club import history
-from scorekeeper.store.figures import ratings as rating_figures
+from scorekeeper import store
 from scorekeeper.web.views.api.errors import ApiError
 from scorekeeper.web.views.api.games import bp
 from scorekeeper.web.views.club.ratings import rating_filter
@@ -73,7 +73,7 @@ def ratings():
         "rules": filters.rules,
         "period": filters.period,
         "games": board.games,
-        "provisional_below": rating_figures.PROVISIONAL_BELOW,
+        "provisional_below": store.PROVISIONAL_BELOW,
         "ranked": [player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
         "provisional": [player_json(line, None) for line in board.provisional],
     })

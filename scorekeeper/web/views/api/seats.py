@@ -12,8 +12,7 @@ from __future__ import annotations
 from flask import jsonify, make_response
 
 from scorekeeper import store
-from scorekeeper.store import access
-from scorekeeper.store.seats import seat_keys
+from scorekeeper.web import keyring
 from scorekeeper.web import links
 from scorekeeper.web.presenters import saved_words, sent_words
 from scorekeeper.web.views.api.games import bp, json_body, require_key
@@ -62,7 +61,7 @@ def make_seat_links(game_id: int):
     """
     loaded = _game(game_id)
     require_key(loaded.game)
-    keys = seat_keys.make_seat_keys(game_id)
+    keys = store.make_seat_keys(game_id)
     return jsonify({"seats": [
         {"seat": position, "player": seat.name, "seat_key": key, "seat_url": links.seat_link(game_id, key)}
         for position, (seat, key) in enumerate(zip(loaded.seats, keys, strict=True))]}), 201
@@ -103,12 +102,12 @@ def sent_hands(game_id: int):
 
 def _seat_allowed(loaded: store.LoadedGame, position: int) -> None:
     """The edit key, or the seat key of this seat; 403 saying whose key was sent and who may."""
-    key = access.bearer_key()
+    key = keyring.bearer_key()
     if key is None:
         raise _no_key()
-    if access.key_matches(loaded.game, key):
+    if store.key_matches(loaded.game, key):
         return
-    seat = seat_keys.seat_of(loaded.id, key)
+    seat = store.seat_of(loaded.id, key)
     if seat is None:
         raise ApiError(403, "this is neither the game's edit key nor a seat key of this seat "
                             "(the scorekeeper may have made new seat links); nothing was sent")

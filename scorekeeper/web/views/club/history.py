@@ -6,13 +6,13 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, flash, request, url_for
 
-from scorekeeper.store import access, replays
+from scorekeeper.web import keyring
 from scorekeeper.web import charts, clubkey as club
 from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.store.models import MAX_ID, Game, Player
+from scorekeeper.store import MAX_ID, Game, Player
 from scorekeeper.rules import N_, PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
@@ -66,7 +66,7 @@ def _filters(played: dict[str, str], deleted: bool = False
         rules = None
     # The bin is the club keeper's, and each game's scorekeeper's: anyone else sees only the
     # deleted games their own phone keeps score of.
-    only = tuple(access.games_kept_here()) if deleted and not club.is_keeper() else None
+    only = tuple(keyring.games_kept_here()) if deleted and not club.is_keeper() else None
     return history.HistoryFilter(player_id, rules, deleted, only), problems, player
 
 
@@ -110,7 +110,7 @@ def _history(deleted: bool):
 
 def _bin_of_this_phone() -> list[int] | None:
     """The games of the bin this phone may see: None (all) for the club's keeper."""
-    return None if club.is_keeper() else access.games_kept_here()
+    return None if club.is_keeper() else keyring.games_kept_here()
 
 
 @bp.get("/history")
@@ -123,8 +123,8 @@ def deleted():
     return _history(deleted=True)
 
 
-def _stored(game_id: int) -> replays.LoadedGame:
-    stored = replays.load_game(game_id)
+def _stored(game_id: int) -> store.LoadedGame:
+    stored = store.load_game(game_id)
     if stored is None:
         abort(404)
     return stored
@@ -173,7 +173,7 @@ def restore(game_id: int):
 
 
 def may_restore(game: Game) -> bool:
-    return club.is_keeper() or access.can_edit(game)
+    return club.is_keeper() or keyring.can_edit(game)
 
 
 @bp.route("/games/<int:game_id>/purge", methods=["GET", "POST"])
@@ -186,11 +186,11 @@ def purge(game_id: int):
     return _confirm_removal(stored, purge=True)
 
 
-def _confirm_removal(stored: replays.LoadedGame, purge: bool):
+def _confirm_removal(stored: store.LoadedGame, purge: bool):
     """Ask before a delete (to the bin) or a purge (for good); do it on a confirmed POST by
     whoever holds the game's edit key."""
     form = ConfirmForm()
-    may_change = club.is_keeper() if purge else access.can_edit(stored.game)
+    may_change = club.is_keeper() if purge else keyring.can_edit(stored.game)
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)

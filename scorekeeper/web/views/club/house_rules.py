@@ -18,8 +18,7 @@ from scorekeeper.web import clubkey as club
 from scorekeeper import store
 from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.store.models import MAX_ID
-from scorekeeper.store.replays import rules_of
+from scorekeeper.store import MAX_ID, rules_of
 from scorekeeper.rules import N_, RuleSet, RuleSetError, is_a_preset, ruleset_document, same_rules
 from scorekeeper.web.languages import gettext, rule_text
 from scorekeeper.web.forms.rules import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
