@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test check test-js test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -116,11 +116,20 @@ node_modules: $(NODE_STAMP)
 # The phone's outbox and drafts (static/js/), on Node's own test runner: no browser, no package.
 NODE_TEST = node --test tests/js/
 
-# Every test: the phone's script on Node first (seconds), then pytest, the quality gates
-# (tests/quality: axe-core, vnu, Lighthouse) included.
+# Every test: the phone's script on Node first (seconds), then pytest, the browser tests, the
+# quality gates (tests/quality: axe-core, vnu, Lighthouse) and schemathesis included, every
+# Hypothesis property with its whole number of examples (the "thorough" profile, tests/conftest.py).
 test: $(STAMP) browser $(NODE_STAMP)
 	$(NODE_TEST)
-	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15 --hypothesis-profile=thorough
+
+# The inner loop, under a minute: the engine, the store, files, the club and the web tests, with a
+# fifth of the Hypothesis examples (the "quick" profile), and the phone's script on Node. Not the
+# browser tests, the quality gates, schemathesis nor the tests marked slow: `make test` has them.
+CHECK_PATHS := scorekeeper/rules tests/rules tests/store tests/files tests/club tests/web
+check: $(STAMP)
+	$(NODE_TEST)
+	$(BIN)/python -m pytest -q -n auto --hypothesis-profile=quick -m "not slow and not schemathesis" $(CHECK_PATHS)
 
 # Only the phone's script's tests on Node.
 test-js:
