@@ -53,6 +53,7 @@ OVERFLOWING = """() => {
 }"""
 
 
+@pytest.mark.slow  # every page of a language in one test
 @pytest.mark.parametrize("language", [code for code in LANGUAGES if code != DEFAULT])
 def test_every_word_fits_its_place_at_390_px(language, page: PwPage, context, quality_server, pages: list[Page],
                                              editor_cookie, artifacts_dir):
