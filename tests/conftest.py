@@ -29,7 +29,7 @@ from scorekeeper.store.models import db
 
 # Hypothesis profiles. "thorough" (the default, and `make test`'s): every property test tries as
 # many examples as it names. "quick" (`make check`: `--hypothesis-profile=quick`): a fifth of them,
-# for the inner loop; the same properties, so what "quick" finds "thorough" finds too.
+# for the inner loop: the same properties, tried less often (`make test` may still find what it missed).
 THOROUGH_EXAMPLES = 100
 settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES)
 settings.register_profile("quick", max_examples=THOROUGH_EXAMPLES // 5)
@@ -37,9 +37,10 @@ settings.load_profile("thorough")
 
 
 def examples(thorough: int) -> int:
-    """How many examples a property test tries: ``thorough`` under the thorough profile, as many
-    fewer under another as its ``max_examples`` is (read when a test module is imported, after
-    pytest's ``--hypothesis-profile`` has chosen the profile)."""
+    """How many examples a property test tries: ``thorough`` under the thorough profile; under
+    another, the same share of it as that profile's ``max_examples`` is of the thorough one's (a
+    fifth under quick), and at least 5. Read when a test module is imported, after pytest's
+    ``--hypothesis-profile`` has chosen the profile."""
     return max(5, thorough * settings.default.max_examples // THOROUGH_EXAMPLES)
 
 
