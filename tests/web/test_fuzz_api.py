@@ -66,7 +66,7 @@ CHECKS = [
     ignored_auth,
 ]
 
-#: Examples per operation and variant (13 fuzz tests): they take about 20 s.
+#: Examples per operation and variant (13 fuzz tests, the slowest part of the suite outside the browser).
 EXAMPLES = examples(30)
 FUZZ = settings(
     max_examples=EXAMPLES,
