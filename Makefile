@@ -16,7 +16,7 @@ NODE_STAMP := node_modules/.installed
 # the wheel") and requirements-test.txt (the test tools too: what this Makefile installs).
 LOCK_EXPORT = $(BIN)/uv export --frozen --no-emit-project --quiet
 
-.PHONY: run test test-js js-cases test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
+.PHONY: run test check test-js js-cases test-postgres stack test-stack bench-stack coverage quality browser node_modules bench bench-rounds bench-table bench-lines clean lock lock-upgrade lock-export translations
 
 # Exactly the locked versions, each checked against its hash; then the project itself, editable,
 # without dependencies (they all came from the lock; pip refuses editable installs among hashes).
@@ -117,11 +117,25 @@ node_modules: $(NODE_STAMP)
 # linkedom's DOM (package.json), so node_modules comes first.
 NODE_TEST = node --test tests/js/
 
-# Every test: the phone's script on Node first (seconds), then pytest, the quality gates
-# (tests/quality: axe-core, vnu, Lighthouse) included.
+# pytest's workers in make test: one more than the cores. A browser test or a gate keeps its worker
+# waiting on Chromium and Chromium on the worker's server, half a core each at best: two workers
+# on two cores left about one idle (tests/browser alone, loaded machine: 296 s on 2, 258 s on 3).
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+
+# Every test: the phone's script on Node first (seconds), then pytest, the browser tests, the
+# quality gates (tests/quality: axe-core, vnu, Lighthouse) and schemathesis included, every
+# Hypothesis property with its whole number of examples (the "thorough" profile, tests/conftest.py).
 test: $(STAMP) browser $(NODE_STAMP)
 	$(NODE_TEST)
-	$(BIN)/python -m pytest -n auto --dist worksteal --durations=15
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=15 --hypothesis-profile=thorough
+
+# The inner loop, under a minute: the engine, the store, files, the club and the web tests, with a
+# fifth of the Hypothesis examples (the "quick" profile), and the phone's script on Node. Not the
+# browser tests, the quality gates, schemathesis nor the tests marked slow: `make test` has them.
+CHECK_PATHS := scorekeeper/rules tests/rules tests/store tests/files tests/club tests/web tests/js tests/test_architecture.py
+check: $(STAMP) $(NODE_STAMP)
+	$(NODE_TEST)
+	$(BIN)/python -m pytest -q -n auto --hypothesis-profile=quick -m "not slow and not schemathesis" $(CHECK_PATHS)
 
 # Only the phone's script's tests on Node.
 test-js: $(NODE_STAMP)
@@ -136,18 +150,18 @@ js-cases: $(STAMP)
 # code paths): the least covered modules, then the total.
 coverage: $(STAMP) browser
 	$(BIN)/coverage erase
-	$(BIN)/coverage run -m pytest -q -n auto -m "not quality" -p no:cacheprovider
+	$(BIN)/coverage run -m pytest -q -n $(WORKERS) -m "not quality" -p no:cacheprovider
 	$(BIN)/coverage combine --quiet
 	$(BIN)/coverage report | tail -n 25
 
-# Only the quality gates.
+# Only the quality gates, on as many workers as in `make test`.
 quality: $(STAMP) browser $(NODE_STAMP)
-	$(BIN)/python -m pytest -m quality tests/quality
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m quality tests/quality
 
 # The whole suite again on a throw-away PostgreSQL server (installed from Debian when missing).
 # The quality gates check pages, not the database: they ran once already, in `make test`.
 test-postgres: $(STAMP) browser
-	bash scripts/with-postgres.sh $(BIN)/python -m pytest -n auto --dist worksteal --durations=15 -m "not quality"
+	bash scripts/with-postgres.sh $(BIN)/python -m pytest -n $(WORKERS) --dist worksteal --durations=15 -m "not quality"
 
 # Requests per second and latency against a bare-Flask floor, on a small and a large history,
 # on SQLite and then on PostgreSQL; the table load model (the most tables held, against the

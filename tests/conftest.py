@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from factories import ANN_BEN_CAT_DAN, new_game, save_round
+from hypothesis import settings
 from history_games import G1, G2, G3, G4
 from server import upgrade
 from flask import current_app, g
@@ -25,6 +26,23 @@ from scorekeeper.files import transfer
 from scorekeeper.web.clubkey import digest
 from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.store.models import db
+
+# Hypothesis profiles. "thorough" (the default, and `make test`'s): every property test tries as
+# many examples as it names. "quick" (`make check`: `--hypothesis-profile=quick`): a fifth of them,
+# for the inner loop: the same properties, tried less often (`make test` may still find what it missed).
+THOROUGH_EXAMPLES = 100
+settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES)
+settings.register_profile("quick", max_examples=THOROUGH_EXAMPLES // 5)
+settings.load_profile("thorough")
+
+
+def examples(thorough: int) -> int:
+    """How many examples a property test tries: ``thorough`` under the thorough profile; under
+    another, the same share of it as that profile's ``max_examples`` is of the thorough one's (a
+    fifth under quick), and at least 5. Read when a test module is imported, after pytest's
+    ``--hypothesis-profile`` has chosen the profile."""
+    return max(5, thorough * settings.default.max_examples // THOROUGH_EXAMPLES)
+
 
 # The stack's tests (tests/stack) start Caddy, PostgreSQL and Redis for minutes: only
 # `make test-stack` runs them.

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
 from sqlalchemy import func, select
 
@@ -112,6 +113,7 @@ def contract_of(page: Page, name: str) -> str:
     return page.locator("table.standings tbody tr", has_text=name).locator(".contract").inner_text()
 
 
+@pytest.mark.slow  # a whole game of seven rounds, tapped
 def test_complete_balmoral_game_to_a_shared_win(page: Page, server, artifacts):
     start_game(page, server, "balmoral", ["Ann", "Ben", "Cat", "Dev"])
     expect(page.locator(".deal-info")).to_contain_text("Ann deals")

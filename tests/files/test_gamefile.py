@@ -5,7 +5,7 @@ import json
 import re
 
 import pytest
-from conftest import join
+from conftest import examples, join
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
@@ -253,7 +253,7 @@ def game_files(draw):
     return game_document(state, with_result=True)
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=game_files())
 def test_any_valid_game_imports_and_exports_to_the_same_result(app, doc):
     with app.app_context():

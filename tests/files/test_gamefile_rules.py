@@ -5,6 +5,7 @@ import copy
 import json
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -274,7 +275,7 @@ def games(draw):
     return game_document(state)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(doc=games())
 def test_an_exported_game_imports_to_the_same_result(app, doc):
     assert game_document(read_game(json.loads(json.dumps(doc))).state) == doc

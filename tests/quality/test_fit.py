@@ -1,6 +1,6 @@
 """Every word fits its place on a phone, in every language: every page of the site (site.py)
-that an address opens, at 390 px, in English, German, Spanish, French and Finnish, with the
-round screens' keypads among them. A page fails when it scrolls sideways, when the text of a
+that an address opens, at 390 px, in German, Spanish, French and Finnish, with the round
+screens' keypads among them (English, in its longer pseudo form, in test_pseudo_locale.py). A page fails when it scrolls sideways, when the text of a
 box (a key, a button, a label, a cell, a line) runs past the box's edge, or when text runs off
 the screen; what sits inside a box made to scroll sideways (a wide table, a long hand's line)
 and a name cut short on purpose (an ellipsis) are the layout's own."""
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page as PwPage
 
-from scorekeeper.web.languages import COOKIE, LANGUAGES
+from scorekeeper.web.languages import COOKIE, DEFAULT, LANGUAGES
 
 from .site import Page
 
@@ -53,7 +53,8 @@ OVERFLOWING = """() => {
 }"""
 
 
-@pytest.mark.parametrize("language", list(LANGUAGES))
+@pytest.mark.slow  # every page of a language in one test
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != DEFAULT])
 def test_every_word_fits_its_place_at_390_px(language, page: PwPage, context, quality_server, pages: list[Page],
                                              editor_cookie, artifacts_dir):
     context.add_cookies([{"name": COOKIE, "value": language, "url": quality_server}])

@@ -8,6 +8,11 @@ shipped catalogues (``BABEL_TRANSLATION_DIRECTORIES``). Chromium opens every pag
 ``site.py`` at a phone's size, folds opened; whatever text it shows outside the brackets is a
 word that never went through the catalogue, unless it is the table's own: a player's name, a
 house rule set's words, a card's letter, a number, the app's name.
+
+The same page, as it is, is held to test_fit's check that every word fits its box at 390 px. The
+pseudo language is English made longer (every letter accented, about as wide, and every message
+two brackets longer), so a box its words fit, the English words fit too: English is checked here
+rather than every page loaded again for it in test_fit, which checks the other languages.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from conftest import close, join, make_app, make_keeper
 
 from .conftest import serve
 from .site import NAMES, Page, Seeded, catalogue, seed, take_a_seat
+from .test_fit import OVERFLOWING
 
 POT = Path(__file__).resolve().parents[2] / "scorekeeper" / "web" / "translations" / "messages.pot"
 
@@ -226,3 +232,5 @@ def test_every_word_a_page_shows_comes_from_the_catalogue(name, phone, pseudo_si
     phone.wait_for_load_state("load")
     untranslated = left_over(phone.evaluate(VISIBLE_TEXT), table_words)
     assert not untranslated, f"{name} ({spec.path}) shows words outside the catalogue:\n" + "\n".join(untranslated)
+    overflowing = phone.evaluate(OVERFLOWING)
+    assert not overflowing, f"{name} ({spec.path}): words that do not fit at 390 px:\n" + "\n".join(overflowing)

@@ -1,6 +1,7 @@
 """The rules engine: worked examples from RULES.md, every sanity limit, and properties."""
 
 import pytest
+from conftest import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -316,7 +317,7 @@ def games(draw, max_rounds=12, rule_sets=(BALMORAL, CLASSIC)):
     return setup, records
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(games(max_rounds=14, rule_sets=tuple(PRESETS.values())))
 def test_a_game_taken_up_from_its_figures_plays_on_as_its_replay_does(game):
     """Every preset (Phase 10's lowest finisher, Liverpool's and Shanghai's deals): where the
@@ -333,7 +334,7 @@ def test_a_game_taken_up_from_its_figures_plays_on_as_its_replay_does(game):
     assert (at.winners, at.ranks(), at.finished) == (state.winners, state.ranks(), state.finished)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(games())
 def test_properties_of_any_game(game):
     setup, records = game

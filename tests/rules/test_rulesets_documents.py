@@ -5,6 +5,7 @@ import copy
 import math
 
 import pytest
+from conftest import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,7 +30,7 @@ from scorekeeper.rules import (
     start,
 )
 
-PROPERTIES = settings(max_examples=80, deadline=None, derandomize=True, database=None,
+PROPERTIES = settings(max_examples=examples(80), deadline=None, derandomize=True, database=None,
                       suppress_health_check=[HealthCheck.too_slow])
 
 SPEC_EXAMPLE = {

@@ -11,7 +11,6 @@ import json
 import math
 import re
 import sqlite3
-import time
 from pathlib import Path
 
 import pytest
@@ -65,10 +64,11 @@ def test_reading_does_not_wait_for_a_writer(app, web, game):
     writer = sqlite3.connect(path, isolation_level=None, timeout=1)
     writer.execute("BEGIN IMMEDIATE")  # another worker holds the write lock
     try:
-        started = time.monotonic()
+        # A read that waited for the writer would wait for its lock, held to the end of the test,
+        # until SQLite's busy timeout, and then fail: the answers say that none waited (no clock
+        # read here: how long a page takes is measured by `make bench`).
         for url in ("/history", f"/games/{game[0]}", f"/games/{game[0]}/live?v=1"):
             assert web.get(url).status_code in (200, 204)
-        assert time.monotonic() - started < 5
     finally:
         writer.execute("ROLLBACK")
         writer.close()

@@ -11,7 +11,7 @@ import random
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from conftest import close, make_app
+from conftest import close, examples, make_app
 from history_games import NAMES, SMALL, random_doc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -109,7 +109,7 @@ def play(rng: random.Random, action: str) -> None:
         db.session.rollback()
 
 
-@settings(max_examples=30, deadline=None, derandomize=True, database=None,
+@settings(max_examples=examples(30), deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), actions=st.lists(st.sampled_from(ACTIONS), min_size=1, max_size=14))
 def test_stored_summaries_equal_a_rebuild_after_every_kind_of_change(app, seed, actions):

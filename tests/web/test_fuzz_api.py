@@ -1,4 +1,5 @@
-"""The JSON API fuzzed from its own OpenAPI document with schemathesis.
+"""The JSON API fuzzed from its own OpenAPI document with schemathesis: the one suite that holds
+the app to its description.
 
 The schema is read from the running app (``/api/openapi.json`` over WSGI, no network).
 Every operation gets requests that fit the schema and requests that break it, with a real
@@ -11,25 +12,38 @@ schemathesis' pytest loader for a schema made in a fixture (``schemathesis.pytes
 fails on pytest 9.2 (it sets ``Function._nodeid``, which pytest no longer has), so each
 operation's strategy (``APIOperation.as_strategy``) drives an ordinary Hypothesis test here,
 with the checks the loader would run and a fixed order of examples (``derandomize``).
+
+What only ``schemathesis run`` does is asked of it once, at the end of this file, against the
+app served as `make run` serves it: every check, over real HTTP, in the phases the tests above do
+not have (the description's examples, its boundary values, and the stateful phase that follows
+its links from a created game to its rounds). Its own fuzzing phase would send again, without
+keys and with fewer examples, what the tests above send.
 """
 
 from __future__ import annotations
 
+import re
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import schemathesis
-from conftest import CLUB_KEY
+from conftest import CLUB_KEY, examples
 from fuzz_inputs import PLAYERS, near_game, near_round
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import load_all_checks
+from server import ROOT, AppServer
 from sqlalchemy import func, select
 
 from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules.cards import MAX_HAND_TEXT
 from scorekeeper.rules.replay import MAX_NAME
+
+pytestmark = pytest.mark.schemathesis
 
 load_all_checks()
 from schemathesis.checks import (  # noqa: E402  (registered by load_all_checks)
@@ -52,8 +66,8 @@ CHECKS = [
     ignored_auth,
 ]
 
-#: Examples per operation and variant (13 fuzz tests): the file takes about 20 s.
-EXAMPLES = 30
+#: Examples per operation and variant (13 fuzz tests, the slowest part of the suite outside the browser).
+EXAMPLES = examples(30)
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
@@ -411,3 +425,39 @@ def test_ids_no_database_holds_are_404(api, method, url):
         response = api.client.open(url.format(big=big, id=game_id), method=method, json=ROUNDS[0],
                                    headers={"Authorization": f"Bearer {key}"})
         assert response.status_code == 404 and response.get_json()["error"]["message"]
+
+
+# ------------------------------------------------------------------ schemathesis run, over HTTP
+
+SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
+#: Says the one thing the description cannot: a schema-valid game or round that breaks the rules
+#: is refused with its declared 422.
+CONFIG = ROOT / "tests" / "schemathesis.toml"
+#: The phases only the command line has (the tests above fuzz every operation in-process).
+PHASES = ("Examples", "Coverage", "Stateful")
+
+
+@pytest.fixture
+def served(database, tmp_path):
+    server = AppServer(database, tmp_path, threads=1).start()
+    yield server
+    server.stop()
+
+
+@pytest.mark.slow
+def test_schemathesis_run_finds_nothing(served, tmp_path):
+    """``schemathesis run`` with every check: bounded by a few examples per operation, a fixed seed
+    (the same requests on every run, so a failure in CI happens here too) and a time limit."""
+    done = subprocess.run(
+        [SCHEMATHESIS, "--config-file", CONFIG, "--no-color", "run", served.base + "/api/openapi.json",
+         "--checks", "all", "--phases", ",".join(p.lower() for p in PHASES), "--max-examples", "10",
+         "--seed", "12", "--generation-database", "none", "--request-timeout", "10", "--max-failures", "5"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=240,
+    )
+    report = done.stdout + done.stderr
+    assert done.returncode == 0, report
+    # Every phase asked for ran, the stateful one among them, and every test case passed.
+    for phase in PHASES:
+        assert f"✅  {phase}" in report, report
+    counted = re.search(r"(\d+) generated, (\d+) passed\n", report)
+    assert counted and counted[1] == counted[2], report

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from conftest import make_keeper
+from conftest import examples, make_keeper
 from fuzz_inputs import (
     HOSTILE,
     NOT_HANDS,
@@ -52,9 +52,9 @@ from scorekeeper.rules import (
 from scorekeeper.rules.cards import MAX_HAND_TEXT
 from scorekeeper.rules.replay import MAX_NAME, name_key
 
-ENGINE = settings(max_examples=200, deadline=None, derandomize=True, database=None,
+ENGINE = settings(max_examples=examples(200), deadline=None, derandomize=True, database=None,
                   suppress_health_check=[HealthCheck.too_slow])
-FORMS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+FORMS = settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 
 #: Markup that would run if a page echoed it unescaped.
@@ -130,7 +130,7 @@ def raw_records(draw, players: list[str]) -> RoundRecord:
                        frozenset(draw(st.lists(names, max_size=5))))
 
 
-@settings(ENGINE, max_examples=60)
+@settings(ENGINE, max_examples=examples(60))
 @given(st.data(), st.sampled_from([BALMORAL, CLASSIC]), st.integers(2, 8), st.integers(0, 3))
 def test_replay_scores_a_game_or_refuses_the_round(data, rules, count, extra_decks):
     players = [*PLAYERS, "Eve", "Fay", "Gus", "Hal"][:max(count, rules.min_players)]
@@ -395,7 +395,7 @@ def test_correct_a_round_form(table, form, number, htmx):
     assert response.status_code in (200, 204, 303, 409, 422)
 
 
-@settings(FORMS, max_examples=20)
+@settings(FORMS, max_examples=examples(20))
 @given(number=st.sampled_from(["1", "2", "3"]), version=st.one_of(number_text, st.sampled_from(["1", "3", "4"])))
 def test_delete_a_round_form(table, number, version):
     game_id = table.new_game()
