@@ -423,3 +423,7 @@ def main() -> int:
             shutil.rmtree(work, ignore_errors=True)
         stop_postgres(holder)
     return 1 if missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bench import speed_lines
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_every_speed_only_piece_named_is_in_the_app():
@@ -20,3 +24,15 @@ def test_a_piece_that_is_not_there_is_an_error():
         speed_lines.count("scorekeeper/app.py", ("gone_long_ago",))
     with pytest.raises(LookupError, match="no_such_file"):
         speed_lines.count("scorekeeper/no_such_file.py", None)
+
+
+SCRIPTS = ("run", "rounds", "table_load", "stack_load", "import_lock", "page_instructions", "round_instructions",
+           "page_weight", "speed_lines")
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_script_runs_its_main_when_run_with_python_m(name):
+    """``python -m bench.NAME`` runs the module as __main__: one without the guard would do
+    nothing and exit 0, and `make bench` would print nothing and pass."""
+    source = (ROOT / "bench" / f"{name}.py").read_text()
+    assert 'if __name__ == "__main__":' in source, name
