@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -36,3 +37,11 @@ def test_every_script_runs_its_main_when_run_with_python_m(name):
     nothing and exit 0, and `make bench` would print nothing and pass."""
     source = (ROOT / "bench" / f"{name}.py").read_text()
     assert 'if __name__ == "__main__":' in source, name
+
+
+def test_no_part_of_the_benchmark_changes_the_import_path():
+    """Its modules import each other as the package they are (python -m bench.NAME from the top
+    of the checkout); a folder put on sys.path is how the circle through the table load model hid."""
+    changing = re.compile(r"sys\.path\s*(\.(insert|append|extend)|\[|\+?=)")
+    changed = [path.name for path in sorted((ROOT / "bench").glob("*.py")) if changing.search(path.read_text())]
+    assert changed == []
