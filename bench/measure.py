@@ -26,6 +26,7 @@ FRESH_STARTS = 5        # a first answer: the median over this many fresh starts
 AT_ONCE = 2
 
 
+WARM = 1.2              # warmed up: no round of answers 1.2x faster than the fastest before it
 IDLE = 0.3              # seconds the server idles before each warm answer timed, as before a first
 
 
@@ -180,20 +181,26 @@ def check_status(app: Server, endpoint: Endpoint) -> None:
 
 
 def prime(url: str, headers: dict[str, str], at_once: int = AT_ONCE, budget: float = 120) -> float:
-    """Warm the server up: ``at_once`` requests at a time, until a whole round of them is quick.
-    Returns the slowest of the first ones (a fresh server's first answer)."""
+    """Warm the server up: ``at_once`` requests at a time, until it stops getting faster (three
+    rounds running none of which beat the fastest before it by WARM times), or ``budget`` seconds.
+    Returns the slowest of the first ones (a fresh server's first answer).
+
+    Warm is judged against the page's own answers, not a fixed time: a page that takes 100 ms
+    on a busy machine never got under a fixed 0.1 s, and every fresh start of the server then
+    spent the whole budget on it."""
     def timed(_):
         started = time.perf_counter()
         fetch(url, headers)
         return time.perf_counter() - started
 
     deadline = time.monotonic() + budget
-    quick_rounds = 0
+    steady, fastest = 0, float("inf")
     with ThreadPoolExecutor(at_once * 2) as pool:
         first = max(pool.map(timed, range(at_once)))
-        while time.monotonic() < deadline and quick_rounds < 3:
-            answers = list(pool.map(timed, range(at_once * 2)))
-            quick_rounds = quick_rounds + 1 if max(answers) < 0.1 else 0
+        while time.monotonic() < deadline and steady < 3:
+            slowest = max(pool.map(timed, range(at_once * 2)))
+            steady = steady + 1 if slowest * WARM >= fastest else 0
+            fastest = min(fastest, slowest)
     return first
 
 
