@@ -45,3 +45,9 @@ def test_no_part_of_the_benchmark_changes_the_import_path():
     changing = re.compile(r"sys\.path\s*(\.(insert|append|extend)|\[|\+?=)")
     changed = [path.name for path in sorted((ROOT / "bench").glob("*.py")) if changing.search(path.read_text())]
     assert changed == []
+
+
+def test_the_performance_page_stays_short():
+    """docs/performance.md is what to read before changing a target: today's figures and what
+    they taught, not every figure ever taken (those are in git's history of the file)."""
+    assert len((ROOT / "docs" / "performance.md").read_text().splitlines()) <= 200
