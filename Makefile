@@ -166,32 +166,32 @@ test-postgres: $(STAMP) browser
 # Requests per second and latency against a bare-Flask floor, on a small and a large history,
 # on SQLite and then on PostgreSQL; the table load model (the most tables held, against the
 # floor's); page sizes; taps per round (docs/performance.md). Installs
-# wrk from Debian when missing. PostgreSQL: a throw-away server that bench/run.py starts with
+# wrk from Debian when missing. PostgreSQL: a throw-away server that bench/databases.py starts with
 # scripts/with-postgres.sh (as test-postgres does; on port 5498, PGPORT_BENCH, so that both can
 # run at once), or the one TEST_DATABASE_URL names. Without one it says so and benches SQLite alone.
 bench: $(STAMP) browser
-	$(BIN)/python bench/run.py --threads $(THREADS)
+	$(BIN)/python -m bench.run --threads $(THREADS)
 
 # Only recording a round, as `make bench` measures it, three times (about a minute): on SQLite, or
 # with BENCH_ROUNDS_OPTS=--postgres on a throw-away PostgreSQL.
 bench-rounds: $(STAMP)
-	$(BIN)/python bench/rounds.py --threads $(THREADS) $(BENCH_ROUNDS_OPTS)
+	$(BIN)/python -m bench.rounds --threads $(THREADS) $(BENCH_ROUNDS_OPTS)
 
 # Only the table load model, as `make bench` runs it (about five minutes, a large history
 # seeded first): on SQLite, or with BENCH_TABLE_OPTS=--postgres on a throw-away PostgreSQL.
 bench-table: $(STAMP)
-	$(BIN)/python bench/table_load.py --threads $(THREADS) $(BENCH_TABLE_OPTS)
+	$(BIN)/python -m bench.table_load --threads $(THREADS) $(BENCH_TABLE_OPTS)
 
 # The table load model through the internet set-up (bench/stack_load.py): Caddy over HTTPS in
 # front of two app servers on a throw-away PostgreSQL, against one app server alone; a short
 # run (2,000 games, 10 s windows; a few minutes). docs/performance.md has its figures.
 bench-stack: $(STAMP)
 	@sh scripts/ensure-stack-tools.sh
-	$(BIN)/python bench/stack_load.py --threads $(THREADS) $(BENCH_STACK_OPTS)
+	$(BIN)/python -m bench.stack_load --threads $(THREADS) $(BENCH_STACK_OPTS)
 
 # The lines of the app that exist only for speed (the pieces bench/speed_lines.py names).
 bench-lines:
-	$(PYTHON) bench/speed_lines.py
+	$(PYTHON) -m bench.speed_lines
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .hypothesis test-artifacts

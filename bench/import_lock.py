@@ -1,7 +1,7 @@
 """How long an import holds SQLite's write lock: a backup of GAMES games, imported into an
 empty database and then again (every game already there), through the upload page.
 
-    .venv/bin/python bench/import_lock.py [GAMES]
+    .venv/bin/python -m bench.import_lock [GAMES]
 
 Prints the backup's size, each request's time and the longest time any write held the lock
 (timed from a write transaction's BEGIN IMMEDIATE, which takes it, to its end).
@@ -18,17 +18,12 @@ from pathlib import Path
 
 from sqlalchemy import event
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from scorekeeper import create_app  # noqa: E402
-
-from scorekeeper.store import database
-
+from scorekeeper import create_app
 from scorekeeper.files import transfer
-from scorekeeper.store.models import db  # noqa: E402
+from scorekeeper.store import database
+from scorekeeper.store.models import db
 
-import seed  # noqa: E402
+from bench import seed
 
 KEY = "bench-club-key"
 

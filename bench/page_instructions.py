@@ -10,7 +10,7 @@ collected: they run inside the one comparison libc's ``qsort_r`` makes of two nu
 callgrind collects inside that function alone (``--toggle-collect``). Two endpoints at a time,
 about nine minutes in all on two cores.
 
-    .venv/bin/python bench/page_instructions.py [endpoint ...]
+    .venv/bin/python -m bench.page_instructions [endpoint ...]
 """
 
 from __future__ import annotations
@@ -27,18 +27,15 @@ import sys
 import tempfile
 from pathlib import Path
 
-from run import PHONE  # what the benchmark's phone sends (this script's folder is on the path)
+from bench import seed
+from bench.common import PHONE, ROOT, SECRET
 
-ROOT = Path(__file__).resolve().parents[1]
-SECRET = "benchmark-secret-key"
 COUNTED = 200
 ENDPOINTS = ["floor", "scoreboard", "history", "history-last", "player", "ratings", "file", "poll"]
 
 
 def build(work: Path) -> dict:
     """The small history, and what the benchmark picks from it."""
-    sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
-    import seed
     from sqlalchemy import func, select
 
     from scorekeeper import create_app
@@ -88,7 +85,7 @@ def environ(path: str, headers: dict[str, str]) -> dict:
 
 
 def phone_cookie(app, chosen: dict) -> str:
-    """The session cookie of the phone keeping score (bench/run.py's phone_cookie, in process)."""
+    """The session cookie of the phone keeping score (bench/servers.py's phone_cookie, in process)."""
     client = app.test_client()
     join = f"/games/{chosen['board']}/join"
     page = client.get(join, headers={**PHONE, "Accept-Encoding": "identity"}).get_data(as_text=True)
@@ -104,12 +101,10 @@ def measured(name: str, chosen: dict) -> None:
     """The program callgrind runs: one endpoint, warmed up, then counted."""
     if name == "floor":
         os.environ["FLOOR_DATABASE"] = chosen["url"].removeprefix("sqlite:///")
-        sys.path.insert(0, str(ROOT / "bench"))
-        from floor import app
+        from bench.floor import app
 
         request = environ(f"/games/{chosen['board']}", PHONE)
     else:
-        sys.path.insert(0, str(ROOT))
         from scorekeeper import create_app
 
         app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": chosen["url"], "RATELIMIT_ENABLED": False})
@@ -151,7 +146,7 @@ def measured(name: str, chosen: dict) -> None:
 
 def counted(name: str, chosen_file: Path) -> int:
     run = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-                          "--toggle-collect=*qsort_r*", sys.executable, __file__, "--measure", name, str(chosen_file)],
+                          "--toggle-collect=*qsort_r*", sys.executable, "-m", "bench.page_instructions", "--measure", name, str(chosen_file)],
                          capture_output=True, text=True, cwd=ROOT)
     found = re.search(r"Collected : (\d+)", run.stderr)
     if found is None or "Traceback" in run.stderr:

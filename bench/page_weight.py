@@ -10,7 +10,7 @@ is counted where the page preloads it: a page preloads what its markup makes it 
 Run alone, it prints the weight of the scoreboard, the round screen and the new-game page of a
 game in progress, kept by the phone that opened its edit link, on a throw-away SQLite database:
 
-    .venv/bin/python bench/page_weight.py
+    .venv/bin/python -m bench.page_weight
 """
 
 from __future__ import annotations
@@ -58,13 +58,10 @@ def ours(sizes: dict[str, int]) -> int:
 
 
 def main() -> None:
-    import sys
     import tempfile
-    from pathlib import Path
 
     import brotli
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from scorekeeper import create_app, store
     from scorekeeper.rules import BALMORAL, GameSetup
     from scorekeeper.store.models import db

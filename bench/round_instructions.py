@@ -7,7 +7,7 @@ players through Flask's test client (its own work included), twice under
 ``valgrind --tool=callgrind``: up to round 2 of each, then up to round 20; the difference over
 the 360 rounds between is the figure. About two minutes.
 
-    .venv/bin/python bench/round_instructions.py
+    .venv/bin/python -m bench.round_instructions
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from bench.common import ROOT
+
 NAMES = ["Ann", "Ben", "Cat", "Dev"]
 GAMES = 20
 
 
 def record(last_round: int) -> None:
     """The measured program: a new database, 20 games, rounds 1 to ``last_round`` of each."""
-    sys.path.insert(0, str(ROOT))
     from scorekeeper import create_app, store
     from scorekeeper.store.imports import GameFile
     from scorekeeper.rules import BALMORAL, GameSetup, start
@@ -57,8 +57,8 @@ def record(last_round: int) -> None:
 def counted(last_round: int) -> int:
     with tempfile.TemporaryDirectory() as out:
         run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}/callgrind.out",
-                              sys.executable, __file__, "--record", str(last_round)],
-                             capture_output=True, text=True, check=True)
+                              sys.executable, "-m", "bench.round_instructions", "--record", str(last_round)],
+                             capture_output=True, text=True, check=True, cwd=ROOT)
     return int(re.search(r"Collected : (\d+)", run.stderr).group(1))
 
 

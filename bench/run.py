@@ -20,7 +20,7 @@ its own databases on it), or else a throw-away one that scripts/with-postgres.sh
 loopback, as `make test-postgres` does. If none can be had, the run says so and goes on with
 SQLite alone.
 
-    .venv/bin/python bench/run.py [--threads 4] [--duration 6] [--quick] [--databases sqlite,postgresql]
+    .venv/bin/python -m bench.run [--threads 4] [--duration 6] [--quick] [--databases sqlite,postgresql]
 """
 
 from __future__ import annotations
@@ -29,727 +29,26 @@ import argparse
 import json
 import os
 import platform
-import re
 import shutil
-import signal
-import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.error
-import urllib.parse
+import traceback
 import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-BENCH = ROOT / "bench"
-ARTIFACTS = ROOT / "test-artifacts"
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(BENCH))
+from scorekeeper.serving import THREADS as SERVED_THREADS  # what `make run` serves with
+
+from bench import page_weight, report, speed_lines, table_load, targets
+from bench.common import ARTIFACTS, BENCH, PHONE, ROOT, Figures, decoded, fetch, loudly, say
+from bench.databases import Database, PostgreSQL, SQLite, add_round_games, build, start_postgres, stop_postgres
+from bench.measure import (FRESH_STARTS, ChangesKept, Endpoint, check_status, ensure_wrk, measure_paired, prime,
+                           record_rounds, warm_answer)
+from bench.servers import Server, phone_cookie, watcher_cookie
+from bench.targets import FLOOR_ANEW
 
-import page_weight  # noqa: E402 (bench/page_weight.py)
-
-from scorekeeper.serving import THREADS as SERVED_THREADS  # noqa: E402 (what `make run` serves with)
-
-#: Requests sent at once when a first or a warm answer is timed: as many as the cores, as two
-#: phones' polls may arrive together.
-AT_ONCE = 2
-#: A phone's request headers.
-PHONE = {
-    "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-    "Accept-Encoding": "gzip, deflate, br",
-    "Accept-Language": "en-GB,en;q=0.9",
-    "User-Agent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-                  "Chrome/126.0 Mobile Safari/537.36",
-}
-SECRET = "benchmark-secret-key"
-
-# Targets: reported, never asserted.
-POLL = 1.0              # an unchanged poll at least the floor's req/s
-FIRST = 2.0             # a fresh server's first answer within 2x a warm one working the page anew
-ANEW_MS = 50.0          # every page worked out anew (just after a round) within 50 ms, large history
-FRESH_STARTS = 5        # a first answer: the median over this many fresh starts of the server
-IDLE = 0.3              # seconds the server idles before each warm answer timed, as before a first
-OWN_ASSETS_KB = 15.0    # our own CSS and JavaScript, compressed
-PAGE_KB = 60.0          # a whole page with htmx, compressed
-# Diagnostics, printed as NOTE beside the targets: each page against the floor by wrk. A table
-# never sends wrk's load (bench/table_load.py models what it sends, and its figures are targets).
-PAGE_P95 = 2.0          # a page's p95 within 2x the floor's
-PAGE_RPS = 0.5          # and at least half the floor's throughput
-POLL_P95 = 1.2          # an unchanged poll's p95 within 1.2x the floor's
-GROWTH = 1.2            # no page more than 1.2x slower on the large history
-ROUNDS = 0.1            # recording a round at least 0.1x the write floor's bare commits
-
-
-def say(text: str = "") -> None:
-    print(text, flush=True)
-
-
-# ============================================================ tools
-
-
-def ensure_wrk() -> str:
-    """wrk from Debian's packages: installed when missing and we are root, else explained."""
-    found = shutil.which("wrk")
-    if found:
-        return found
-    if os.geteuid() == 0 and shutil.which("apt-get"):
-        say("wrk is missing: installing Debian's package wrk")
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        subprocess.run(["apt-get", "update", "-qq"], check=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "-qq", "wrk"], check=True, env=env, stdout=subprocess.DEVNULL)
-        found = shutil.which("wrk")
-        if found:
-            return found
-    say("The benchmark needs the load generator wrk. Install it with:\n    sudo apt-get install -y wrk")
-    sys.exit(2)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def app_env(db: Database) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        FLASK_SQLALCHEMY_DATABASE_URI=db.url,
-        FLASK_SECRET_KEY=SECRET,
-        SCOREKEEPER_INSTANCE=str(db.instance),
-        FLOOR_DATABASE=db.system.floor_target(db.url),
-        # wrk sends thousands of requests a second from one address, far past the per-address
-        # limits a table never meets (scorekeeper/web/limits.py): the benchmark measures the app.
-        FLASK_RATELIMIT_ENABLED="false",
-        # The table load model's hundreds of phones all come from loopback's one address: the
-        # cap of sockets by address (scorekeeper/serving.py) is a guest's, not a table's.
-        FLASK_CONNECTIONS_PER_ADDRESS="0",
-    )
-    return env
-
-
-# ============================================================ database systems
-
-
-class SQLite:
-    """Databases as files in the run's folder, each beside its instance folder."""
-
-    name = "SQLite"
-    key = "sqlite"
-
-    def create(self, instance: Path) -> str:
-        return f"sqlite:///{instance / 'bench.sqlite'}"
-
-    def floor_target(self, url: str) -> str:
-        return url.removeprefix("sqlite:///")
-
-    def size_mb(self, url: str) -> float:
-        return Path(self.floor_target(url)).stat().st_size / 1e6
-
-    def drop(self, url: str) -> None:
-        pass  # the file goes with the run's folder
-
-    def write_floor(self, directory: Path, seconds: float) -> Figures:
-        """A bare loop of one-row SQLite commits with the app's settings (WAL, synchronous=FULL:
-        every commit waits for the disk), one at a time as SQLite takes them."""
-        conn = sqlite3.connect(directory / "write-floor.sqlite", isolation_level=None)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, x TEXT)")
-
-        def commit() -> None:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute("INSERT INTO t (x) VALUES (?)", ("K Q 7 5 3",))
-            conn.execute("COMMIT")
-
-        try:
-            return commit_loop("write floor (bare SQLite commit)", commit, seconds)
-        finally:
-            conn.close()
-
-
-class PostgreSQL:
-    """Databases made with CREATE DATABASE on one server, named after the history they hold."""
-
-    name = "PostgreSQL"
-    key = "postgresql"
-    PREFIX = "scorekeeper_bench_"
-
-    def __init__(self, server_url: str) -> None:
-        from sqlalchemy.engine import make_url
-
-        #: The server's URL as SQLAlchemy takes it (postgresql+psycopg://...), any database on it.
-        self.server = make_url(server_url).set(drivername="postgresql+psycopg")
-
-    def _url(self, name: str) -> str:
-        return self.server.set(database=name).render_as_string(hide_password=False)
-
-    def floor_target(self, url: str) -> str:
-        """The URL as psycopg takes it: the floor reads with psycopg itself, not SQLAlchemy."""
-        from sqlalchemy.engine import make_url
-
-        return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
-
-    def _admin(self):
-        """A connection to the server for CREATE and DROP DATABASE (which refuse a transaction)."""
-        import psycopg
-
-        return psycopg.connect(self.floor_target(self.server.render_as_string(hide_password=False)),
-                               autocommit=True)
-
-    def _new_database(self, name: str) -> str:
-        # Dropped first: a run with --keep, on a server that outlived it, left one behind.
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-            conn.execute(f'CREATE DATABASE "{name}"')
-        return self._url(name)
-
-    def create(self, instance: Path) -> str:
-        return self._new_database(self.PREFIX + instance.name)
-
-    def size_mb(self, url: str) -> float:
-        import psycopg
-
-        with psycopg.connect(self.floor_target(url)) as conn:
-            return conn.execute("SELECT pg_database_size(current_database())").fetchone()[0] / 1e6
-
-    def drop(self, url: str) -> None:
-        from sqlalchemy.engine import make_url
-
-        with self._admin() as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{make_url(url).database}" WITH (FORCE)')
-
-    def write_floor(self, directory: Path, seconds: float) -> Figures:
-        """A bare loop of one-row commits with psycopg, in a database of its own on the same
-        server, one at a time. The server's own durability settings apply (the throw-away one
-        runs with fsync=off: the note says so)."""
-        import psycopg
-
-        url = self._new_database(self.PREFIX + "write_floor")
-        conn = psycopg.connect(self.floor_target(url))
-        try:
-            conn.execute("CREATE TABLE t (id serial PRIMARY KEY, x text)")
-            conn.commit()
-            fsync = conn.execute("SHOW fsync").fetchone()[0]
-            conn.commit()
-
-            def commit() -> None:
-                conn.execute("INSERT INTO t (x) VALUES (%s)", ("K Q 7 5 3",))
-                conn.commit()
-
-            figures = commit_loop("write floor (bare PostgreSQL commit)", commit, seconds)
-        finally:
-            conn.close()
-            self.drop(url)
-        if fsync != "on":
-            figures.note = f"the server runs with fsync={fsync}: a commit does not wait for the disk"
-        return figures
-
-
-def commit_loop(name: str, commit, seconds: float) -> Figures:
-    """The floor of a durable write: ``commit`` (one row, one transaction) over and over for
-    ``seconds``. No round can be recorded faster than a commit."""
-    latencies = []
-    stop = time.monotonic() + seconds
-    while time.monotonic() < stop:
-        started = time.perf_counter()
-        commit()
-        latencies.append((time.perf_counter() - started) * 1000)
-    latencies.sort()
-
-    def pct(p: float) -> float:
-        return latencies[min(len(latencies) - 1, int(len(latencies) * p / 100))]
-
-    return Figures(name, len(latencies) / seconds, pct(50), pct(95), pct(99), len(latencies), 0, kind="write floor")
-
-
-def start_postgres(port: int) -> tuple[str | None, subprocess.Popen | None]:
-    """A throw-away PostgreSQL server on loopback, started by scripts/with-postgres.sh as
-    `make test-postgres` starts it: (its URL, the process holding it), or (None, None).
-
-    The script stops the server when its command ends; the command here is a Python that
-    prints the URL and then waits for its standard input to close, so the server lives until
-    :func:`stop_postgres` (or until this process dies, which closes the pipe too)."""
-    hold = "import os, sys; print(os.environ['TEST_DATABASE_URL'], flush=True); sys.stdin.read()"
-    holder = subprocess.Popen(["bash", str(ROOT / "scripts" / "with-postgres.sh"), sys.executable, "-c", hold],
-                              cwd=ROOT, env=dict(os.environ, PGPORT_TEST=str(port)),
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    for line in holder.stdout:
-        if line.startswith("postgresql"):
-            return line.strip(), holder
-        say(line.rstrip())  # the script's own words: the server's version, an install
-    holder.wait()
-    return None, None
-
-
-def stop_postgres(holder: subprocess.Popen | None) -> None:
-    if holder is not None:
-        holder.stdin.close()
-        holder.wait(timeout=60)
-
-
-# ============================================================ databases
-
-
-@dataclass
-class Database:
-    label: str  # small, large
-    system: SQLite | PostgreSQL
-    instance: Path  # the app's instance folder: secret key, server logs, the bench's game lists
-    finished: int
-    in_progress: int
-    url: str = ""
-    #: What the endpoints use, found once the history is stored.
-    board_game: int = 0
-    board_key: str = ""
-    board_version: int = 0
-    file_game: int = 0
-    player: int = 0
-    player_games: int = 0
-    last_page: int = 1
-    games: int = 0
-    seconds: float = 0.0
-
-    @property
-    def title(self) -> str:
-        """How headings and targets name it: "SQLite small", "PostgreSQL large"."""
-        return f"{self.system.name} {self.label}"
-
-
-def build(db: Database, processes: int) -> None:
-    """Make a new database, migrate it as `make run` does, then store the history through the store."""
-    db.instance.mkdir(parents=True, exist_ok=True)
-    started = time.monotonic()
-    db.url = db.system.create(db.instance)
-    subprocess.run([sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
-                   cwd=ROOT, env=app_env(db), check=True, capture_output=True)
-    import seed
-
-    with app_context(db) as app:
-        seed.seed(db.finished, db.in_progress, processes=processes)
-        _choose(db, app)
-    db.seconds = time.monotonic() - started
-
-
-@contextmanager
-def app_context(db: Database) -> Iterator:
-    """Scorekeeper on a bench database, in this process; its connections are closed afterwards
-    (a PostgreSQL database with a connection open cannot be dropped)."""
-    from scorekeeper import create_app
-    from scorekeeper.store.models import db as sqla
-
-    app = create_app({"SECRET_KEY": SECRET, "SQLALCHEMY_DATABASE_URI": db.url})
-    with app.app_context():
-        try:
-            yield app
-        finally:
-            sqla.session.remove()
-            sqla.engine.dispose()
-
-
-def _choose(db: Database, app) -> None:
-    """The scoreboard of the game in progress with the most rounds, the file of the newest
-    finished game, the busiest player, the last page of the history."""
-    from sqlalchemy import func, select
-
-    from scorekeeper.store import access
-    from scorekeeper.club import history
-    from scorekeeper.store.models import Game, Round, Seat
-    from scorekeeper.store.models import db as sqla
-
-    rounds = func.count(Round.id)
-    board = sqla.session.execute(
-        select(Game.id, rounds).join(Round, Round.game_id == Game.id).where(Game.finished_at.is_(None))
-        .group_by(Game.id).order_by(rounds.desc(), Game.id).limit(1)
-    ).one()
-    db.board_game = board[0]
-    # A fresh edit key for the scoreboard's game: the benchmark's phone keeps score for it.
-    game = sqla.session.get(Game, db.board_game)
-    db.board_key = access.issue_key(game)
-    sqla.session.commit()
-    db.board_version = sqla.session.get(Game, db.board_game).version
-    db.file_game = sqla.session.scalar(
-        select(Game.id).where(Game.finished_at.is_not(None)).order_by(Game.started_at.desc()).limit(1))
-    busiest = sqla.session.execute(
-        select(Seat.player_id, func.count(Seat.id)).group_by(Seat.player_id)
-        .order_by(func.count(Seat.id).desc(), Seat.player_id).limit(1)).one()
-    db.player, db.player_games = busiest
-    db.games = sqla.session.scalar(select(func.count(Game.id)))
-    db.last_page = max(1, -(-db.games // history.PER_PAGE))
-
-
-def add_round_games(db: Database, count: int, path: Path) -> None:
-    """Games with no rounds yet, for recording rounds through the API: "id key names" lines."""
-    from scorekeeper import store
-    from scorekeeper.store.imports import GameFile
-    from scorekeeper.rules import BALMORAL, GameSetup, start
-
-    names = ["Ann", "Ben", "Cat", "Dev"]
-    setup = GameSetup.create(BALMORAL, names, first_dealer="Ann")
-    with app_context(db):
-        keys: list[str] = []
-        files = [GameFile(setup, (), start(setup), None, None) for _ in range(count)]
-        ids = store.import_games(files, keys=keys)
-    path.write_text("".join(f"{i} {k} {' '.join(names)}\n" for i, k in zip(ids, keys, strict=True)))
-
-
-def rounds_in(db: Database, games_file: Path) -> int:
-    """How many rounds the games listed in ``games_file`` hold, read afresh from the database."""
-    return sum(rounds_of(db, games_file).values())
-
-
-def rounds_of(db: Database, games_file: Path) -> dict[int, int]:
-    """How many rounds each game listed in ``games_file`` holds, read afresh from the database."""
-    from sqlalchemy import bindparam, create_engine, text
-    from sqlalchemy.pool import NullPool
-
-    ids = [int(line.split()[0]) for line in games_file.read_text().splitlines()]
-    query = text("SELECT game_id, count(*) FROM round WHERE game_id IN :ids GROUP BY game_id").bindparams(
-        bindparam("ids", expanding=True))
-    engine = create_engine(db.url, poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            held = dict(conn.execute(query, {"ids": ids}).all())
-    finally:
-        engine.dispose()
-    return {game_id: held.get(game_id, 0) for game_id in ids}
-
-
-def going_on(db: Database, games_file: Path, path: Path) -> Path:
-    """``games_file`` with each game's next round added (rounds.lua's sixth field), written to
-    ``path``: the next turn of recording rounds goes on where the last one stopped."""
-    held = rounds_of(db, games_file)
-    lines = games_file.read_text().splitlines()
-    path.write_text("".join(f"{line} {held[int(line.split()[0])] + 1}\n" for line in lines))
-    return path
-
-
-# ============================================================ servers
-
-
-class Server:
-    """``flask --app TARGET serve``, as `make run` ends (TARGET ``scorekeeper``, or the floor's
-    ``bench.floor:app``, which has the same command): its access log and errors in ``log_path``."""
-
-    def __init__(self, name: str, target: str, db: Database, threads: int) -> None:
-        self.name = name
-        self.port = free_port()
-        self.log_path = db.instance / f"{name}.log"
-        self.log = open(self.log_path, "ab")  # noqa: SIM115 (closed in stop)
-        self.command = [sys.executable, "-m", "flask", "--app", target, "serve", "--host", "127.0.0.1",
-                        "--port", str(self.port), "--threads", str(threads)]
-        self.env = app_env(db)
-        self.process = self._start()
-        self.boot = 2.0  # seconds the server takes to start, measured by wait()
-
-    def _start(self) -> subprocess.Popen:
-        self.started = time.monotonic()
-        return subprocess.Popen(self.command, cwd=ROOT, env=self.env, stdout=self.log, stderr=self.log,
-                                start_new_session=True)
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def wait(self, path: str) -> None:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.name} exited; see {self.log.name}")
-            try:
-                with urllib.request.urlopen(self.base + path, timeout=5):
-                    # It answers; its threads and the app's start-up work may still be settling
-                    # (the static files' compression). A first answer timed now would include
-                    # that: give it the time it took to start, at least 2 s.
-                    self.boot = max(2.0, time.monotonic() - self.started)
-                    time.sleep(self.boot)
-                    return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.2)
-        raise RuntimeError(f"{self.name} did not start; see {self.log.name}")
-
-    def restart(self, path: str) -> None:
-        """A new server process in place of the old one, on the same port: nothing kept."""
-        self._end()
-        self.process = self._start()
-        self.wait(path)
-
-    def stop(self) -> None:
-        self._end()
-        self.log.close()
-
-    def _end(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-def fetch(url: str, headers: dict[str, str] | None = None, data: bytes | None = None
-          ) -> tuple[int, dict[str, str], bytes]:
-    request = urllib.request.Request(url, headers=headers or {}, data=data, method="POST" if data else "GET")
-    opener = urllib.request.build_opener(NoRedirect)
-    try:
-        with opener.open(request, timeout=30) as response:
-            return response.status, dict(response.headers), response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, dict(error.headers), error.read()
-
-
-def phone_cookie(app: Server, db: Database) -> str:
-    """The session cookie of the phone keeping score: it opened the game's edit link (whose page
-    posts the key, with the page's form token), and its browser followed the redirect to the
-    scoreboard (which shows, and so clears, the message "This phone can now keep score")."""
-    join = f"{app.base}/games/{db.board_game}/join"
-    status, headers, body = fetch(join, PHONE)
-    cookie = headers.get("Set-Cookie", "").split(";", 1)[0]
-    token = re.search(r'name="csrf_token" value="([^"]+)"', decoded(body, headers))
-    if status != 200 or not cookie.startswith("session=") or token is None:
-        raise RuntimeError(f"the edit link's page gave no session or form (HTTP {status})")
-    form = urllib.parse.urlencode({"csrf_token": token.group(1), "key": db.board_key}).encode()
-    status, headers, _ = fetch(join, {**PHONE, "Cookie": cookie, "Content-Type": "application/x-www-form-urlencoded",
-                                      "Referer": join}, form)
-    cookie = headers.get("Set-Cookie", cookie).split(";", 1)[0]
-    if status not in (302, 303):
-        raise RuntimeError(f"the edit link did not give a session (HTTP {status})")
-    status, headers, body = fetch(f"{app.base}/games/{db.board_game}", {**PHONE, "Cookie": cookie})
-    if status != 200 or "keep score" not in decoded(body, headers):
-        raise RuntimeError(f"the scoreboard after the edit link: HTTP {status}")
-    return headers.get("Set-Cookie", cookie).split(";", 1)[0]
-
-
-def statuses(log: Path, since: int, pattern: str) -> dict[str, int]:
-    """How the server answered the requests matching ``pattern`` in its access log, from byte
-    ``since`` on: {status: count}."""
-    counts: dict[str, int] = {}
-    with open(log, "rb") as f:
-        f.seek(since)
-        for line in f.read().decode(errors="replace").splitlines():
-            found = re.search(r'"(\w+ \S+)" (\d{3}) ', line)
-            if found and re.fullmatch(pattern, found.group(1)):
-                counts[found.group(2)] = counts.get(found.group(2), 0) + 1
-    return counts
-
-
-# ============================================================ load
-
-
-@dataclass
-class Figures:
-    name: str
-    rps: float
-    p50: float
-    p95: float
-    p99: float
-    requests: int
-    errors: int
-    kind: str = "floor"  # floor, write floor, page, poll, file, api
-    note: str = ""
-    #: The floor measured in turns with this endpoint (each endpoint is compared with its own:
-    #: the machine's speed drifts over minutes, more on a shared machine).
-    floor: Figures | None = None
-
-
-@dataclass
-class Endpoint:
-    name: str
-    path: str
-    headers: dict[str, str] = field(default_factory=dict)
-    expect: int = 200
-    kind: str = "page"  # page, poll, api, file
-
-
-def wrk(wrk_bin: str, url: str, seconds: float, connections: int, headers: dict[str, str],
-        script: Path, args: list[str] | None = None) -> dict:
-    command = [wrk_bin, f"-t{connections}", f"-c{connections}", f"-d{max(1, round(seconds))}s", "--timeout", "10s",
-               "-s", str(script)]
-    for name, value in headers.items():
-        command += ["-H", f"{name}: {value}"]
-    command.append(url)
-    if args:
-        command += ["--", *args]
-    done = subprocess.run(command, capture_output=True, text=True, timeout=seconds + 60)
-    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("BENCH ")), None)
-    if line is None:
-        raise RuntimeError(f"wrk gave no figures:\n{done.stdout}\n{done.stderr}")
-    figures = json.loads(line[6:])
-    statuses = re.search(r"Non-2xx or 3xx responses: (\d+)", done.stdout)
-    figures["non2xx"] = int(statuses.group(1)) if statuses else 0
-    return figures
-
-
-def measure_paired(wrk_bin: str, pairs: list[tuple[Endpoint, str, str]], opts: argparse.Namespace,
-                   script: Path) -> list[tuple[Figures, Figures]]:
-    """One endpoint on each history (its URL, and its floor's URL on the same database), all in
-    turns: a warm-up of each, then ``opts.pairs`` turns in which each history's floor and
-    endpoint run one slice each, the histories' order swapped from one turn to the next; the
-    slices add up to ``opts.duration`` per endpoint. A machine whose speed drifts (other work
-    on it, CPU clocks) then slows the floor and the endpoint alike, and the small and the large
-    history alike: the ratios between them are the app's own. Returns (floor, endpoint) figures
-    for each history, in the order given."""
-    seconds = max(1.0, opts.duration / opts.pairs)
-    for endpoint, url, floor_url in pairs:
-        wrk(wrk_bin, floor_url, opts.warmup, opts.connections, PHONE, script)
-        wrk(wrk_bin, url, opts.warmup, opts.connections, endpoint.headers, script)
-    floors: list[list[dict]] = [[] for _ in pairs]
-    ours: list[list[dict]] = [[] for _ in pairs]
-    for turn in range(opts.pairs):
-        order = range(len(pairs)) if turn % 2 == 0 else reversed(range(len(pairs)))
-        for i in order:
-            endpoint, url, floor_url = pairs[i]
-            floors[i].append(wrk(wrk_bin, floor_url, seconds, opts.connections, PHONE, script))
-            ours[i].append(wrk(wrk_bin, url, seconds, opts.connections, endpoint.headers, script))
-    return [(combine("floor (bare Flask, 1 query)", floors[i]), combine(pairs[i][0].name, ours[i]))
-            for i in range(len(pairs))]
-
-
-def measure_rounds(wrk_bin: str, db: Database, url: str, opts: argparse.Namespace, script: Path,
-                   games_file: Path, warm_file: Path) -> tuple[Figures, Figures]:
-    """Recording rounds and the write floor in turns, as a page and the read floor are: a
-    warm-up on games of its own, then ``opts.pairs`` turns of the write floor's bare commits
-    and of rounds recorded through the API. A disk or a machine whose speed drifts then slows
-    both alike. Each turn of rounds goes on in the same games where the last one stopped."""
-    seconds = max(2.0, opts.duration / opts.pairs)
-    wrk(wrk_bin, url, opts.warmup, opts.connections, {}, script, [str(warm_file), str(opts.connections)])
-    floors, ours = [], []
-    for turn in range(opts.pairs):
-        floors.append(db.system.write_floor(db.instance, seconds / 2))
-        at = going_on(db, games_file, db.instance / f"round-games-turn-{turn}.txt")
-        ours.append(wrk(wrk_bin, url, seconds, opts.connections, {}, script, [str(at), str(opts.connections)]))
-    return combine_commits(floors), combine("record a round (API)", ours)
-
-
-def combine_commits(turns: list[Figures]) -> Figures:
-    """The write floor's figures from its turns: the rate over all of them, each latency
-    percentile the median of the turns'."""
-    seconds = sum(f.requests / f.rps for f in turns if f.rps)
-    requests = sum(f.requests for f in turns)
-    first = turns[0]
-    combined = Figures(first.name, requests / seconds if seconds else 0.0,
-                       statistics.median(f.p50 for f in turns), statistics.median(f.p95 for f in turns),
-                       statistics.median(f.p99 for f in turns), requests, 0, kind=first.kind)
-    combined.note = first.note
-    return combined
-
-
-def combine(name: str, slices: list[dict]) -> Figures:
-    """One endpoint's figures from its wrk runs: the throughput over all of them, and each
-    latency percentile the median of the runs' (one slow slice moves it less than a mean)."""
-    seconds = sum(f["duration_us"] for f in slices) / 1e6
-    requests = sum(f["requests"] for f in slices)
-    kinds = ("connect", "read", "write", "timeout", "non2xx")
-    counts = {k: sum(f[k] for f in slices) for k in kinds}
-    errors = sum(counts.values())
-
-    def ms(key: str) -> float:
-        return statistics.median(f[key] for f in slices) / 1000
-
-    figures = Figures(name, requests / seconds, ms("p50"), ms("p95"), ms("p99"), requests, errors)
-    if errors:
-        figures.note = "errors: " + ", ".join(f"{k} {counts[k]}" for k in kinds if counts[k])
-    return figures
-
-
-def check_status(app: Server, endpoint: Endpoint) -> None:
-    status, _, body = fetch(app.base + endpoint.path, {**PHONE, **endpoint.headers})
-    if status != endpoint.expect:
-        raise RuntimeError(f"{endpoint.name}: {endpoint.path} answered {status}, not {endpoint.expect}: {body[:300]!r}")
-
-
-def prime(url: str, headers: dict[str, str], at_once: int = AT_ONCE, budget: float = 120) -> float:
-    """Warm the server up: ``at_once`` requests at a time, until a whole round of them is quick.
-    Returns the slowest of the first ones (a fresh server's first answer)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def timed(_):
-        started = time.perf_counter()
-        fetch(url, headers)
-        return time.perf_counter() - started
-
-    deadline = time.monotonic() + budget
-    quick_rounds = 0
-    with ThreadPoolExecutor(at_once * 2) as pool:
-        first = max(pool.map(timed, range(at_once)))
-        while time.monotonic() < deadline and quick_rounds < 3:
-            answers = list(pool.map(timed, range(at_once * 2)))
-            quick_rounds = quick_rounds + 1 if max(answers) < 0.1 else 0
-    return first
-
-
-def warm_answer(url: str, headers: dict[str, str], changes: ChangesKept | None, at_once: int = AT_ONCE,
-                times: int = 5) -> float:
-    """A warm server's answer, timed as :func:`prime` times a first one: ``at_once`` requests at
-    once, the slower of them, after the server idled (IDLE) as a fresh one has; the median of
-    a few such turns (nothing else running), in seconds.
-    (Timed one request at a time instead, the warm answer left out what answering two at once
-    costs on two cores, which the first answer pays: about 0.5 ms of the poll's 1.5.)
-
-    With ``changes``, each request follows a change that puts the page kept for it out of date,
-    as a recorded round does (:class:`ChangesKept`): the warm worker then works the page out and
-    renders it anew, which a fresh worker has to do too. A fresh worker's first answer is held
-    against that, so that the target measures what starting costs (templates to compile, a
-    history to replay), not the kept page itself (a fraction of a millisecond)."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    def timed(_):
-        started = time.perf_counter()
-        fetch(url, headers)
-        return time.perf_counter() - started
-
-    answers = []
-    with ThreadPoolExecutor(at_once) as pool:
-        for _ in range(times):
-            if changes is not None:
-                changes.move_on()
-            # Idle first, as a fresh worker is before its first answer (and a phone's poll every
-            # 2 s finds it): on this machine a worker woken from even 50 ms of idling answers an
-            # unchanged poll in about 1.7 ms, one kept busy in 0.6 ms, and the first answers were
-            # held against the busy figure.
-            time.sleep(IDLE)
-            answers.append(max(pool.map(timed, range(at_once))))
-    if changes is not None:
-        changes.put_back()
-    return statistics.median(answers)
-
-
-class ChangesKept:
-    """Moves on the versions of the games the benchmark shows, as a change to the database
-    would (a phone's ETag then no longer holds), and puts them back afterwards (the watch poll
-    is measured against the version it was given). Nothing else in the database changes, so
-    every page stays the same."""
-
-    def __init__(self, url: str, game_ids: list[int]) -> None:
-        from sqlalchemy import create_engine
-
-        self.engine = create_engine(url)
-        self.game_ids = sorted(set(game_ids))
-        with self.engine.connect() as conn:
-            self.versions = dict(conn.exec_driver_sql(
-                f"SELECT id, version FROM game WHERE id IN ({', '.join(map(str, self.game_ids))})").all())
-
-    def move_on(self) -> None:
-        with self.engine.begin() as conn:
-            conn.exec_driver_sql(f"UPDATE game SET version = version + 1 WHERE id IN ({', '.join(map(str, self.game_ids))})")
-
-    def put_back(self) -> None:
-        with self.engine.begin() as conn:
-            for game_id, version in self.versions.items():
-                conn.exec_driver_sql(f"UPDATE game SET version = {int(version)} WHERE id = {int(game_id)}")
-        self.engine.dispose()
 
 
 def endpoints_of(app: Server, db: Database) -> list[Endpoint]:
@@ -778,7 +77,7 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str) -
     What cannot run in turns goes one history after the other: before the turns, a fresh
     worker's first answers; after them, warm answers, recording rounds and a page just after a
     round. Returns each history's figures by its label."""
-    report = BENCH / "wrk" / "report.lua"
+    report_script = BENCH / "wrk" / "report.lua"
     rounds_script = BENCH / "wrk" / "rounds.lua"
     apps: dict[str, Server] = {}
     floors: dict[str, Server] = {}
@@ -788,8 +87,8 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str) -
             apps[db.label] = Server(f"scorekeeper-{db.label}", "scorekeeper", db, opts.threads)
             floors[db.label] = Server(f"floor-{db.label}", "bench.floor:app", db, opts.threads)
         for db in dbs:
-            apps[db.label].wait("/api/openapi.json")
-            floors[db.label].wait(f"/games/{db.board_game}")
+            apps[db.label].ready("/api/openapi.json")
+            floors[db.label].ready(f"/games/{db.board_game}")
         endpoints = {db.label: endpoints_of(apps[db.label], db) for db in dbs}
         for db in dbs:
             runs[db.label]["cold"] = first_answers(apps[db.label], endpoints[db.label])
@@ -800,7 +99,7 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str) -
         for at in range(len(endpoints[dbs[0].label])):
             pairs = [(endpoints[db.label][at], apps[db.label].base + endpoints[db.label][at].path,
                       floor_urls[db.label]) for db in dbs]
-            for db, (floor, figures) in zip(dbs, measure_paired(wrk_bin, pairs, opts, report), strict=True):
+            for db, (floor, figures) in zip(dbs, measure_paired(wrk_bin, pairs, opts, report_script), strict=True):
                 figures.kind = endpoints[db.label][at].kind
                 figures.floor = floor
                 measured[db.label].append(figures)
@@ -818,7 +117,7 @@ def run_histories(dbs: list[Database], opts: argparse.Namespace, wrk_bin: str) -
             results += record_rounds(app, db, opts, wrk_bin, rounds_script)
             run["results"] = results
             keeper = endpoints[db.label][0].headers  # the scoreboard's: the phone keeping score
-            run["changed"] = after_a_round(app, db, endpoints[db.label], keeper)
+            run["changed"] = after_a_round(app, floors[db.label], db, endpoints[db.label], keeper)
     finally:
         for server in [*apps.values(), *floors.values()]:
             server.stop()
@@ -839,47 +138,24 @@ def first_answers(app: Server, endpoints: list[Endpoint]) -> dict[str, float]:
     return {name: statistics.median(times) for name, times in firsts.items()}
 
 
-def record_rounds(app: Server, db: Database, opts: argparse.Namespace, wrk_bin: str,
-                  script: Path) -> list[Figures]:
-    """Rounds recorded through the API in new games, in turns with the write floor: the write
-    floor's figures and the rounds', checked against what the database holds afterwards. Last
-    of a history's measures: it adds games and rounds to the history."""
-    games_file = db.instance / "round-games.txt"
-    warm_file = db.instance / "round-games-warm.txt"
-    add_round_games(db, opts.round_games, games_file)
-    add_round_games(db, max(opts.round_games // 4, opts.connections * 2), warm_file)
-    before = rounds_in(db, games_file)
-    logged = app.log_path.stat().st_size
-    writes, figures = measure_rounds(wrk_bin, db, app.base + "/api/games/0/rounds", opts, script,
-                                     games_file, warm_file)
-    stored = rounds_in(db, games_file) - before
-    answers = statuses(app.log_path, logged, r"POST /api/games/\d+/rounds")
-    figures.kind = "api"
-    figures.floor = writes
-    figures.note = "; ".join(filter(None, [
-        f"{stored} rounds stored for {figures.requests} answers",
-        "answers (warm-up too): " + ", ".join(f"{n} × {code}" for code, n in sorted(answers.items())),
-        figures.note]))
-    # Each turn may end with a round sent on every connection, stored but not answered.
-    if not figures.requests <= stored <= figures.requests + opts.connections * opts.pairs:
-        figures.errors += abs(stored - figures.requests)
-    return [writes, figures]
-
-
-def watcher_cookie(app: Server, db: Database) -> str:
-    """The session cookie of a phone that opened the watch link (its form token, no edit key)."""
-    _, headers, _ = fetch(f"{app.base}/games/{db.board_game}/watch", PHONE)
-    return headers.get("Set-Cookie", "").split(";", 1)[0]
-
-
-def after_a_round(app: Server, db: Database, endpoints: list[Endpoint], keeper: dict[str, str],
+def after_a_round(app: Server, floor: Server, db: Database, endpoints: list[Endpoint], keeper: dict[str, str],
                   rounds: int = 5) -> dict[str, float]:
     """Each page once, just after a round was recorded (in a game of its own, through the API):
-    what a page costs when nothing kept can be used. The median of a few, in milliseconds."""
+    what a page costs when nothing kept can be used; and the floor's page of the same game,
+    fetched just before and just after them (the floor keeps nothing: each of its answers is
+    worked out anew), under FLOOR_ANEW. The median of each, in milliseconds: the targets hold
+    each page against the floor's, timed in the same moments by the same client."""
     games_file = db.instance / "changed-game.txt"
     add_round_games(db, 1, games_file)
     game_id, key, *names = games_file.read_text().split()
-    timings: dict[str, list[float]] = {}
+    timings: dict[str, list[float]] = {FLOOR_ANEW: []}
+
+    def timed(url: str, headers: dict[str, str]) -> float:
+        started = time.perf_counter()
+        status, _, _ = fetch(url, headers)
+        assert status == 200, (url, status)
+        return (time.perf_counter() - started) * 1000
+
     for number in range(1, rounds + 1):
         out = names[(number - 1) % 4]
         body = json.dumps({"number": number, "went_out": out,
@@ -893,15 +169,11 @@ def after_a_round(app: Server, db: Database, endpoints: list[Endpoint], keeper: 
                  ("changed watch poll (sends the board)", f"/games/{game_id}/live?v={number}&watch=1")]
         pages += [(e.name, e.path) for e in endpoints if e.kind != "poll" and not e.path.startswith("/games/")]
         pages.append(("game file download", f"/games/{game_id}.json"))
+        timings[FLOOR_ANEW].append(timed(f"{floor.base}/games/{game_id}", PHONE))
         for name, path in pages:
-            started = time.perf_counter()
-            status, _, _ = fetch(app.base + path, keeper)
-            timings.setdefault(name, []).append((time.perf_counter() - started) * 1000)
-            assert status == 200, (path, status)
-    return {name: sorted(values)[len(values) // 2] for name, values in timings.items()}
-
-
-# ============================================================ sizes
+            timings.setdefault(name, []).append(timed(app.base + path, keeper))
+        timings[FLOOR_ANEW].append(timed(f"{floor.base}/games/{game_id}", PHONE))
+    return {name: statistics.median(values) for name, values in timings.items()}
 
 
 def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
@@ -910,7 +182,7 @@ def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
     the page fetches as it loads), with and without htmx."""
     app = Server("scorekeeper-sizes", "scorekeeper", db, opts.threads)
     try:
-        app.wait("/api/openapi.json")
+        app.ready("/api/openapi.json")
         cookie = phone_cookie(app, db)
         sizes: dict = {"encoding": None}
         asset_sizes: dict[str, int] = {}
@@ -949,22 +221,6 @@ def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
         app.stop()
 
 
-def decoded(body: bytes, headers: dict[str, str]) -> str:
-    encoding = headers.get("Content-Encoding", "")
-    if encoding == "br":
-        import brotli
-
-        body = brotli.decompress(body)
-    elif encoding == "gzip":
-        import gzip
-
-        body = gzip.decompress(body)
-    return body.decode("utf-8")
-
-
-# ============================================================ taps
-
-
 def taps(opts: argparse.Namespace) -> dict | None:
     """The taps to record a round, from the browser test (run here when Chromium is there)."""
     result = ARTIFACTS / "taps.json"
@@ -982,123 +238,6 @@ def taps(opts: argparse.Namespace) -> dict | None:
     if result.exists():
         return json.loads(result.read_text())
     return None
-
-
-# ============================================================ report
-
-
-def ms(x: float) -> str:
-    return f"{x:7.2f}"
-
-
-def table(db: Database, run: dict) -> None:
-    results: list[Figures] = run["results"]
-    say(f"{'endpoint':<34}{'req/s':>8}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}   "
-        f"{'req/s ÷ floor':>13}{'p95 ÷ floor':>12}{'errors':>8}")
-    for f in results:
-        against = f.floor
-        rel = f"{f.rps / against.rps:13.2f}{f.p95 / against.p95:12.2f}" if against else f"{'':13}{'':12}"
-        mark = " (÷ write floor)" if f.kind == "api" else ""
-        say(f"{f.name:<34}{f.rps:8.0f}{ms(f.p50):>9}{ms(f.p95):>9}{ms(f.p99):>9}   {rel}{f.errors:8d}{mark}")
-    for f in results:
-        if f.note:
-            say(f"  ({f.name}: {f.note})")
-    say(f"first answer of a fresh server (nothing kept yet; median of {FRESH_STARTS} fresh starts) and of warm ones "
-        f"working the page out anew (median of 5, each after {IDLE:g} s idle), each timed as {AT_ONCE} requests at once, the slower; "
-        "and one answer just after a round was recorded:")
-    for name, seconds in run["cold"].items():
-        say(f"  {name:<38} first {seconds * 1000:8.1f} ms   warm {run['warm'][name] * 1000:6.1f} ms")
-    for name, millis in run["changed"].items():
-        say(f"  {name:<38} after a round {millis:6.1f} ms")
-
-
-Verdict = tuple[bool | None, str]
-
-
-def database_verdicts(system: str, small: dict, large: dict) -> list[Verdict]:
-    """The targets of one database system, each line named after it: met (True), not met
-    (False), or a diagnostic figure (None).
-
-    Each endpoint is held against the floor measured in turns with it."""
-    out: list[Verdict] = []
-    for label, run in (("small", small), ("large", large)):
-        results: list[Figures] = run["results"]
-        title = f"{system} {label}"
-        read_floor = results[0]
-        for f in results[1:]:
-            floor = f.floor
-            if floor is None:
-                continue
-            if f.kind == "poll":
-                out.append((f.rps >= POLL * floor.rps, f"{title}: {f.name}: req/s {f.rps / floor.rps:.2f}x the "
-                                                       f"floor's (≥ {POLL:g}x)"))
-                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor's (diagnostic: ≤ {POLL_P95}x)"))
-            elif f.kind == "api":
-                # A durable write waits for the disk (or the server's log): held against the
-                # write floor's bare commits, and shown against the read floor too.
-                out.append((None, f"{title}: {f.name}: {f.rps:.0f} req/s, p95 {f.p95:.1f} ms: "
-                                  f"{f.rps / floor.rps:.3f}x the write floor's bare commit rate (diagnostic: ≥ {ROUNDS}x), "
-                                  f"{f.rps / read_floor.rps:.2f}x the read floor's req/s"))
-            else:
-                out.append((None, f"{title}: {f.name}: p95 {f.p95 / floor.p95:.2f}x the floor (diagnostic: ≤ {PAGE_P95}x), "
-                                  f"req/s {f.rps / floor.rps:.2f}x (diagnostic: ≥ {PAGE_RPS}x)"))
-            if f.errors:
-                out.append((False, f"{title}: {f.name}: {f.errors} failed or unexpected answers"))
-        out += first_answer_verdicts(title, run)
-    for name, millis in large["changed"].items():
-        out.append((millis <= ANEW_MS, f"{system} large: worked out anew just after a round: {name}: "
-                                       f"{millis:.1f} ms (≤ {ANEW_MS:g} ms)"))
-    for s, big in zip(small["results"], large["results"], strict=True):
-        if s.floor is None or big.floor is None:
-            continue
-        out.append((None, f"{system}: growth: {_base(s.name)}: {growth(s, big):.2f}x slower on the large history "
-                          f"(diagnostic: ≤ {GROWTH}x; worse of req/s and p50, each against its floor)"))
-    return out
-
-
-def first_answer_verdicts(title: str, run: dict) -> list[Verdict]:
-    """A fresh worker's first answer within FIRST times a warm one, for every endpoint: a page
-    that a new worker has to work up (a replay of the history, caches to fill) fails it."""
-    out: list[Verdict] = []
-    for name, first in run["cold"].items():
-        warm = run["warm"][name]
-        out.append((first <= FIRST * warm, f"{title}: first answer: {name}: first {first * 1000:.1f} ms, "
-                                           f"warm {warm * 1000:.1f} ms (≤ {FIRST:g}x)"))
-    return out
-
-
-def shared_verdicts(sizes: dict, tapped: dict | None) -> list[Verdict]:
-    """The targets that do not depend on the database: the pages' weight, the taps."""
-    out: list[Verdict] = []
-    own = sizes["scoreboard"]["own_assets"] / 1024
-    out.append((own < OWN_ASSETS_KB,
-                f"size: our own CSS and JavaScript {own:.1f} KB compressed (< {OWN_ASSETS_KB:.0f} KB)"))
-    for label in ("scoreboard", "round screen"):
-        whole = sizes[label]["with_htmx"] / 1024
-        out.append((whole < PAGE_KB, f"size: the {label} with htmx {whole:.1f} KB compressed (< {PAGE_KB:.0f} KB)"))
-    if tapped:
-        ok = tapped["taps"] <= tapped["goal"]
-        out.append((ok, f"taps: {tapped['taps']} to record the round (goal ≤ {tapped['goal']})"))
-        eight = tapped.get("rounds", {}).get("eight cards")
-        if eight:
-            ok = eight["taps"] <= eight["goal"]
-            out.append((ok, f"taps: {eight['taps']} to record a round of eight-card hands (goal ≤ {eight['goal']})"))
-    return out
-
-
-def growth(small: Figures, large: Figures) -> float:
-    """How much slower an endpoint is on the large history: the worse of throughput and median
-    latency, each taken relative to the floor measured beside it (so that the machine getting
-    busier, or quieter, between the two runs does not count as the app's doing)."""
-    if not (large.rps and small.p50 and small.floor and large.floor):
-        return float("inf")
-    rps = (small.rps / small.floor.rps) / (large.rps / large.floor.rps)
-    p50 = (large.p50 / large.floor.p50) / (small.p50 / small.floor.p50)
-    return max(rps, p50)
-
-
-def _base(name: str) -> str:
-    return re.sub(r" \(.*\)$", "", re.sub(r"page \d+ \(last\)", "last page", name))
 
 
 def parse_options() -> argparse.Namespace:
@@ -1145,13 +284,6 @@ def parse_options() -> argparse.Namespace:
     return opts
 
 
-def loudly(text: str) -> None:
-    """A warning nobody scrolling past the figures can miss."""
-    say("!" * 100)
-    say(f"!! {text}")
-    say("!" * 100)
-
-
 def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespace, wrk_bin: str,
                  made: list[Database]) -> dict:
     """Seed the small and the large history on one database system, bench both, print their
@@ -1169,56 +301,18 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
         say("")
         say(f"== {db.title} history: {db.games:,} games; scoreboard of game {db.board_game}, "
             f"player {db.player}, file of game {db.file_game}")
-        table(db, runs[db.label])
-    growth_table(system.name, runs["small"]["results"], runs["large"]["results"])
+        report.table(db, runs[db.label])
+    report.growth_table(system.name, runs["small"]["results"], runs["large"]["results"])
     load = None
     if not opts.no_table_load:
-        import table_load
-
         load = table_load.model(histories["large"], opts.threads, opts.table_settle,
                                 opts.table_window, opts.max_tables)
     return {"system": system, "histories": histories, "runs": runs, "load": load}
 
 
-def growth_table(system: str, small: list[Figures], large: list[Figures]) -> None:
-    say("")
-    say(f"== {system}: growth from the small to the large history (large ÷ small; then each against its floor)")
-    say(f"{'endpoint':<34}{'req/s':>8}{'p50':>8}{'p95':>8}   {'slower, against the floor':>26}")
-    for s, big in zip(small, large, strict=True):
-        vs = f"{growth(s, big):26.2f}" if s.floor and big.floor else ""
-        say(f"{_base(s.name):<34}{big.rps / s.rps:8.2f}{big.p50 / s.p50:8.2f}{big.p95 / s.p95:8.2f}   {vs}")
-
-
-def sizes_table(sizes: dict, db: Database) -> None:
-    say("")
-    say(f"== transferred sizes (bytes on the wire, {sizes['encoding']} as a phone accepts it; "
-        f"from the {db.title} history)")
-    say(f"{'':<16}{'page':>8}{'htmx fragment':>15}{'+ our CSS/JS':>14}{'+ htmx':>10}")
-    for label in ("scoreboard", "round screen"):
-        s = sizes[label]
-        say(f"{label:<16}{s['html']:8,}{s['fragment']:15,}{s['without_htmx']:14,}{s['with_htmx']:10,}")
-    say("assets: " + ", ".join(f"{Path(u).name} {n:,}" for u, n in sizes["assets"].items()))
-
-
-def taps_table(tapped: dict | None) -> None:
-    say("")
-    if not tapped:
-        say("== taps: not counted (no Chromium)")
-        return
-    say(f"== taps to record a four-player round with three hands of five cards: {tapped['taps']} "
-        f"(goal: {tapped['cards']} cards + {tapped['players']} players + 2 = {tapped['goal']})")
-    say("   " + ", ".join(f"{k} {v}" for k, v in tapped["breakdown"].items()))
-    eight = tapped.get("rounds", {}).get("eight cards")
-    if eight:
-        say(f"== taps for three hands of eight cards: {eight['taps']} (goal {eight['goal']}); "
-            + ", ".join(f"{k} {v}" for k, v in eight["breakdown"].items()))
-
-
 def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], missing: dict[str, str],
-                 sizes: dict | None, tapped: dict | None, checks: list[Verdict]) -> dict:
+                 sizes: dict | None, tapped: dict | None, checks: list[targets.Verdict]) -> dict:
     """Everything printed, by database system and history."""
-    import table_load
-
     def system(done: dict) -> dict:
         runs = done["runs"]
         return {
@@ -1285,8 +379,6 @@ def main() -> int:
             try:
                 benched.append(bench_system(system, work, opts, wrk_bin, made))
             except Exception as error:  # noqa: BLE001 (the other system's figures still count)
-                import traceback
-
                 traceback.print_exc()
                 missing[system.name] = f"the run failed: {error}"
                 loudly(f"{system.name} NOT benchmarked: {missing[system.name]}")
@@ -1296,15 +388,15 @@ def main() -> int:
         # Sizes and taps do not depend on the database: measured once, on the first one benched.
         sizes_from = benched[0]["histories"]["large"]
         sizes = transfer_sizes(sizes_from, opts)
-        sizes_table(sizes, sizes_from)
+        report.sizes_table(sizes, sizes_from)
         tapped = taps(opts)
-        taps_table(tapped)
-        checks: list[Verdict] = []
+        report.taps_table(tapped)
+        checks: list[targets.Verdict] = []
         for done in benched:
-            checks += database_verdicts(done["system"].name, done["runs"]["small"], done["runs"]["large"])
+            checks += targets.database_verdicts(done["system"].name, done["runs"]["small"], done["runs"]["large"])
             if done["load"] is not None:
                 checks += done["load"]["verdicts"]
-        checks += shared_verdicts(sizes, tapped)
+        checks += targets.shared_verdicts(sizes, tapped)
         say("")
         say("== targets")
         for ok, text in checks:
@@ -1312,8 +404,6 @@ def main() -> int:
         held = [ok for ok, _ in checks if ok is not None]
         on = " and ".join(done["system"].name for done in benched)
         say(f"{sum(held)} of {len(held)} targets met on {on}; the whole run took {time.monotonic() - began:.0f} s.")
-        import speed_lines
-
         lines, code = speed_lines.total()
         say(f"Speed-only code: {lines} lines, {code} of them code (bench/speed_lines.py names the pieces).")
         for name, why in missing.items():

@@ -1,11 +1,12 @@
 """How many lines of the app exist only for speed: the pieces named below, counted as they
-stand in the checkout (a piece removed counts 0, a module gone too).
+stand in the checkout. A piece named here that is not in the checkout is an error
+(tests/test_bench.py checks): a piece removed from the app is removed from this list too.
 
 Each piece is a whole file, or named definitions in a file ("Class", "function", or
 "outer.inner" for a function defined inside another). Two figures: every line of the pieces,
 and their code alone (no blank lines, comments or docstrings).
 
-    .venv/bin/python bench/speed_lines.py
+    .venv/bin/python -m bench.speed_lines
 """
 
 from __future__ import annotations
@@ -20,23 +21,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: (file, definitions in it or None for the whole file, why it is speed-only)
 PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
-    ("scorekeeper/web/kept.py", None, "pages kept per process, with a hole for the form token"),
     ("scorekeeper/web/polls.py", None, "the unchanged poll answered before Flask"),
     ("scorekeeper/store/games.py", ("VersionReader",), "its read of a game's version, outside a request"),
     ("scorekeeper/store/database.py", ("one_statement_engine",), "that read with no transaction around it"),
-    ("scorekeeper/app.py", ("warm_up",), "the warm-up of each worker"),
     ("scorekeeper/app.py", ("compiled_templates",), "templates compiled once for every process"),
-    ("scorekeeper/web/views/rounds.py", ("_recorded",), "a new round's board shows the words read before its write"),
-    ("gunicorn.conf.py", None, "gunicorn's own first-request work done beforehand"),
-    ("scorekeeper/store/database.py",
-     ("read_row", "read_row_on", "unlocked", "read_rows_on", "read_one", "read_one_on", "send",
-      "_compiled_change", "_compiled", "let_go", "_Writers"),
-     "the read variants, send, the statement caches, the writers' queue"),
-    ("scorekeeper/web/limits.py", ("_Limiter",), "Flask-Limiter asked only when a limit applies"),
     ("scorekeeper/web/languages.py", ("Language", "language", "gettext", "ngettext", "pgettext"),
      "a request's language found once, its words read from that catalogue"),
     ("scorekeeper/web/assets.py",
-     ("init_app.compressed", "vary_on", "encodings", "chosen_encoding", "_best", "_precompressed"),
+     ("encodings", "chosen_encoding", "_precompressed"),
      "compression chosen by hand, static files compressed once"),
 ]
 
@@ -69,10 +61,10 @@ def code_lines(source: str) -> set[int]:
 
 
 def count(path: str, names: tuple[str, ...] | None) -> tuple[int, int]:
-    """(lines, code lines) of the pieces in ``path``; 0 for what is not there."""
+    """(lines, code lines) of the pieces in ``path``; LookupError for a piece not there."""
     file = ROOT / path
     if not file.exists():
-        return 0, 0
+        raise LookupError(f"{path} is named as speed-only but is not in the checkout")
     source = file.read_text()
     code = code_lines(source)
     if names is None:
@@ -82,9 +74,10 @@ def count(path: str, names: tuple[str, ...] | None) -> tuple[int, int]:
         spans = []
         for name in names:
             node = defs.get(name)
-            if node is not None:
-                start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
-                spans.append((start, node.end_lineno))
+            if node is None:
+                raise LookupError(f"{path}: {name} is named as speed-only but is not there")
+            start = min([node.lineno, *(d.lineno for d in getattr(node, "decorator_list", []))])
+            spans.append((start, node.end_lineno))
     numbers = {n for start, end in spans for n in range(start, end + 1)}
     return len(numbers), len(numbers & code)
 

@@ -15,7 +15,7 @@ Everything runs on this machine, the client included: on 2 cores, Caddy's TLS an
 server's process share the cores the one server had alone. The ratio printed is the stack's
 tables over the one server's.
 
-    .venv/bin/python bench/stack_load.py [--games 2000] [--window 10] [--settle 2]
+    .venv/bin/python -m bench.stack_load [--games 2000] [--window 10] [--settle 2]
 """
 
 from __future__ import annotations
@@ -32,22 +32,25 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from scorekeeper.serving import THREADS as SERVED_THREADS  # what `make run` serves with
 
-import run  # noqa: E402
-import stack  # noqa: E402 (scripts/stack.py: the deploy's Caddyfile and settings for this machine)
-import table_load  # noqa: E402
+from scripts import stack  # scripts/stack.py: the deploy's Caddyfile and settings for this machine
+
+from bench import table_load
+from bench.common import say
+from bench.databases import Database, PostgreSQL, build, start_postgres, stop_postgres
+from bench.servers import Server
+from scorekeeper.launcher import free_port
 
 
-def through_stack(db: run.Database, tables, threads: int, first: int, settle: float, window: float):
+def through_stack(db: Database, tables, threads: int, first: int, settle: float, window: float):
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-stack-bench-"))
     settings = stack.deploy_settings()
     servers = []
     caddy = None
     try:
         for index in range(2):
-            server = run.Server(f"stack-app-{index}", "scorekeeper", db, threads)
+            server = Server(f"stack-app-{index}", "scorekeeper", db, threads)
             servers.append(server)
         for server in servers:
             # The deploy's settings (PROXY_COUNT, the engine's options) but the bench's database,
@@ -56,9 +59,9 @@ def through_stack(db: run.Database, tables, threads: int, first: int, settle: fl
             server.env.update({k: v for k, v in settings.items() if k in ("FLASK_PROXY_COUNT",
                                                                           "FLASK_SQLALCHEMY_ENGINE_OPTIONS")})
             server.restart("/api/openapi.json")
-        port = run.free_port()
+        port = free_port()
         config = folder / "Caddyfile"
-        config.write_text(stack.caddyfile(port, run.free_port(), [s.port for s in servers], folder / "caddy"))
+        config.write_text(stack.caddyfile(port, free_port(), [s.port for s in servers], folder / "caddy"))
         env = dict(os.environ, XDG_DATA_HOME=str(folder / "data"), XDG_CONFIG_HOME=str(folder / "config"),
                    HOME=str(folder))
         caddy = subprocess.Popen(["caddy", "run", "--config", str(config), "--adapter", "caddyfile"], env=env,
@@ -93,7 +96,7 @@ def through_stack(db: run.Database, tables, threads: int, first: int, settle: fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", run.SERVED_THREADS)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", SERVED_THREADS)))
     parser.add_argument("--games", type=int, default=2000, help="finished games in the history")
     parser.add_argument("--window", type=float, default=10.0, help="seconds measured per number of tables")
     parser.add_argument("--settle", type=float, default=2.0, help="seconds before each window")
@@ -101,37 +104,37 @@ def main() -> int:
     opts = parser.parse_args()
     server, holder = os.environ.get("TEST_DATABASE_URL"), None
     if not server:
-        server, holder = run.start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
+        server, holder = start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
     if not server:
-        run.say("no PostgreSQL server could be started")
+        say("no PostgreSQL server could be started")
         return 2
-    system = run.PostgreSQL(server)
+    system = PostgreSQL(server)
     db = None
     try:
         with tempfile.TemporaryDirectory(prefix="scorekeeper-stack-tables-") as work:
-            db = run.Database("large", system, Path(work) / "large", opts.games, 20)
-            run.build(db, processes=min(2, os.cpu_count() or 1))
-            run.say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s; {os.cpu_count()} cores, "
+            db = Database("large", system, Path(work) / "large", opts.games, 20)
+            build(db, processes=min(2, os.cpu_count() or 1))
+            say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s; {os.cpu_count()} cores, "
                     f"load average {os.getloadavg()[0]:.2f}")
             tables = table_load.make_tables(db, opts.max_tables)
-            alone = run.Server("one-app-server", "scorekeeper", db, opts.threads)
+            alone = Server("one-app-server", "scorekeeper", db, opts.threads)
             try:
-                alone.wait("/api/openapi.json")
+                alone.ready("/api/openapi.json")
                 one = asyncio.run(table_load.search("one app server", alone.port, tables,
                                                     table_load.versions(db, tables), 16, opts.settle, opts.window))
             finally:
                 alone.stop()
             both = through_stack(db, tables, opts.threads, max(1, one.held), opts.settle, opts.window)
-            run.say("")
-            run.say(f"One app server alone (plain HTTP): {one.held} tables held")
-            run.say(f"Caddy (HTTPS) in front of two app servers: {both.held} tables held")
+            say("")
+            say(f"One app server alone (plain HTTP): {one.held} tables held")
+            say(f"Caddy (HTTPS) in front of two app servers: {both.held} tables held")
             if one.held:
-                run.say(f"Ratio: {both.held / one.held:.2f} on {os.cpu_count()} cores "
+                say(f"Ratio: {both.held / one.held:.2f} on {os.cpu_count()} cores "
                         f"(load average {os.getloadavg()[0]:.2f} at the end)")
     finally:
         if db is not None and db.url:
             system.drop(db.url)
-        run.stop_postgres(holder)
+        stop_postgres(holder)
     return 0
 
 

@@ -22,7 +22,7 @@ request (a phone's poll two seconds after the last often finds its connection go
 is the costlier case). It shares the machine with the
 server; its own CPU time and how late its timers fire are printed beside the figures.
 
-    .venv/bin/python bench/table_load.py [--postgres] [--threads 4] [--games 10000] [--window 15]
+    .venv/bin/python -m bench.table_load [--postgres] [--threads 4] [--games 10000] [--window 15]
 """
 
 from __future__ import annotations
@@ -42,9 +42,11 @@ import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from scorekeeper.serving import THREADS as SERVED_THREADS  # what `make run` serves with
 
-import run  # noqa: E402 (bench/run.py, beside this file: servers, databases, seeding)
+from bench.common import PHONE, decoded, say
+from bench.databases import Database, PostgreSQL, SQLite, app_context, build, start_postgres, stop_postgres
+from bench.servers import Server
 
 POLL_EVERY = 2.0        # htmx's "every 2s" on the board
 ROUND_EVERY = 180.0     # a round every 3 minutes
@@ -53,11 +55,13 @@ TYPING = (5.0, 20.0)    # seconds between opening the round screen and saving it
 PHONES = 6
 P95_MS = 100.0          # a number of tables is held with p95 <= 100 ms and no error
 TABLES = 0.7            # target: the app holds at least 0.7x the floor's tables
-#: Target: recording a round p95 <= 50 ms under the load model, at the most tables held, in the
-#: app's own time (the access log's). The phone waits longer there: every request first waits its
-#: turn for the server's one process, about as long as an empty one does, and that wait is what
-#: the tables held bound (both are printed).
-ROUND_P95_MS = 50.0
+#: Target: recording a round under the load model, at the most tables held, in the app's own time
+#: (the access log's), p95 within 4x the floor's round at the floor's most tables held (one UPDATE
+#: and a small template). Both are timed from a worker thread taking the request, so both include
+#: the turns a thread waits for the one process's other threads: the ratio is the round's own
+#: work. The phone waits longer: every request first waits its turn for the server, about as
+#: long as an empty one does, and that wait is what the tables held bound (both are printed).
+ROUND = 4.0
 NAMES = ("Ann", "Ben", "Cat", "Dev")
 STARTING_ROUNDS = 4     # each table's game has this many rounds when the model starts
 PROBE_EVERY = 1.0       # seconds between the extra rounds recorded while the most tables held run
@@ -82,7 +86,7 @@ def hand_round(number: int) -> tuple[str, dict[str, str]]:
     return out, {name: "K Q 7 5 3" for name in NAMES if name != out}
 
 
-def make_tables(db: run.Database, count: int) -> list[Table]:
+def make_tables(db: Database, count: int) -> list[Table]:
     """``count`` new Balmoral games of four players, each STARTING_ROUNDS rounds in, stored
     through the store; each with the session cookie of a phone that keeps its score, made by
     the app's own session and edit-key code."""
@@ -102,7 +106,7 @@ def make_tables(db: run.Database, count: int) -> list[Table]:
         out, hands = hand_round(number)
         records.append(RoundRecord.create(out, {n: parse_hand(h) for n, h in hands.items()}, {}, {out}))
         state = advance(state, records[-1])
-    with run.app_context(db) as app:
+    with app_context(db) as app:
         keys: list[str] = []
         ids = store.import_games([GameFile(setup, tuple(records), state, None, None)] * count, keys=keys)
         players = list(sqla.session.scalars(select(Player.id).where(Player.name.in_(NAMES))))
@@ -115,7 +119,7 @@ def make_tables(db: run.Database, count: int) -> list[Table]:
     return tables
 
 
-def versions(db: run.Database, tables: list[Table]) -> dict[int, int]:
+def versions(db: Database, tables: list[Table]) -> dict[int, int]:
     """Each table's game version as the database holds it now: what its phones poll with."""
     from sqlalchemy import bindparam, create_engine, text
     from sqlalchemy.pool import NullPool
@@ -273,7 +277,7 @@ class Phones:
             task.cancel()
 
     def headers(self, cookie: str, **more: str) -> dict[str, str]:
-        headers = dict(run.PHONE, **more)
+        headers = dict(PHONE, **more)
         if cookie:
             headers["Cookie"] = cookie
         return headers
@@ -319,7 +323,7 @@ class Phones:
                 _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
                                                      self.headers(cookies[0]))
                 self.keep_cookie(cookies, 0, answer)
-                token, number, version = read_form(run.decoded(body, answer))
+                token, number, version = read_form(decoded(body, answer))
             except (Failed, AttributeError):
                 continue
             await asyncio.sleep(self.rng.uniform(*TYPING))
@@ -420,7 +424,7 @@ class Phones:
                 _, answer, body = await self.request("round screen", "GET", f"/games/{game}/rounds/new",
                                                      self.headers(cookies[seat]))
                 self.keep_cookie(cookies, seat, answer)
-                token, number, version = read_form(run.decoded(body, answer))
+                token, number, version = read_form(decoded(body, answer))
                 _, answer, _ = await self.request(
                     "round", "POST", f"/games/{game}/rounds/new",
                     self.headers(cookies[seat], **{"HX-Request": "true", "X-CSRFToken": token,
@@ -441,7 +445,7 @@ class Phones:
 
 def shown(seen: list[int], seat: int, body: bytes, answer: dict[str, str]) -> None:
     """The version a board (a page or the poll's fragment) shows: its poll asks with it next."""
-    found = re.search(r"live\?v=(\d+)", run.decoded(body, answer))
+    found = re.search(r"live\?v=(\d+)", decoded(body, answer))
     if found:
         seen[seat] = max(seen[seat], int(found.group(1)))
 
@@ -556,7 +560,7 @@ async def search(name: str, port: int, tables: list[Table], start_versions: dict
         while True:
             step = await phones.hold(count, settle, window)
             found.steps.append(step)
-            run.say(f"  {name}: {count:4d} tables: " + describe(step))
+            say(f"  {name}: {count:4d} tables: " + describe(step))
             if step.held:
                 held = max(held, count)
             else:
@@ -580,7 +584,7 @@ async def search(name: str, port: int, tables: list[Table], start_versions: dict
             step = await phones.hold(held, settle, window)
             await recording
             found.steps.append(step)
-            run.say(f"  {name}: {held:4d} tables again, a round recorded every {PROBE_EVERY:g} s beside them: "
+            say(f"  {name}: {held:4d} tables again, a round recorded every {PROBE_EVERY:g} s beside them: "
                     + describe(step))
     finally:
         await phones.close()
@@ -601,12 +605,12 @@ def describe(step: Step) -> str:
 # ============================================================ one database
 
 
-def model(db: run.Database, threads: int, settle: float = 3.0, window: float = 15.0,
+def model(db: Database, threads: int, settle: float = 3.0, window: float = 15.0,
           max_tables: int = 1024) -> dict:
     """The load model on one seeded database: the app, then the floor, each served alone.
     Returns the two searches and the targets' verdicts; prints the table."""
-    run.say("")
-    run.say(f"== table load model on the {db.title} history: {PHONES} phones a table polling every "
+    say("")
+    say(f"== table load model on the {db.title} history: {PHONES} phones a table polling every "
             f"{POLL_EVERY:g} s, a round every {ROUND_EVERY / 60:g} min through the round screen, a history or "
             f"player page every {PAGE_EVERY / 60:g} min; {settle:g} s settling + {window:g} s measured per number; "
             f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
@@ -614,53 +618,58 @@ def model(db: run.Database, threads: int, settle: float = 3.0, window: float = 1
     results: dict[str, Search] = {}
     for name, target, ready in (("Scorekeeper", "scorekeeper", "/api/openapi.json"),
                                 ("floor", "bench.floor:app", f"/games/{tables[0].game_id}")):
-        server = run.Server(f"table-load-{name.lower()}", target, db, threads)
+        server = Server(f"table-load-{name.lower()}", target, db, threads)
         try:
-            server.wait(ready)
+            server.ready(ready)
             first = (results["Scorekeeper"].held or 16) if results else 16
             results[name] = asyncio.run(search(name, server.port, tables, versions(db, tables), first,
                                                settle, window, rounds=name == "Scorekeeper",
                                                log=server.log_path))
         finally:
             server.stop()
-    run.say(f"  (load average {os.getloadavg()[0]:.2f} at the end)")
+    say(f"  (load average {os.getloadavg()[0]:.2f} at the end)")
     report(db, results["Scorekeeper"], results["floor"])
     return {"app": results["Scorekeeper"], "floor": results["floor"],
             "verdicts": verdicts(db.title, results["Scorekeeper"], results["floor"])}
 
 
-def report(db: run.Database, app: Search, floor: Search) -> None:
-    run.say("")
-    run.say(f"{'server':<14}{'tables held':>12}{'req/s':>8}{'p95 ms':>8}  "
+def report(db: Database, app: Search, floor: Search) -> None:
+    say("")
+    say(f"{'server':<14}{'tables held':>12}{'req/s':>8}{'p95 ms':>8}  "
             + "".join(f"{k + ' p95':>22}" for k in KINDS))
     for found in (app, floor):
         best = found.best
         rate = best.requests / best.seconds if best else 0.0
         held = f"{'≥ ' if found.ceiling else ''}{found.held}"
         kinds = "".join(f"{found.kind_p95(k):13.1f} ({found.kind_count(k):5d})" for k in KINDS)
-        run.say(f"{found.server:<14}{held:>12}{rate:8.0f}{(best.p95 if best else 0):8.1f}  {kinds}")
-    run.say("  (each kind's p95 in ms over every window held, with its number of requests)")
+        say(f"{found.server:<14}{held:>12}{rate:8.0f}{(best.p95 if best else 0):8.1f}  {kinds}")
+    say("  (each kind's p95 in ms over every window held, with its number of requests)")
     worked, polls = app.in_app(ROUND_SAVED), app.in_app(POLL_UNCHANGED)
-    run.say(f"  recording a round at {app.held} tables, {len(worked)} rounds: p95 {percentile(worked, 95):.1f} ms "
+    say(f"  recording a round at {app.held} tables, {len(worked)} rounds: p95 {percentile(worked, 95):.1f} ms "
             f"the app's own time (its access log), {percentile(app.round_times, 95):.1f} ms as the phone waited; "
             f"an unchanged poll there: {percentile(polls, 95):.1f} ms the app's, {percentile(app.unchanged_polls, 95):.1f} ms "
             "as the phones waited (the rest is every request's wait for the server's turn, which the tables "
             f"held keep within {P95_MS:g} ms)")
+    floor_rounds = floor.in_app(ROUND_SAVED)
+    say(f"  the floor's round at {floor.held} tables, {len(floor_rounds)} rounds: p95 {percentile(floor_rounds, 95):.1f} ms "
+        "its own time")
     if floor.held:
-        run.say(f"  headline: Scorekeeper holds {app.held} tables, the floor {floor.held}: "
+        say(f"  headline: Scorekeeper holds {app.held} tables, the floor {floor.held}: "
                 f"{app.held / floor.held:.3f}x (target ≥ {TABLES}x)")
 
 
 def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, str]]:
     ratio = app.held / floor.held if floor.held else 0.0
-    worked = app.in_app(ROUND_SAVED)
+    worked, floors = app.in_app(ROUND_SAVED), floor.in_app(ROUND_SAVED)
+    ours, theirs = percentile(worked, 95), percentile(floors, 95)
     return [
         (ratio >= TABLES, f"{title}: table load model: {app.held} tables held, the floor {floor.held}"
                           f"{' (every table there was)' if floor.ceiling else ''}: {ratio:.3f}x (≥ {TABLES}x)"),
-        (percentile(worked, 95) <= ROUND_P95_MS if worked else None,
-         f"{title}: recording a round under the load model: p95 {percentile(worked, 95):.1f} ms of the app's own "
-         f"time over {len(worked)} rounds with {app.held} tables running (≤ {ROUND_P95_MS:g} ms); the phone "
-         f"waited {percentile(app.round_times, 95):.1f} ms, an unchanged poll's {percentile(app.unchanged_polls, 95):.1f} ms"),
+        (ours <= ROUND * theirs if worked and floors else None,
+         f"{title}: recording a round under the load model: p95 {ours:.1f} ms of the app's own time over "
+         f"{len(worked)} rounds with {app.held} tables running, the floor's {theirs:.1f} ms over {len(floors)} at "
+         f"{floor.held}: {ours / theirs if theirs else float('inf'):.2f}x (≤ {ROUND:g}x); the phone waited "
+         f"{percentile(app.round_times, 95):.1f} ms, an unchanged poll's {percentile(app.unchanged_polls, 95):.1f} ms"),
     ]
 
 
@@ -669,7 +678,7 @@ def verdicts(title: str, app: Search, floor: Search) -> list[tuple[bool | None, 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", run.SERVED_THREADS)))
+    parser.add_argument("--threads", type=int, default=int(os.environ.get("THREADS", SERVED_THREADS)))
     parser.add_argument("--games", type=int, default=10_000, help="finished games in the history")
     parser.add_argument("--window", type=float, default=15.0, help="seconds measured per number of tables")
     parser.add_argument("--settle", type=float, default=3.0, help="seconds before each window")
@@ -680,25 +689,25 @@ def main() -> int:
     if opts.postgres:
         server = os.environ.get("TEST_DATABASE_URL")
         if not server:
-            server, holder = run.start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
+            server, holder = start_postgres(int(os.environ.get("PGPORT_BENCH", "5498")))
         if not server:
-            run.say("no PostgreSQL server could be started")
+            say("no PostgreSQL server could be started")
             return 2
-    system = run.PostgreSQL(server) if server else run.SQLite()
+    system = PostgreSQL(server) if server else SQLite()
     db = None
     try:
         with tempfile.TemporaryDirectory(prefix="scorekeeper-tables-") as work:
-            db = run.Database("large", system, Path(work) / "large", opts.games, 20)
-            run.build(db, processes=min(2, os.cpu_count() or 1))
-            run.say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s")
+            db = Database("large", system, Path(work) / "large", opts.games, 20)
+            build(db, processes=min(2, os.cpu_count() or 1))
+            say(f"Seeded {db.title}: {db.games:,} games in {db.seconds:.0f} s")
             done = model(db, opts.threads, opts.settle, opts.window, opts.max_tables)
-            run.say("")
+            say("")
             for ok, text in done["verdicts"]:
-                run.say(f"{'NOTE' if ok is None else 'PASS' if ok else 'FAIL'}  {text}")
+                say(f"{'NOTE' if ok is None else 'PASS' if ok else 'FAIL'}  {text}")
     finally:
         if db is not None and db.url:
             system.drop(db.url)
-        run.stop_postgres(holder)
+        stop_postgres(holder)
     return 0
 
 

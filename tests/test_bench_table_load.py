@@ -5,17 +5,11 @@ the app takes it, and a watcher's poll then shows the version the model polls wi
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from scorekeeper import store
 from scorekeeper.rules import BALMORAL, GameSetup
 
+from bench import table_load
 from conftest import join
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
-
-import table_load  # noqa: E402 (bench/table_load.py)
 
 POLL = {"HX-Request": "true", "HX-Trigger": "board"}
 

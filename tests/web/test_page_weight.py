@@ -1,23 +1,17 @@
-"""The benchmark's page-weight budget (bench/run.py, docs/performance.md), checked as `make bench`
+"""The benchmark's page-weight budget (bench/targets.py, docs/performance.md), checked as `make bench`
 measures it (bench/page_weight.py): the scoreboard of the phone keeping score fetches under
 15 KB of our own CSS and JavaScript, compressed as a phone takes it. Sizes do not depend on the
 machine, so the budget is a test."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import brotli
 
+from bench import page_weight
+from bench.targets import OWN_ASSETS_KB
 from conftest import close, join, make_app
 from scorekeeper import store
 from scorekeeper.rules import BALMORAL, GameSetup
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-
-import page_weight  # noqa: E402 (bench/page_weight.py)
-from run import OWN_ASSETS_KB  # noqa: E402 (bench/run.py)
 
 
 def test_the_scoreboard_keeps_to_the_budget_for_our_own_css_and_javascript(tmp_path):
