@@ -58,6 +58,9 @@ def test_a_masculine_word_of_the_tables_own_is_framed_by_no_feminine_word(web, l
     assert title in said
     board = one_round(web, game, headers)
     assert {"fr": "C’est enregistré : Tour 1.", "es": "Se guardó Juego 1."}[language] in board
+    delete = text(web.get(f"/games/{game}/rounds/1/delete", headers=headers))
+    assert {"fr": "Supprimer : tour 1 ?", "es": "¿Borrar juego 1?"}[language] in delete
+    said += " " + delete
     agreeing = rf"\b(?:la|une|aucune|cette|celle|una|ninguna|esa|esta)\s+{word}\b|\b{word}\s+\d+\s+(?:\w+\s+)?\w+(?:ée|ada|ida)\b"
     assert re.findall(agreeing, said + " " + board, re.IGNORECASE) == []
     # The phone's own sentences: the round's word is the table's, and its words are given for it.
@@ -77,6 +80,8 @@ def test_a_presets_round_reads_as_ever(web, language, headers, record, saved):
     screen = web.get(f"/games/{game}/rounds/new", headers=headers)
     assert record in text(screen) and "data-own-word" not in screen.text
     assert saved in one_round(web, game, headers)
+    delete = text(web.get(f"/games/{game}/rounds/1/delete", headers=headers))
+    assert {"fr": "Supprimer la donne 1 ?", "es": "¿Borrar la mano 1?"}[language] in delete
     words = script_words(screen)
     assert words["sent"][""] == {"fr": "{round} {number} envoyée.", "es": "{round} {number} enviada."}[language]
 
@@ -93,3 +98,11 @@ def test_every_sentence_about_a_tables_own_round_word_agrees_with_no_gender(lang
         own = [message.string for message in read_po(po) if message.context == languages.OWN_ROUND]
     assert len(own) >= 40
     assert [said for said in own if re.search(frames, said)] == []
+
+
+def test_the_delete_page_and_the_scoreboards_title_say_the_games_word_for_a_round(web):
+    game = new_game(web, NAMES, rules="liverpool")
+    one_round(web, game, {})
+    assert "Liverpool Rummy: deal 2" in text(web.get(f"/games/{game}"))
+    delete = text(web.get(f"/games/{game}/rounds/1/delete"))
+    assert "Delete deal 1?" in delete and "Yes, delete deal 1" in delete and "round 1" not in delete

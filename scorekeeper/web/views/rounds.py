@@ -201,7 +201,8 @@ def delete_round(game_id: int, number: int):
     loaded = _load(game_id)
     if not 1 <= number <= len(loaded.state.rounds):
         if request.method == "POST":
-            flash(gettext("Round %(number)s is already gone.", number=number), "warn")
+            flash(round_sentence(loaded.state.rules, "%(round)s %(number)s is already gone.",
+                                 round=round_title(loaded.state.rules), number=number), "warn")
             return _scoreboard(loaded, 409)
         abort(404)
     form = ConfirmForm()
@@ -214,7 +215,8 @@ def delete_round(game_id: int, number: int):
         except RoundError as exc:
             flash("; ".join(problem_words(p) for p in exc.problems), "error")
             return _scoreboard(loaded, 409)
-        flash(gettext("Round %(number)s deleted; the rounds after it are renumbered and worked out again.", number=number), "ok")
+        flash(round_sentence(loaded.state.rules, "%(round)s %(number)s deleted; the ones after it are renumbered and worked out "
+                             "again.", round=round_title(loaded.state.rules), number=number), "ok")
         return _scoreboard(saved)
     result = loaded.state.rounds[number - 1]
     return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
