@@ -58,7 +58,7 @@ LANGUAGES := de es fr fi
 
 translations: $(STAMP)
 	@mkdir -p $(TRANSLATIONS)
-	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k lazy_gettext -k stage_sentence:2 --no-wrap --add-location=file --sort-by-file \
+	$(BIN)/pybabel --quiet extract -F babel.cfg -k N_ -k lazy_gettext -k stage_sentence:2 -k round_sentence:2 -k round_words --no-wrap --add-location=file --sort-by-file \
 		--project=Scorekeeper --copyright-holder="Scorekeeper's authors" -o $(TRANSLATIONS)/messages.pot scorekeeper templates
 	@for lang in $(LANGUAGES); do \
 		$(BIN)/pybabel --quiet update --init-missing --no-wrap --no-fuzzy-matching --ignore-obsolete \

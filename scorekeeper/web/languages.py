@@ -23,7 +23,7 @@ from babel import Locale
 from babel.support import NullTranslations, Translations
 from flask import Flask, Request, g, has_app_context, has_request_context, request
 from flask_babel import Babel, format_date, format_percent, format_time, get_locale, get_translations
-from jinja2 import pass_context
+from jinja2 import pass_context, pass_eval_context
 from markupsafe import Markup, escape
 
 from scorekeeper.rules import (ABOUT, N_, PRESETS, Card, CardError, Deck, Phrase, Problem, Progression, Rank, RuleSet,
@@ -364,6 +364,52 @@ def stage_sentence(rules: RuleSet, message: str, **values: object) -> str:
     return gettext(whole or message, **values)
 
 
+#: The engine's own words for a round: a ladder's "Round", and "Deal" where round n is deal n.
+#: Each language's sentences about a round are written for them, the words around the
+#: round's word agreeing with it ("la manche 3 est enregistrée", "la mano 3 guardada").
+ROUND_WORDS = ("Round", "Deal")
+#: The context in which each sentence about a round is written a second time, for a house
+#: rule set's own word for a round ("tour", "juego"), whose gender, number and case no
+#: sentence can know: each catalogue writes it so that nothing around the word agrees with it
+#: ("Enregistrer : tour 3"). ``make translations`` extracts both (scorekeeper/web/extraction.py).
+OWN_ROUND = "a table's own round word"
+
+
+def engine_round_word(rules: RuleSet | None) -> str | None:
+    """The rule set's word for a round when it is one of the engine's own ("Round", "Deal", as
+    the engine writes it); None for a table's own. No rule set (a game whose rules cannot be
+    read) says "round"."""
+    if rules is None or rules.progression is Progression.LADDER:
+        return "Round"
+    word = engine_stage_word(rules)
+    return word if word in ROUND_WORDS else None
+
+
+def round_message(rules: RuleSet | None, message: str) -> str:
+    """``message``, a sentence framing the round's word (``%(round)s``), in the reader's
+    language with its blanks left: as written for the engine's own words, else in the
+    :data:`OWN_ROUND` context."""
+    if engine_round_word(rules) is not None:
+        return language().catalogue.ugettext(message)
+    return language().catalogue.upgettext(OWN_ROUND, message)
+
+
+def round_sentence(rules: RuleSet | None, message: str, **values: object) -> str:
+    """``message``, a sentence framing the round's word (``values["round"]``), in the reader's
+    language, its blanks filled (:func:`round_message`)."""
+    return elided(round_message(rules, message) % values, values)
+
+
+@pass_eval_context
+def _round_markup(eval_ctx, rules: RuleSet | None, message: str, **values: object) -> str:
+    """:func:`round_sentence` for a template, as the templates' own ``_`` fills a sentence:
+    the sentence's markup kept ("<strong>"), the values' escaped."""
+    if not eval_ctx.autoescape:
+        return round_sentence(rules, message, **values)
+    said = Markup(round_message(rules, message)) % {key: escape(value) for key, value in values.items()}
+    return elided(said, values)
+
+
 def percent(share: float | None) -> str:
     """A share as the reader's language writes a percentage ("67%", "67 %", "67 %"); a dash
     where there is none."""
@@ -513,6 +559,8 @@ def init_app(app: Flask) -> None:
     env = app.jinja_env
     for name in ("gettext", "ngettext", "pgettext", "npgettext"):
         env.globals[name] = _eliding(env.globals[name])
+    env.globals["round_sentence"] = _round_markup
+    env.globals["engine_round_word"] = engine_round_word
 
 
 def _eliding(said):

@@ -12,7 +12,8 @@ from flask_babel import format_decimal
 from scorekeeper.files import cells, transfer
 from scorekeeper.files.cells import Cell, signed
 from scorekeeper.files.transfer import EXISTING, GAMES, NEW, RESTORED, Imported, TooMany
-from scorekeeper.web.languages import (card_letter, court_letters, engine_stage_word, gettext, in_sentence,
+from scorekeeper.web.languages import (card_letter, court_letters, engine_round_word, engine_stage_word, gettext,
+                                       in_sentence,
                                        locale_code, ngettext, pgettext, round_title, rule_text, stage_sentence,
                                        stage_title, typed_aliases)
 from scorekeeper.rules import (
@@ -279,6 +280,9 @@ def game_data(state: GameState) -> dict:
         # Which of the engine's stage words it is ("Level", "Phase", "Deal"; None for a table's
         # own): the script's sentences about a stage are whole for each (scriptwords.py).
         "stage_kind": engine_stage_word(rules),
+        # Whether the round's word is the table's own (not "Round" or "Deal"): the script's
+        # sentences about a round then take the words written for it (scriptwords.py).
+        "round_own": engine_round_word(rules) is None,
     }
 
 

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 
 from scorekeeper.rules import GameSetup, GameState, Progression
 from scorekeeper.web.forms.round import RoundDraft
-from scorekeeper.web.languages import gettext, in_sentence, ngettext, round_title, stage_sentence, stage_title
+from scorekeeper.web.languages import (gettext, in_sentence, ngettext, round_sentence, round_title, stage_sentence,
+                                       stage_title)
 from scorekeeper.web.presenters import bonus_words, card_values, game_data, hand_label, player_colours, sent_words
 
 
@@ -33,11 +34,11 @@ def round_screen(loaded, draft: RoundDraft, before: GameState, editing: bool, se
         # The round corrected, as it was played.
         played = state.rounds[draft.number - 1]
         stages, dealer, cards_dealt = played.stages, played.dealer, played.cards_dealt
-        title = gettext("Correct %(round)s %(number)s", round=in_sentence(word), number=draft.number)
+        title = round_sentence(rules, "Correct %(round)s %(number)s", round=in_sentence(word), number=draft.number)
     else:
         stages = nxt.stages if nxt else ()
         dealer, cards_dealt = (nxt.dealer, nxt.cards_dealt) if nxt else (None, None)
-        title = gettext("Record %(round)s %(number)s", round=in_sentence(word), number=draft.number)
+        title = round_sentence(rules, "Record %(round)s %(number)s", round=in_sentence(word), number=draft.number)
     return {
         "loaded": loaded, "state": state, "game": loaded.game, "draft": draft, "editing": editing,
         "before": before,
@@ -64,7 +65,7 @@ def last_words(before: GameState) -> str:
     nxt = before.next
     if nxt is None or not nxt.is_last:
         return ""
-    return gettext("%(round)s %(number)s is the last", round=in_sentence(round_title(before.rules)), number=nxt.number)
+    return round_sentence(before.rules, "%(round)s %(number)s is the last", round=in_sentence(round_title(before.rules)), number=nxt.number)
 
 
 def finishes(before: GameState, name: str) -> str:

@@ -8,7 +8,10 @@ thing ("sent by %(name)s: %(hand)s"), with each ``%(name)s`` written ``{name}`` 
 A sentence that names a stage is given whole for each of the engine's own stage words, as the
 server's ``stage_sentence`` says it (``languages.STAGE_SENTENCES``): an object by the game's
 ``stage_kind`` ("Level", "Phase"), "" for the sentence with a table's own word in its blank;
-``banner.js``'s ``stageWord`` picks one.
+``banner.js``'s ``stageWord`` picks one. A sentence that frames the round's word is given
+likewise, as the server's ``round_sentence`` says it: under "" as written for the engine's own
+words for a round ("Round", "Deal"), under "own" in the context ``languages.OWN_ROUND``, for a
+table's own word; ``banner.js``'s ``roundWord`` picks one by the game's ``round_own``.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from __future__ import annotations
 import re
 
 from scorekeeper.rules import N_
-from scorekeeper.web.languages import STAGE_SENTENCES, language, locale_code
+from scorekeeper.web.languages import OWN_ROUND, STAGE_SENTENCES, language, locale_code
 
 _BLANK = re.compile(r"%\((\w+)\)[sd]")
 
@@ -34,6 +37,12 @@ def _stage(message: str) -> dict[str, str]:
     """A sentence naming a stage, whole for each of the engine's stage words ("Level",
     "Phase"), and under "" with the stage's word in a blank, for a table's own word."""
     return {"": _(message), **{kind: _(whole) for kind, whole in STAGE_SENTENCES[message].items()}}
+
+
+def round_words(message: str) -> dict[str, str]:
+    """A sentence framing the round's word, as written for the engine's own words for a round
+    (under "") and for a table's own (under "own"); ``make translations`` extracts both."""
+    return {"": _(message), "own": _script(language().catalogue.upgettext(OWN_ROUND, message))}
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -59,14 +68,14 @@ def words() -> dict[str, object]:
         "keep_open": _("Keep this page open until the signal returns: a reload now shows the browser's own "
                        "\u201cno internet\u201d page. Nothing saved here is lost."),
         # outbox.js: rounds waiting to be sent.
-        "waiting": _("%(round)s %(number)s: waiting to send"),
-        "waiting_game": _("%(round)s %(number)s of game %(game)s: waiting to send"),
-        "correction_waiting": _("Correction of %(round)s %(number)s: waiting to send"),
-        "correction_waiting_game": _("Correction of %(round)s %(number)s of game %(game)s: waiting to send"),
-        "not_sent": _("Offline, retrying\u2026 %(round)s %(number)s is kept on this phone and sent by itself "
+        "waiting": round_words("%(round)s %(number)s: waiting to send"),
+        "waiting_game": round_words("%(round)s %(number)s of game %(game)s: waiting to send"),
+        "correction_waiting": round_words("Correction of %(round)s %(number)s: waiting to send"),
+        "correction_waiting_game": round_words("Correction of %(round)s %(number)s of game %(game)s: waiting to send"),
+        "not_sent": round_words("Offline, retrying\u2026 %(round)s %(number)s is kept on this phone and sent by itself "
                       "when the signal returns."),
-        "sent": _("%(round)s %(number)s sent."),
-        "sent_game": _("%(round)s %(number)s of game %(game)s sent."),
+        "sent": round_words("%(round)s %(number)s sent."),
+        "sent_game": round_words("%(round)s %(number)s of game %(game)s sent."),
         "save_waiting": _("Waiting to send\u2026"),
         "back_to_game": _("Back to game %(game)s"),
         "nothing_waiting": _("Nothing from this phone is waiting to be sent."),
@@ -98,19 +107,19 @@ def words() -> dict[str, object]:
         "cards_each": ngettext("<strong>%(num)d</strong> card each", "<strong>%(num)d</strong> cards each", 10),
         "made": _stage(N_("%(name)s made the %(stage)s")),
         "completes": _stage(N_("%(name)s completes %(stage)s %(number)s")),
-        "record": _("Record %(round)s %(number)s"),
-        "save": _("Save %(round)s %(number)s"),
-        "last": _("%(round)s %(number)s is the last"),
+        "record": round_words("Record %(round)s %(number)s"),
+        "save": round_words("Save %(round)s %(number)s"),
+        "last": round_words("%(round)s %(number)s is the last"),
         # offline.js: the rounds waiting, worked out on the phone, and a page kept without signal.
         "phone_figures": _("Worked out on this phone"),
         "phone_unknown": _("Not yet sent: the scores are worked out when the rounds reach the server."),
-        "phone_after": _("Not yet sent: after %(round)s %(number)s, worked out on this phone"),
+        "phone_after": round_words("Not yet sent: after %(round)s %(number)s, worked out on this phone"),
         "level": _stage(N_("%(stage)s %(number)s")),
-        "next": _("Next: %(round)s %(number)s, %(name)s deals."),
-        "ends_with": _("The game ends with %(round)s %(number)s."),
-        "record_here": _("Record %(round)s %(number)s on this phone"),
-        "undo_waiting": _("Undo %(round)s %(number)s (not yet sent)"),
-        "taken_back": _("%(round)s %(number)s taken back: it was not sent."),
+        "next": round_words("Next: %(round)s %(number)s, %(name)s deals."),
+        "ends_with": round_words("The game ends with %(round)s %(number)s."),
+        "record_here": round_words("Record %(round)s %(number)s on this phone"),
+        "undo_waiting": round_words("Undo %(round)s %(number)s (not yet sent)"),
+        "taken_back": round_words("%(round)s %(number)s taken back: it was not sent."),
         "needs_signal_recording": _("Rounds are recorded on this phone and sent later; corrections, undo and "
                                     "sharing need the signal: they work again by themselves when this phone is "
                                     "back online."),

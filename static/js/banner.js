@@ -58,6 +58,16 @@ export function stageWord(key, kind, english, values) {
   if (given && typeof given === "object") { said = given[kind || ""] || given[""]; }
   return word("", typeof said === "string" ? said : english, values);
 }
+// A sentence about a round, as the server's round_sentence says it: the page gives it under ""
+// as written for the engine's own words for a round ("Round", "Deal"), under "own" as written
+// for a table's own word, which nothing around it agrees with (scriptwords.py). own: whether
+// the game's word is its own (the game's round_own, a round form's data-own-word).
+// (A page that gives a sentence as one string says it either way.)
+export function roundWord(key, own, english, values) {
+  var given = words()[key], said = typeof given === "string" ? given : null;
+  if (given && typeof given === "object") { said = (own && given.own) || given[""]; }
+  return word("", typeof said === "string" ? said : english, values);
+}
 // A title word ("Round", "Deal") inside a sentence: lower case, but German nouns keep theirs.
 export function inSentence(title) { return words().capitals ? title : title.toLowerCase(); }
 

@@ -128,7 +128,7 @@ function enqueue(form) {
   var correction = form.hasAttribute("data-correction");
   keep({ id: formDraftId(form), action: form.getAttribute("action"), game: gameOf(form.getAttribute("action")),
         number: form.querySelector("input[name=number]").value, word: form.getAttribute("data-word"),
-        fields: fields, correction: correction, round: correction ? null : roundOf(form), holds: holds(form) });
+        own: form.hasAttribute("data-own-word"), fields: fields, correction: correction, round: correction ? null : roundOf(form), holds: holds(form) });
 }
 
 // storage: the phone's localStorage (null where it cannot be had).

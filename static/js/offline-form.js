@@ -6,7 +6,7 @@
 // compares the server's totals with the phone's. js/offline.js redraws the rows and the dock after, and
 // imports this module once a round waits to be sent or the signal is gone.
 
-import { inSentence, stageWord, word } from "./banner.js";
+import { inSentence, roundWord, stageWord, word } from "./banner.js";
 
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -79,15 +79,15 @@ function resetRow(row, game, next) {
 // The form, made into the form of the round `next` (an object of OfflineReplay.nextRound).
 export function advance(form, game, next) {
   var round = { round: inSentence(game.round_word), number: next.number };
-  var title = capital(word("record", "Record {round} {number}", round)), rest = document.title.indexOf(" \u00b7 ");
+  var title = capital(roundWord("record", game.round_own, "Record {round} {number}", round)), rest = document.title.indexOf(" \u00b7 ");
   form.querySelector("input[name=number]").value = String(next.number);
   form.querySelector(".round-head h1").textContent = title;
   document.title = title + (rest >= 0 ? document.title.slice(rest) : "");
   var save = form.querySelector("button[name=save]");
-  save.textContent = word("save", "Save {round} {number}", round);
+  save.textContent = roundWord("save", game.round_own, "Save {round} {number}", round);
   save._words = save.textContent;
   dealLine(form, game, next);
-  form.setAttribute("data-last", next.is_last ? word("last", "{round} {number} is the last", round) : "");
+  form.setAttribute("data-last", next.is_last ? roundWord("last", game.round_own, "{round} {number} is the last", round) : "");
   form.querySelectorAll(".errors").forEach(function (e) { e.remove(); });
   var ending = form.querySelector(".ending");
   if (ending) { ending.hidden = true; ending.textContent = ""; }

@@ -3,7 +3,7 @@
 // dropped can go on: the kept scoreboard is shown where the server's would be, the form is
 // turned into the round the phone's replay says comes next, and what is saved goes into the
 // outbox like any round. Nothing happens at import: main.js installs the listeners.
-import { el, inSentence, keptAt, keptWords, offline, say, setKept, stageWord, word } from "./banner.js";
+import { el, inSentence, keptAt, keptWords, offline, roundWord, say, setKept, stageWord, word } from "./banner.js";
 import { drop, gameInAddress, gameOf, isSending, outbox, waiting } from "./outbox.js";
 
 // A page part drawn anew (main.js's init, set by install).
@@ -60,7 +60,7 @@ export function phoneFigures() {
   }
   var last = phone.mine[phone.mine.length - 1], round = inSentence(last.word);
   var lastRound = { round: round, number: last.number }, nextRound = { round: round, number: state.next && state.next.number };
-  box.appendChild(el("h2", "", word("phone_after", "Not yet sent: after {round} {number}, worked out on this phone", lastRound)));
+  box.appendChild(el("h2", "", roundWord("phone_after", last.own, "Not yet sent: after {round} {number}, worked out on this phone", lastRound)));
   var list = el("ol", "phone-totals");
   var place = Replay.places(game, state);
   game.players.map(function (name, seat) { return { name: name, seat: seat, total: state.totals[seat], level: state.completed[seat] }; })
@@ -81,12 +81,12 @@ export function phoneFigures() {
   // The scoreboard's own "Record round N" names the server's next round; the phone's is
   // later, and that is the one its kept round screen opens.
   var record = board && state.next ? board.querySelector("a[href$='/rounds/new']") : null;
-  if (record) { record.textContent = word("record", "Record {round} {number}", nextRound); }
+  if (record) { record.textContent = roundWord("record", last.own, "Record {round} {number}", nextRound); }
   box.appendChild(el("p", "small", state.next
-    ? word("next", "Next: {round} {number}, {name} deals.", { round: round, number: state.next.number, name: state.next.dealer })
-    : word("ends_with", "The game ends with {round} {number}.", lastRound)));
+    ? roundWord("next", last.own, "Next: {round} {number}, {name} deals.", { round: round, number: state.next.number, name: state.next.dealer })
+    : roundWord("ends_with", last.own, "The game ends with {round} {number}.", lastRound)));
   if (state.next && (form || stashed(id))) {
-    var next = el("button", "button primary wide", word("record_here", "Record {round} {number} on this phone", nextRound));
+    var next = el("button", "button primary wide", roundWord("record_here", last.own, "Record {round} {number} on this phone", nextRound));
     next.type = "button";
     next.setAttribute("data-record-next", id);
     box.appendChild(next);
@@ -99,7 +99,7 @@ export function phoneFigures() {
   // A mistake in a round not yet sent: take it back out of the outbox (its draft stays, so
   // the round screen opens with what was entered).
   if (!isSending(last.id)) {
-    var undo = el("button", "button wide", word("undo_waiting", "Undo {round} {number} (not yet sent)", lastRound));
+    var undo = el("button", "button wide", roundWord("undo_waiting", last.own, "Undo {round} {number} (not yet sent)", lastRound));
     undo.type = "button";
     undo.setAttribute("data-undo-waiting", last.id);
     box.appendChild(undo);
@@ -252,7 +252,7 @@ export function install(build, redrawWith) {
     var board = document.querySelector("#board[data-replay]");
     if ((form && gameOf(form.getAttribute("action")) === entry.game) ||
         (board && board.getAttribute("data-game") === entry.game)) { recordNext(entry.game); }
-    say(word("taken_back", "{round} {number} taken back: it was not sent.", { round: entry.word, number: entry.number }));
+    say(roundWord("taken_back", entry.own, "{round} {number} taken back: it was not sent.", { round: entry.word, number: entry.number }));
   });
   window.addEventListener("popstate", function () {
     var id = gameInAddress();

@@ -5,7 +5,7 @@
 // createOutbox is the whole of that, on the storage, fetch and clock it is handed, so that it
 // runs in Node as well (tests/js/outbox.test.mjs); below it, the page's side: the notes that
 // show it, on every page (the round screen's Save fills it: drafts.js). Nothing happens at import.
-import { backOnline, el, inSentence, lose, say, word } from "./banner.js";
+import { backOnline, el, inSentence, lose, roundWord, say, word } from "./banner.js";
 
 export var OUTBOX = "scorekeeper-outbox";
 // A round's draft (drafts.js) is kept under its round's action and number: the same round in
@@ -54,7 +54,8 @@ export function createOutbox(deps) {
     var entries = list();
     var entry = entries.filter(function (e) { return e.id === round.id; })[0];
     if (!entry) {
-      entry = { id: round.id, action: round.action, game: round.game, number: round.number, word: round.word, rev: 0 };
+      entry = { id: round.id, action: round.action, game: round.game, number: round.number, word: round.word,
+                own: round.own, rev: 0 };
       entries.push(entry);
     }
     entry.fields = round.fields;
@@ -183,11 +184,11 @@ export function describe(entry, full) {
   var here = !full && entry.game === gameInAddress();
   var values = { round: entry.correction ? inSentence(entry.word) : entry.word, number: entry.number, game: entry.game };
   if (entry.correction) {
-    return here ? word("correction_waiting", "Correction of {round} {number}: waiting to send", values)
-      : word("correction_waiting_game", "Correction of {round} {number} of game {game}: waiting to send", values);
+    return here ? roundWord("correction_waiting", entry.own, "Correction of {round} {number}: waiting to send", values)
+      : roundWord("correction_waiting_game", entry.own, "Correction of {round} {number} of game {game}: waiting to send", values);
   }
-  return here ? word("waiting", "{round} {number}: waiting to send", values)
-    : word("waiting_game", "{round} {number} of game {game}: waiting to send", values);
+  return here ? roundWord("waiting", entry.own, "{round} {number}: waiting to send", values)
+    : roundWord("waiting_game", entry.own, "{round} {number} of game {game}: waiting to send", values);
 }
 
 // The service worker cannot read localStorage: for its background sync (sw.js) the outbox is
@@ -202,7 +203,7 @@ export function mirror(list, key) {
 }
 
 function notSent(entry) {
-  lose(word("not_sent", "Offline, retrying\u2026 {round} {number} is kept on this phone and sent by itself when the " +
+  lose(roundWord("not_sent", entry.own, "Offline, retrying\u2026 {round} {number} is kept on this phone and sent by itself when the " +
             "signal returns.", { round: inSentence(entry.word), number: entry.number }));
   // The round just saved waits, and the phone knows it has no network: the scoreboard this
   // phone kept takes the form's place (with what waits, worked out on the phone), at the
@@ -221,7 +222,7 @@ function answered(entry, response, html) {
   if (form && gameOf(form.getAttribute("action")) === entry.game &&
       Number(form.querySelector("input[name=number]").value) > Number(entry.number)) {
     // The scorekeeper is already entering a later round: it stays on screen.
-    say(word("sent", "{round} {number} sent.", { round: entry.word, number: entry.number }));
+    say(roundWord("sent", entry.own, "{round} {number} sent.", { round: entry.word, number: entry.number }));
     showOutbox();
     return;
   }
@@ -229,7 +230,7 @@ function answered(entry, response, html) {
     document.querySelector("[data-offline-page]");
   var main = document.querySelector("#main");
   if (!mine || !main || !window.htmx) {
-    say(word("sent_game", "{round} {number} of game {game} sent.", { round: entry.word, number: entry.number, game: entry.game }));
+    say(roundWord("sent_game", entry.own, "{round} {number} of game {game} sent.", { round: entry.word, number: entry.number, game: entry.game }));
     return;
   }
   window.htmx.swap(main, html, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });

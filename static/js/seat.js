@@ -53,7 +53,7 @@ export function handOf(form, entries, now) {
   fields.push(["send", "1"]);
   var action = form.getAttribute("action"), number = form.querySelector("input[name=number]").value;
   return { id: draftId(action, number), action: action, game: gameOf(action), number: number,
-           word: form.getAttribute("data-word"), fields: fields, at: now };
+           word: form.getAttribute("data-word"), own: form.hasAttribute("data-own-word"), fields: fields, at: now };
 }
 
 var box = null, storage = null, taken = false, dirty = false, tag = null, polling = null;

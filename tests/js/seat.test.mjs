@@ -43,7 +43,7 @@ test("a hand is every field of the form but the row picked, and Send; one hand f
   const form = document.querySelector("form");
   const hand = handOf(form, entries([["csrf_token", "t"], ["number", "2"], ["seat", "2"], ["hand-2", "K 5"], ["bonus-2", "a"], ["bonus-2", "b"]]), 99);
   assert.deepEqual(hand, {
-    id: ID, action: "/games/7/hand", game: "7", number: "2", word: "Round", at: 99,
+    id: ID, action: "/games/7/hand", game: "7", number: "2", word: "Round", own: false, at: 99,
     fields: [["csrf_token", "t"], ["number", "2"], ["hand-2", "K 5"], ["bonus-2", "a"], ["bonus-2", "b"], ["send", "1"]],
   });
 });

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { elide, inSentence, setWords, stageWord, word } from "../../static/js/banner.js";
+import { elide, inSentence, roundWord, setWords, stageWord, word } from "../../static/js/banner.js";
 import { describe } from "../../static/js/outbox.js";
 
 const entry = { game: "7", number: "3", word: "Runde", correction: false };
@@ -49,6 +49,27 @@ test("a sentence naming a stage is the page's whole one for the game's stage wor
   // Without words from the page: the module's English.
   setWords({});
   assert.equal(stageWord("made", "Level", "{name} made the {stage}", { name: "Ann", stage: "level" }), "Ann made the level");
+});
+
+test("a sentence about a round is the page's own-word one where the round's word is the table's own", () => {
+  setWords({
+    sent: { "": "{round} {number} enviada.", own: "Envío hecho: {round} {number}." },
+    correction_waiting_game: { "": "Correction de la {round} {number} de la partie {game} : en attente d’envoi",
+                               own: "Correction ({round} {number}) de la partie {game} : en attente d’envoi" },
+  });
+  // The engine's own word ("Round", "Deal"): the sentence written for it, agreeing with it.
+  assert.equal(roundWord("sent", false, "{round} {number} sent.", { round: "Mano", number: 3 }), "Mano 3 enviada.");
+  // A table's own word ("juego", masculine): the sentence in which nothing agrees with it.
+  assert.equal(roundWord("sent", true, "{round} {number} sent.", { round: "Juego", number: 3 }), "Envío hecho: Juego 3.");
+  assert.equal(describe({ ...entry, word: "Tour", own: true, correction: true }, true),
+               "Correction (tour 3) de la partie 7 : en attente d’envoi");
+  assert.equal(describe({ ...entry, word: "Manche", correction: true }, true),
+               "Correction de la manche 3 de la partie 7 : en attente d’envoi");
+  // A page that gives the sentence as one string, and a page that gives none.
+  setWords({ sent: "{round} {number} enviada." });
+  assert.equal(roundWord("sent", true, "{round} {number} sent.", { round: "Mano", number: 3 }), "Mano 3 enviada.");
+  setWords({});
+  assert.equal(roundWord("sent", true, "{round} {number} sent.", { round: "Turn", number: 3 }), "Turn 3 sent.");
 });
 
 test("a French page elides de and que before a name that starts with a vowel sound", () => {

@@ -340,7 +340,7 @@ def test_the_phones_script_is_given_its_words_in_the_pages_language(web, balmora
     assert script_words(web.get(f"/games/{balmoral}")) is None
     german = script_words(web.get(f"/games/{balmoral}", headers=GERMAN))
     assert german["live"] == "Wieder verbunden" and german["capitals"] is True
-    assert german["waiting_game"] == "{round} {number} von Spiel {game}: wartet auf Senden"
+    assert german["waiting_game"][""] == "{round} {number} von Spiel {game}: wartet auf Senden"
     assert german["sent_by"] == "gesendet von {name}: {hand}" and german["dealt"] == "<strong>{name}</strong> gab"
     french = script_words(web.get("/offline", headers={"Accept-Language": "fr"}))
     assert french["capitals"] is False and french["offline"] == "Hors ligne\u202f: reconnexion"
@@ -626,7 +626,8 @@ def test_every_shipped_catalogue_is_whole_and_compiled(lang):
 def test_the_catalogues_hold_every_message_the_code_and_templates_have(tmp_path):
     template = tmp_path / "messages.pot"
     subprocess.run([str(Path(sys.executable).parent / "pybabel"), "--quiet", "extract", "-F", "babel.cfg",
-                    "-k", "N_", "-k", "lazy_gettext", "-o", str(template), "scorekeeper", "templates"],
+                    "-k", "N_", "-k", "lazy_gettext", "-k", "stage_sentence:2", "-k", "round_sentence:2",
+                    "-k", "round_words", "-o", str(template), "scorekeeper", "templates"],
                    cwd=ROOT, check=True)
     with open(template, "rb") as pot:
         wanted = {(m.context, m.id) for m in read_po(pot) if m.id}

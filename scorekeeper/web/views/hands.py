@@ -124,11 +124,11 @@ def _already_saved(loaded: store.LoadedGame, seat: store.HeldSeat, number: int):
     word = languages.round_title(state.rules)
     if 1 <= number <= len(state.rounds):
         line = saved_words(state, state.rounds[number - 1], seat.name)
-        message = gettext("%(round)s %(number)s is already saved, with your hand as %(hand)s: nothing was sent. "
+        message = languages.round_sentence(state.rules, "%(round)s %(number)s is already saved, with your hand as %(hand)s: nothing was sent. "
                           "If that is not your hand, tap \u201cThat\u2019s not my hand\u201d.",
                           round=word, number=number, hand=line)
     else:
-        message = gettext("%(round)s %(number)s is not the one being played: nothing was sent.", round=word,
+        message = languages.round_sentence(state.rules, "%(round)s %(number)s is not the one being played: nothing was sent.", round=word,
                           number=number)
     return _page(loaded, seat, status=409, message=message)
 

@@ -10,7 +10,8 @@ from flask import Blueprint, abort, flash, jsonify, redirect, request, url_for
 from scorekeeper import store
 from scorekeeper.web import keyring
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import gettext, in_sentence, problem_message, problem_words, round_title
+from scorekeeper.web.languages import (gettext, in_sentence, problem_message, problem_words, round_sentence,
+                                       round_title)
 from scorekeeper.files.gamefile import GameFileError, read_round, round_document
 from scorekeeper.web.presenters import conflict_words, sent_words
 from scorekeeper.web.forms.round import RoundDraft, small_int, state_before
@@ -89,14 +90,14 @@ def _handle(loaded: store.LoadedGame, editing: int | None):
     try:
         if editing is None:
             saved = store.record_round(game_id, draft.number, record, loaded)
-            flash(gettext("%(round)s %(number)s saved.", round=word, number=draft.number), "ok")
+            flash(round_sentence(setup.rules, "%(round)s %(number)s saved.", round=word, number=draft.number), "ok")
         else:
             saved = store.replace_round(game_id, editing, record, _version())
-            flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
+            flash(round_sentence(setup.rules, "%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
     except store.Conflict as exc:
         if editing is not None and store.same_round(exc.loaded, editing, record):
             # This phone's own correction sent again (its answer was lost): already done.
-            flash(gettext("%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
+            flash(round_sentence(setup.rules, "%(round)s %(number)s corrected; everything after it is worked out again.", round=word, number=editing), "ok")
             return _scoreboard(exc.loaded)
         flash(conflict_words(exc), "warn")
         return _scoreboard(exc.loaded, 409)
@@ -118,12 +119,12 @@ def _recorded_already(current: store.LoadedGame, number: int, record):
     word = round_title(setup.rules)
     stored = state.rounds[number - 1].record if number <= len(state.rounds) else None
     if stored is None:
-        flash(gettext("%(round)s %(number)s is already recorded; here is the current scoreboard.", round=word, number=number), "warn")
+        flash(round_sentence(setup.rules, "%(round)s %(number)s is already recorded; here is the current scoreboard.", round=word, number=number), "warn")
         return _scoreboard(current, 409)
     if store.same_round(current, number, record):
-        flash(gettext("%(round)s %(number)s saved.", round=word, number=number), "ok")
+        flash(round_sentence(setup.rules, "%(round)s %(number)s saved.", round=word, number=number), "ok")
         return _scoreboard(current)
-    flash(gettext("%(round)s %(number)s is already recorded, and differs from what this phone sent: "
+    flash(round_sentence(setup.rules, "%(round)s %(number)s is already recorded, and differs from what this phone sent: "
                   "keep the stored one, or make this phone's a correction.", round=word, number=number), "warn")
     fields = [(name, value) for name, value in request.form.items(multi=True)
               if name == "went_out" or name.split("-")[0] in ("hand", "points", "achieved", "bonus")]
@@ -200,7 +201,8 @@ def delete_round(game_id: int, number: int):
     loaded = _load(game_id)
     if not 1 <= number <= len(loaded.state.rounds):
         if request.method == "POST":
-            flash(gettext("Round %(number)s is already gone.", number=number), "warn")
+            flash(round_sentence(loaded.state.rules, "%(round)s %(number)s is already gone.",
+                                 round=round_title(loaded.state.rules), number=number), "warn")
             return _scoreboard(loaded, 409)
         abort(404)
     form = ConfirmForm()
@@ -213,7 +215,8 @@ def delete_round(game_id: int, number: int):
         except RoundError as exc:
             flash("; ".join(problem_words(p) for p in exc.problems), "error")
             return _scoreboard(loaded, 409)
-        flash(gettext("Round %(number)s deleted; the rounds after it are renumbered and worked out again.", number=number), "ok")
+        flash(round_sentence(loaded.state.rules, "%(round)s %(number)s deleted; the ones after it are renumbered and worked out "
+                             "again.", round=round_title(loaded.state.rules), number=number), "ok")
         return _scoreboard(saved)
     result = loaded.state.rounds[number - 1]
     return render("round_delete.html", loaded=loaded, state=loaded.state, game=loaded.game,
@@ -229,7 +232,7 @@ def undo_round(game_id: int):
     state = loaded.state
     word = round_title(state.rules)
     if not state.rounds:
-        flash(gettext("There is no %(round)s to undo.", round=in_sentence(word)), "warn")
+        flash(round_sentence(state.rules, "There is no %(round)s to undo.", round=in_sentence(word)), "warn")
         return _scoreboard(loaded, 409)
     last = state.rounds[-1]
     try:
@@ -265,16 +268,16 @@ def restore_round(game_id: int):
     except (ValueError, GameFileError, RecursionError):  # RecursionError: "[[[[...]]]]" nested too deep
         record = None
     if number is None or record is None:
-        flash(gettext("That %(round)s could not be read back; record it again.", round=in_sentence(word)), "error")
+        flash(round_sentence(loaded.state.rules, "That %(round)s could not be read back; record it again.", round=in_sentence(word)), "error")
         return _scoreboard(loaded, 400)
     undone.forget(game_id)  # put back, or refused for good below: either way no longer offered
     try:
         saved = store.record_round(game_id, number, record, loaded)
     except store.AlreadyRecorded:
-        flash(gettext("%(round)s %(number)s cannot be put back: %(same)s %(number)s has been recorded again since.", round=word, same=in_sentence(word), number=number), "warn")
+        flash(round_sentence(loaded.state.rules, "%(round)s %(number)s cannot be put back: %(same)s %(number)s has been recorded again since.", round=word, same=in_sentence(word), number=number), "warn")
         return _scoreboard(_load(game_id), 409)
     except RoundError as exc:
-        flash(gettext("%(round)s %(number)s cannot be put back: %(reason)s.", round=word, number=number, reason=problem_message(exc.first)), "warn")
+        flash(round_sentence(loaded.state.rules, "%(round)s %(number)s cannot be put back: %(reason)s.", round=word, number=number, reason=problem_message(exc.first)), "warn")
         return _scoreboard(_load(game_id), 409)  # as the store found it, not as first read
-    flash(gettext("%(round)s %(number)s restored.", round=word, number=number), "ok")
+    flash(round_sentence(loaded.state.rules, "%(round)s %(number)s restored.", round=word, number=number), "ok")
     return _scoreboard(saved)

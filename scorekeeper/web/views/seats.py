@@ -4,7 +4,7 @@ screen is told, by a conditional poll, which hands have arrived; a flag is dismi
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, jsonify, make_response, request, url_for
-from scorekeeper.web.languages import gettext, ngettext
+from scorekeeper.web.languages import gettext, in_sentence, ngettext, round_sentence, round_title
 from scorekeeper.web import keyring
 
 from scorekeeper import store
@@ -102,6 +102,8 @@ def dismiss(game_id: int):
     if number is not None and position is not None:
         store.dismiss_flag(game_id, number, position)
         if position < len(loaded.seats):
-            flash(gettext("%(name)s's word on round %(number)s dismissed: the round stays as saved.",
-                          name=loaded.seats[position].name, number=number), "ok")
+            rules = loaded.state.rules
+            flash(round_sentence(rules, "%(name)s's word on %(round)s %(number)s dismissed: it stays as saved.",
+                                 name=loaded.seats[position].name, round=in_sentence(round_title(rules)), number=number),
+                  "ok")
     return go(url_for("games.scoreboard", game_id=game_id))
