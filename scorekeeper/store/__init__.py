@@ -59,8 +59,9 @@ from scorekeeper.store.imports import (EXISTING, IMPORTED_KEY, NEW, REPEATED, RE
                                        import_games)
 # The rows the store hands back, named for type hints: the layers above do not query them.
 from scorekeeper.store.models import MAX_ID, Game, Night, Player
-from scorekeeper.store.nights import (CheckedIn, NightTable, check_in, checked_in, close_night, get_night, join_night,
-                                      leave_night, list_nights, night_games, night_key_matches, night_of, open_night)
+from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightTable, StartedTable, check_in, checked_in, close_night,
+                                      draw_night, drawn_tables, get_night, join_night, leave_night, list_nights,
+                                      night_games, night_key_matches, night_of, open_night, start_table)
 from scorekeeper.store.players import (
     GamesPlayed,
     add_player,
@@ -99,6 +100,7 @@ __all__ = [
     "SUMMARY_LOGIC",
     "DATABASE_AWAY",
     "DISK_FULL",
+    "DrawnTable",
     "NEW",
     "EXISTING",
     "RESTORED",
@@ -127,6 +129,7 @@ __all__ = [
     "RecordedRound",
     "RuleSetEntry",
     "Sent",
+    "StartedTable",
     "VersionReader",
     "add_player",
     "all_game_ids",
@@ -141,6 +144,8 @@ __all__ = [
     "delete_round",
     "delete_ruleset",
     "dismiss_flag",
+    "draw_night",
+    "drawn_tables",
     "every_game",
     "find_player",
     "flag_round",
@@ -193,5 +198,6 @@ __all__ = [
     "send_hand",
     "sent_hands",
     "sent_tag",
+    "start_table",
     "write_private",
 ]

@@ -12,20 +12,25 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
+from itertools import combinations
 from typing import NamedTuple
 
 from sqlalchemy import select
 
-from scorekeeper.rules import N_, NameRefused, Phrase, clean_name
-from scorekeeper.store.changes import finish_games
+from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, clean_name, draw_tables, start
+from scorekeeper.store.access import issue_key
+from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import writing
+from scorekeeper.store.games import add_game
 from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
 from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, db, utcnow
 from scorekeeper.store.players import get_or_create_player
 from scorekeeper.store.rulesets import get_ruleset
+from scorekeeper.store.seats.seat_keys import issue_seat_keys
 
 
 class CheckedIn(NamedTuple):
@@ -192,10 +197,88 @@ def join_night(night_id: int, game_id: int, round_number: int, table: int) -> No
     finish_games([game_id])
 
 
-def drawn_tables(night: Night) -> list[list[int]]:
-    """The tables drawn and not yet started (player ids in seat order)."""
-    return json.loads(night.drawn) if night.drawn else []
+class DrawnTable(NamedTuple):
+    """A table drawn and not yet started: its number and its players (ids and names) in seat order."""
+
+    table: int
+    player_ids: list[int]
+    names: list[str]
 
 
-def set_drawn(night: Night, tables: Sequence[Sequence[int]]) -> None:
-    night.drawn = json.dumps([list(t) for t in tables]) if tables else None
+class StartedTable(NamedTuple):
+    """A drawn table's game, started: the game, its edit key, and its seat links' keys in seat order."""
+
+    game: Game
+    key: str
+    seat_keys: list[str]
+
+
+def _drawn(night: Night) -> tuple[int, dict[int, list[int]]]:
+    if not night.drawn:
+        return 0, {}
+    drawn = json.loads(night.drawn)
+    return drawn["round"], {int(table): players for table, players in drawn["tables"].items()}
+
+
+def _set_drawn(night: Night, round_number: int, tables: dict[int, list[int]]) -> None:
+    night.drawn = json.dumps({"round": round_number, "tables": tables}) if tables else None
+
+
+def drawn_tables(night: Night) -> tuple[int, list[DrawnTable]]:
+    """The night's round the tables waiting were drawn for (0: none wait), and those tables."""
+    round_number, tables = _drawn(night)
+    ids = [p for players in tables.values() for p in players]
+    names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()) if ids else {}
+    return round_number, [DrawnTable(table, players, [names[p] for p in players]) for table, players in sorted(tables.items())]
+
+
+@writing()
+def draw_night(night_id: int, rng: random.Random, *, ratings: Mapping[int, float] | None = None,
+               usual: int = USUAL_TABLE) -> list[DrawnTable]:
+    """Draw tables from the players here and not at a table still playing (``rules.draw_tables``:
+    at random, or balanced by ``ratings``, seating fewer pairs who have played each other
+    tonight). It replaces the tables drawn before and not yet started."""
+    night = _open(night_id)
+    playing = _playing(night.id)
+    here = [c.player_id for c in checked_in(night.id) if c.here and c.player_id not in playing]
+    games = night_games(night.id)
+    met = _met(night.id, [t.game_id for t in games])
+    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met)
+    # A redraw draws the same round again (numbering its tables around those already started);
+    # with none waiting, the draw is the night's next round.
+    round_number = _drawn(night)[0] or max((t.round for t in games), default=0) + 1
+    started = {t.table for t in games if t.round == round_number}
+    numbers = (n for n in range(1, len(started) + len(tables) + 1) if n not in started)
+    _set_drawn(night, round_number, dict(zip(numbers, tables)))
+    finish_games(())
+    return drawn_tables(night)[1]
+
+
+def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:
+    """The pairs of players who sat at one of the night's games together."""
+    if not game_ids:
+        return set()
+    at: dict[int, list[int]] = {}
+    for game_id, player_id in db.session.execute(select(Seat.game_id, Seat.player_id).where(Seat.game_id.in_(game_ids))):
+        at.setdefault(game_id, []).append(player_id)
+    return {frozenset(pair) for players in at.values() for pair in combinations(players, 2)}
+
+
+@writing()
+def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
+    """Start a drawn table's game in one go: the night's rule set, its first dealer drawn by
+    ``rng``, its edit key and every seat's link, tied to the night."""
+    night = _open(night_id)
+    round_number, tables = _drawn(night)
+    if table not in tables:
+        raise NotFound(f"no table {table} waits at night {night_id}")
+    names = [name for _table, _ids, names in drawn_tables(night)[1] if _table == table for name in names]
+    setup = GameSetup.create(get_ruleset(night.rules).rules, names, first_dealer=rng.choice(names))
+    game = add_game(setup)
+    key = issue_key(game)
+    add_night_game(night.id, game.id, round_number, table)
+    seat_keys = issue_seat_keys(game.seats)
+    del tables[table]
+    _set_drawn(night, round_number, tables)
+    finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
+    return StartedTable(game, key, seat_keys)

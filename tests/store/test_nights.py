@@ -4,12 +4,15 @@ closed once."""
 
 from __future__ import annotations
 
+import random
 from datetime import date
+from itertools import combinations
 
 import pytest
-from factories import start_game, version_of
+from factories import a_round, start_game, version_of
 
 from scorekeeper import store
+from scorekeeper.rules import SeatingRefused, meetings
 
 THURSDAY = date(2026, 12, 3)
 
@@ -102,3 +105,87 @@ def test_a_game_in_the_bin_is_no_longer_among_the_nights(app):
         store.join_night(night.id, game_id, 1, 1)
         store.delete_game(game_id)
         assert store.night_games(night.id) == []
+
+
+# ------------------------------------------------------------------ tables drawn and started
+
+
+def a_night_of(names, rules="balmoral"):
+    night, _key = store.open_night(rules, THURSDAY)
+    store.check_in(night.id, names)
+    return night.id
+
+
+ELEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
+
+
+def test_the_players_here_are_drawn_into_tables_that_wait_until_started(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN)
+        store.leave_night(night_id, store.find_player("Kim").id)
+        tables = store.draw_night(night_id, random.Random(1))
+        assert [len(t.names) for t in tables] == [4, 3, 3]
+        assert sorted(n for t in tables for n in t.names) == ELEVEN[:-1]
+        assert store.drawn_tables(store.get_night(night_id)) == (1, tables)
+        assert store.night_games(night_id) == []
+
+
+def test_a_redraw_replaces_the_tables_not_yet_started(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN)
+        first = store.draw_night(night_id, random.Random(1))
+        again = store.draw_night(night_id, random.Random(2))
+        assert first != again and store.drawn_tables(store.get_night(night_id))[1] == again
+
+
+def test_a_table_starts_with_one_tap_tied_to_the_night_with_its_seat_links(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN)
+        drawn = store.draw_night(night_id, random.Random(1))
+        started = store.start_table(night_id, 2, random.Random(5))
+        game = store.load(started.game.id)
+        assert list(game.state.setup.players) == drawn[1].names and game.state.setup.rules.key == "balmoral"
+        assert game.state.setup.first_dealer in drawn[1].names
+        assert store.night_games(night_id) == [store.NightTable(started.game.id, 1, 2, False)]
+        assert len(started.seat_keys) == 4
+        assert [store.seat_of(started.game.id, k).name for k in started.seat_keys] == drawn[1].names
+        assert store.key_matches(store.peek(started.game.id), started.key)
+        # Started: no longer waiting, no longer redrawn; the others wait and are drawn again alone.
+        assert [t.table for t in store.drawn_tables(store.get_night(night_id))[1]] == [1, 3]
+        redrawn = store.draw_night(night_id, random.Random(9))
+        assert not set(drawn[1].names) & {n for t in redrawn for n in t.names}
+        assert [t.table for t in redrawn] == [1, 3]  # round 1 still: its table 2 is playing
+        with pytest.raises(store.NotFound):
+            store.start_table(night_id, 2, random.Random(5))
+
+
+def test_too_few_players_for_a_table_are_refused_clearly_and_nothing_drawn(app):
+    with app.app_context():
+        night_id = a_night_of(["Ann"])
+        with pytest.raises(SeatingRefused, match=r"cannot seat everyone present \(1\)"):
+            store.draw_night(night_id, random.Random(1))
+        assert store.drawn_tables(store.get_night(night_id)) == (0, [])
+
+
+def test_the_second_round_seats_fewer_players_who_met_in_the_first(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN[:9])
+        first = store.draw_night(night_id, random.Random(4))
+        for t in first:
+            store.start_table(night_id, t.table, random.Random(0))
+        met = {frozenset(pair) for t in first for pair in combinations(t.names, 2)}
+        for t in store.night_games(night_id):
+            finish(t.game_id)
+        second = store.draw_night(night_id, random.Random(4))
+        assert store.drawn_tables(store.get_night(night_id))[0] == 2
+        assert meetings([t.names for t in second], met) == 0  # 3 tables of 3 from 3 of 3: all new
+
+
+def finish(game_id):
+    """Play a game to its end (the first player goes out every round)."""
+    game = store.load(game_id)
+    names = game.state.setup.players
+    while not game.state.finished:
+        store.record_round(game_id, len(game.state.rounds) + 1,
+                           a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+        game = store.load(game_id)
