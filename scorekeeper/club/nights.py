@@ -19,6 +19,7 @@ from fractions import Fraction
 
 from sqlalchemy import select
 
+from scorekeeper.club.history import leaderboard
 from scorekeeper.store import night_games
 from scorekeeper.store.models import Player, SeatSummary, db
 
@@ -120,3 +121,9 @@ def night_results(night_id: int) -> list[GameResult]:
 
 def night_standings(night_id: int) -> list[Standing]:
     return standings(night_results(night_id))
+
+
+def ratings_now() -> dict[int, float]:
+    """Every rated player's rating now (over every game): what a draw balanced by rating spreads."""
+    board = leaderboard()
+    return {line.player_id: line.rating for line in (*board.ranked, *board.provisional)}

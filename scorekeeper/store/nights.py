@@ -68,9 +68,9 @@ def get_night(night_id: int) -> Night:
     return night
 
 
-def list_nights() -> list[Night]:
-    """Every night, the latest first: the club's history of its nights."""
-    return list(db.session.scalars(select(Night).order_by(Night.held_on.desc(), Night.id.desc())))
+def list_nights(limit: int | None = None) -> list[Night]:
+    """The nights, the latest first (``limit``: only so many): the club's history of its nights."""
+    return list(db.session.scalars(select(Night).order_by(Night.held_on.desc(), Night.id.desc()).limit(limit)))
 
 
 def _open(night_id: int) -> Night:
