@@ -104,3 +104,20 @@ def test_the_history_lists_the_nights(web):
     url = open_a_night(web)
     page = web.get("/history").get_data(as_text=True)
     assert f'href="{url}"' in page and "Club nights" in page
+
+
+def test_the_api_reads_a_night_and_the_list_of_nights(web, client):
+    url = open_a_night(web)
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    night_id = int(url.rsplit("/", 1)[1])
+    listed = client.get("/api/nights").get_json()
+    assert listed == {"nights": [{"id": night_id, "date": "2026-12-03", "rules": "balmoral", "closed": False,
+                                  "url": url}]}
+    night = client.get(f"/api/nights/{night_id}").get_json()
+    assert [p["name"] for p in night["players"]] == ELEVEN
+    assert [(t["round"], t["table"]) for t in night["drawn"]] == [(1, 2), (1, 3)]
+    assert [(g["round"], g["table"], g["finished"]) for g in night["games"]] == [(1, 1, False)]
+    assert len(night["standings"]) == 4 and all(s["playing"] for s in night["standings"])
+    missing = client.get("/api/nights/999")
+    assert missing.status_code == 404 and "no night 999" in missing.get_json()["error"]["message"]
