@@ -189,3 +189,25 @@ def finish(game_id):
         store.record_round(game_id, len(game.state.rounds) + 1,
                            a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
         game = store.load(game_id)
+
+
+def test_a_sqlite_backup_keeps_the_nights_and_a_restore_brings_them_back(fresh_app, tmp_path):
+    """The club's SQLite backup is the whole database: its nights, their players and their games
+    come back with a restore (a JSON backup holds games alone)."""
+    runner = fresh_app.test_cli_runner()
+    with fresh_app.app_context():
+        night_id = a_night_of(ELEVEN[:7])
+        store.draw_night(night_id, random.Random(1))
+        game_id = store.start_table(night_id, 1, random.Random(1)).game.id
+    target = tmp_path / "backup.sqlite"
+    done = runner.invoke(args=["backup", str(target)])
+    assert done.exit_code == 0, done.output
+    with fresh_app.app_context():
+        store.close_night(night_id)
+    done = runner.invoke(args=["restore", "--yes", str(target)])
+    assert done.exit_code == 0, done.output
+    with fresh_app.app_context():
+        assert store.get_night(night_id).closed_at is None
+        assert [c.name for c in store.checked_in(night_id)] == sorted(ELEVEN[:7])
+        assert [t.game_id for t in store.night_games(night_id)] == [game_id]
+        assert [t.table for t in store.drawn_tables(store.get_night(night_id))[1]] == [2]
