@@ -273,6 +273,9 @@ def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
     if table not in tables:
         raise NotFound(f"no table {table} waits at night {night_id}")
     names = [name for _table, _ids, names in drawn_tables(night)[1] if _table == table for name in names]
+    gone = [c.name for c in checked_in(night.id) if not c.here and c.player_id in tables[table]]
+    if gone:
+        raise NightRefused(Phrase(N_("{name} has gone home since the draw: draw the tables again"), {"name": gone[0]}))
     setup = GameSetup.create(get_ruleset(night.rules).rules, names, first_dealer=rng.choice(names))
     game = add_game(setup)
     key = issue_key(game)

@@ -211,3 +211,24 @@ def test_a_sqlite_backup_keeps_the_nights_and_a_restore_brings_them_back(fresh_a
         assert [c.name for c in store.checked_in(night_id)] == sorted(ELEVEN[:7])
         assert [t.game_id for t in store.night_games(night_id)] == [game_id]
         assert [t.table for t in store.drawn_tables(store.get_night(night_id))[1]] == [2]
+
+
+def test_a_table_with_a_player_gone_home_since_the_draw_waits_for_a_redraw(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN[:6])
+        drawn = store.draw_night(night_id, random.Random(1))
+        store.leave_night(night_id, drawn[0].player_ids[0])
+        with pytest.raises(store.NightRefused, match=f"{drawn[0].names[0]} has gone home since the draw"):
+            store.start_table(night_id, 1, random.Random(1))
+        assert store.night_games(night_id) == []
+        store.start_table(night_id, 2, random.Random(1))  # the other table plays
+
+
+def test_a_purged_game_leaves_its_night(app):
+    with app.app_context():
+        night, _ = store.open_night("balmoral", THURSDAY)
+        game_id = start_game()
+        store.join_night(night.id, game_id, 1, 1)
+        store.delete_game(game_id)
+        store.purge_game(game_id)
+        assert store.night_of(game_id) is None
