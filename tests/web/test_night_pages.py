@@ -129,12 +129,12 @@ def test_a_phone_given_the_nights_link_runs_the_night_and_a_wrong_key_is_refused
     link = re.search(r'value="(http[^"]+#key=([^"]+))"', page.get_data(as_text=True))
     assert link and "/join#key=" in link[1] and "no-store" in page.headers["Cache-Control"]
     app.config["WTF_CSRF_ENABLED"] = False
-    helper = app.test_client()
-    refused = helper.post(f"{url}/draw", data={"how": "random"})
+    second_phone = app.test_client()
+    refused = second_phone.post(f"{url}/draw", data={"how": "random"})
     assert refused.status_code == 403 and "a phone the keeper gave the night’s link" in text(refused)
-    wrong = helper.post(f"{url}/join", data={"key": link[2] + "x"})
+    wrong = second_phone.post(f"{url}/join", data={"key": link[2] + "x"})
     assert wrong.status_code == 403 and "not this night’s key" in text(wrong)
-    assert helper.post(f"{url}/join", data={"key": link[2]}).status_code == 303
-    assert helper.post(f"{url}/draw", data={"how": "random"}).status_code == 303
-    assert "Start table 1" in text(helper.get(url))
-    assert helper.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"}).status_code == 403
+    assert second_phone.post(f"{url}/join", data={"key": link[2]}).status_code == 303
+    assert second_phone.post(f"{url}/draw", data={"how": "random"}).status_code == 303
+    assert "Start table 1" in text(second_phone.get(url))
+    assert second_phone.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"}).status_code == 403
