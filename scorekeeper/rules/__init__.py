@@ -57,9 +57,15 @@ from scorekeeper.rules.replay import (
 from scorekeeper.rules.names import NameRefused
 from scorekeeper.rules.words import ABOUT, N_, Phrase, alternatives
 from scorekeeper.rules.rulesets import WENT_OUT_SCORES, Bonus, DealerRule, HandLimit, Progression, RuleSet, Stage, WinnerRule
+from scorekeeper.rules.seating import USUAL_TABLE, SeatingRefused, draw_tables, meetings, table_sizes
 from scorekeeper.rules.tables import game_table, round_table, scoring_table, stage_table
 
 __all__ = [
+    "USUAL_TABLE",
+    "SeatingRefused",
+    "draw_tables",
+    "meetings",
+    "table_sizes",
     "ABOUT",
     "N_",
     "Phrase",

@@ -15,6 +15,8 @@ request). Where each lives:
   version, and the bin (delete, restore, purge);
 - :mod:`~scorekeeper.store.rounds`: a round recorded, corrected or deleted, and whether a round
   sent again is the one stored;
+- :mod:`~scorekeeper.store.nights`: club nights (opened, players checked in and gone home, their
+  games, closed);
 - :mod:`~scorekeeper.store.rulesets`: the table's house rule sets beside the presets;
 - :mod:`~scorekeeper.store.imports`: games read from files, stored, never twice;
 - :mod:`~scorekeeper.store.access`: a game's edit key, checked against its hash;
@@ -37,7 +39,7 @@ from __future__ import annotations
 from scorekeeper.store.access import games_opened_by, key_matches, reissue_key
 from scorekeeper.store.database import close_connections, head_revision, live_sqlite_file, revision_now
 from scorekeeper.store.errors import (DATABASE_AWAY, DISK_FULL, AlreadyRecorded, BrokenGame, Conflict, DatabaseRefused, InBin,
-                                      NotFound, NotInBin, PlayerNameError, is_database_away, is_disk_full)
+                                      NightRefused, NotFound, NotInBin, PlayerNameError, is_database_away, is_disk_full)
 from scorekeeper.store.figures.ratings import PROVISIONAL_BELOW
 from scorekeeper.store.games import (
     Peeked,
@@ -56,7 +58,10 @@ from scorekeeper.store.games import (
 from scorekeeper.store.imports import (EXISTING, IMPORTED_KEY, NEW, REPEATED, RESTORED, GameFile, Outcome, import_files,
                                        import_games)
 # The rows the store hands back, named for type hints: the layers above do not query them.
-from scorekeeper.store.models import MAX_ID, Game, Player
+from scorekeeper.store.models import MAX_ID, Game, Night, Player
+from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightTable, StartedTable, check_in, checked_in, close_night,
+                                      draw_night, drawn_tables, get_night, join_night, leave_night, list_nights,
+                                      night_games, night_key_matches, night_of, open_night, start_table)
 from scorekeeper.store.players import (
     GamesPlayed,
     add_player,
@@ -95,12 +100,14 @@ __all__ = [
     "SUMMARY_LOGIC",
     "DATABASE_AWAY",
     "DISK_FULL",
+    "DrawnTable",
     "NEW",
     "EXISTING",
     "RESTORED",
     "REPEATED",
     "AlreadyRecorded",
     "BrokenGame",
+    "CheckedIn",
     "Conflict",
     "DatabaseRefused",
     "Flag",
@@ -110,6 +117,9 @@ __all__ = [
     "HeldSeat",
     "InBin",
     "LoadedGame",
+    "Night",
+    "NightRefused",
+    "NightTable",
     "NotFound",
     "NotInBin",
     "Outcome",
@@ -119,10 +129,14 @@ __all__ = [
     "RecordedRound",
     "RuleSetEntry",
     "Sent",
+    "StartedTable",
     "VersionReader",
     "add_player",
     "all_game_ids",
+    "check_in",
     "check_private",
+    "checked_in",
+    "close_night",
     "close_connections",
     "create_game",
     "create_private",
@@ -130,6 +144,8 @@ __all__ = [
     "delete_round",
     "delete_ruleset",
     "dismiss_flag",
+    "draw_night",
+    "drawn_tables",
     "every_game",
     "find_player",
     "flag_round",
@@ -139,6 +155,7 @@ __all__ = [
     "games_played_by_everyone",
     "get_game",
     "get_house_ruleset",
+    "get_night",
     "get_player",
     "get_ruleset",
     "head_revision",
@@ -147,13 +164,20 @@ __all__ = [
     "import_games",
     "is_database_away",
     "is_disk_full",
+    "join_night",
     "key_matches",
+    "leave_night",
+    "list_nights",
     "list_rulesets",
     "live_sqlite_file",
     "load",
     "load_game",
     "make_seat_keys",
     "next_round_number",
+    "night_games",
+    "night_key_matches",
+    "night_of",
+    "open_night",
     "peek",
     "peek_with_rules",
     "purge_game",
@@ -174,5 +198,6 @@ __all__ = [
     "send_hand",
     "sent_hands",
     "sent_tag",
+    "start_table",
     "write_private",
 ]

@@ -118,3 +118,12 @@ def is_database_away(error: BaseException) -> bool:
         return state.startswith("08") or state in POSTGRES_AWAY
     # psycopg gives no SQLSTATE when it could not connect at all, or the connection broke.
     return error.connection_invalidated or type(cause).__module__.startswith("psycopg")
+
+
+class NightRefused(ValueError):
+    """A change a club night cannot take (closed, a player at two tables at once). ``said``: its
+    words with their blanks, for a reader in another language."""
+
+    def __init__(self, said: Phrase) -> None:
+        super().__init__(str(said))
+        self.said = said

@@ -72,7 +72,8 @@ def freeze(rules: RuleSet) -> str:
     return text
 
 
-def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
+def add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
+    """A new game's row and seats, in the caller's write (which finishes it)."""
     game = game_row(setup, started_at)  # first: rules that cannot be frozen store nothing
     players = [get_or_create_player(name) for name in setup.players]
     game.seats = [Seat(position=i, player=p) for i, p in enumerate(players)]
@@ -84,7 +85,7 @@ def _add_game(setup: GameSetup, started_at: datetime | None = None) -> Game:
 @writing()
 def create_game(setup: GameSetup) -> tuple[Game, str]:
     """A new game and its secret edit key."""
-    game = _add_game(setup)
+    game = add_game(setup)
     key = issue_key(game)
     finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
     return game, key

@@ -8,13 +8,14 @@ derives from them; the one place they are stored is a game's summary (``game_sum
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import (
     DDL,
     Boolean,
     CheckConstraint,
+    Date,
     DateTime,
     Float,
     ForeignKey,
@@ -382,3 +383,57 @@ class SummaryLogic(db.Model):
 
 # The one row, in a database made from the models (the tests) as by the migration: no logic known.
 event.listen(SummaryLogic.__table__, "after_create", DDL("INSERT INTO summary_logic (id, version) VALUES (1, 0)"))
+
+
+# ================================================================ club nights (facts)
+
+
+class Night(db.Model):
+    """A club night: several tables at once, under one rule set, its players checked in.
+
+    Its games are ordinary games, each tied to the night by a :class:`NightGame`; its standings
+    are worked out from their summaries (:mod:`scorekeeper.club.nights`), never stored.
+    """
+
+    __tablename__ = "night"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    #: The key of the rule set the night's tables play (a preset's, or ``house-ID``).
+    rules: Mapped[str] = mapped_column(String(20))
+    held_on: Mapped[date] = mapped_column(Date)
+    opened_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: None while the night goes on.
+    closed_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: SHA-256 of the night's key: whoever holds it (the keeper, a phone the keeper trusts with
+    #: the night's link) runs the night.
+    key_hash: Mapped[str | None] = mapped_column(String(64))
+    #: The tables drawn and not yet started, as JSON (a list of lists of player ids, each in
+    #: seat order); None when none wait. Redrawn freely until a table starts.
+    drawn: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (Index("ix_night_held_on", "held_on"),)
+
+
+class NightPlayer(db.Model):
+    """A player checked in at a night: when they arrived and, if they went home early, left."""
+
+    __tablename__ = "night_player"
+
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    arrived_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    left_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class NightGame(db.Model):
+    """A game played at a night: a game belongs to one night at most (its id is the key)."""
+
+    __tablename__ = "night_game"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id", ondelete="CASCADE"))
+    #: The night's round of games it was drawn in (1 the first) and its table there (1 the first).
+    round: Mapped[int] = mapped_column(Integer)
+    table: Mapped[int] = mapped_column(Integer)
+
+    __table_args__ = (Index("ix_night_game_night_id", "night_id"),)

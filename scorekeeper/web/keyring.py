@@ -1,4 +1,4 @@
-"""The keys a request carries: a game's edit key and a player's seat key, in this browser's
+"""The keys a request carries: a game's edit key, a player's seat key and a club night's key, in this browser's
 sealed session or as ``Authorization: Bearer <key>``.
 
 The store keeps each key's hash and says whether a key opens a game or a seat
@@ -96,3 +96,24 @@ def remember_made(game_id: int, keys: list[str]) -> None:
 def made_here(game_id: int) -> list[str] | None:
     keys = session.get(MADE, {}).get(str(game_id))
     return list(keys) if isinstance(keys, list) else None
+
+
+# ---------------------------------------------------------------- a club night's key
+
+#: The browsers that run a club night (the keeper's, a phone given the night's link): its key, by night.
+NIGHT_KEYS = "night_keys"
+#: The newest nights a browser keeps the key of (a club meets once a week or so).
+MAX_NIGHTS = 3
+
+
+def remember_night(night_id: int, key: str) -> None:
+    keep_in_session(NIGHT_KEYS, night_id, key, MAX_NIGHTS)
+
+
+def night_key(night_id: int) -> str | None:
+    return session.get(NIGHT_KEYS, {}).get(str(night_id))
+
+
+def runs_night(night: store.Night) -> bool:
+    """True when this request carries the night's key (session or bearer token)."""
+    return store.night_key_matches(night, bearer_key()) or store.night_key_matches(night, night_key(night.id))

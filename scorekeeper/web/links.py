@@ -35,6 +35,11 @@ def seat_link(game_id: int, key: str) -> str:
     return external("seats.join", game_id=game_id) + "#key=" + key
 
 
+def night_link(night_id: int, key: str) -> str:
+    """A club night's link: the phone that opens it runs the night with the keeper."""
+    return external("nights.join", night_id=night_id) + "#key=" + key
+
+
 def club_link(key: str) -> str:
     return external("club.join") + "#key=" + key
 

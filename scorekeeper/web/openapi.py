@@ -241,6 +241,49 @@ RATINGS = {
 }
 
 
+NIGHT_SUMMARY = {
+    "type": "object",
+    "required": ["id", "date", "rules", "closed", "url"],
+    "properties": {
+        "id": {"type": "integer"},
+        "date": {"type": "string", "format": "date"},
+        "rules": {"type": "string", "maxLength": 20, "description": "the rule-set key the night's tables play"},
+        "closed": {"type": "boolean"},
+        "url": {"type": "string", "description": "the night's page"},
+    },
+}
+NIGHT = {
+    "type": "object",
+    "required": [*NIGHT_SUMMARY["required"], "players", "drawn", "games", "standings"],
+    "properties": {
+        **NIGHT_SUMMARY["properties"],
+        "players": {"type": "array", "items": {
+            "type": "object", "required": ["player_id", "name", "here"],
+            "properties": {"player_id": {"type": "integer"}, "name": {"type": "string"},
+                           "here": {"type": "boolean", "description": "false once they went home"}}}},
+        "drawn": {"type": "array", "description": "the tables drawn and not yet started", "items": {
+            "type": "object", "required": ["round", "table", "players"],
+            "properties": {"round": {"type": "integer"}, "table": {"type": "integer"},
+                           "players": {"type": "array", "items": {"type": "string"}}}}},
+        "games": {"type": "array", "items": {
+            "type": "object", "required": ["id", "round", "table", "finished"],
+            "properties": {"id": {"type": "integer"}, "round": {"type": "integer"}, "table": {"type": "integer"},
+                           "finished": {"type": "boolean"}}}},
+        "standings": {"type": "array", "items": {
+            "type": "object", "required": ["rank", "tied", "player_id", "name", "points", "relative", "games",
+                                           "playing"],
+            "properties": {
+                "rank": {"type": "integer"}, "tied": {"type": "boolean"},
+                "player_id": {"type": "integer"}, "name": {"type": "string"},
+                "points": {"type": "number", "description": "place points: (table size - place) / (table size - 1)"
+                           " for each game, tied players sharing the average of their places"},
+                "relative": {"type": "number", "description": "total penalty less each table's average"},
+                "games": {"type": "integer"},
+                "playing": {"type": "boolean", "description": "one of their games is still in progress"}}}},
+    },
+}
+
+
 BACKUP = {
     "type": "object",
     "required": ["format", "games"],
@@ -316,6 +359,9 @@ SCHEMAS = {
         "words": {"type": "string"}}},
     "RatedPlayer": RATED_PLAYER,
     "Ratings": RATINGS,
+    "Night": NIGHT,
+    "Nights": {"type": "object", "required": ["nights"], "properties": {
+        "nights": {"type": "array", "items": NIGHT_SUMMARY}}},
     "Backup": BACKUP,
     "Imported": IMPORTED,
     "Created": {
@@ -329,6 +375,7 @@ SCHEMAS = {
 #: The parameters several operations take, named in the views' descriptions (``GameId``).
 PARAMETERS = {
     "GameId": {"name": "game_id", "in": "path", "schema": {"type": "integer", "minimum": 1}},
+    "NightId": {"name": "night_id", "in": "path", "schema": {"type": "integer", "minimum": 1}},
     "RoundNumber": {"name": "number", "in": "path", "schema": {"type": "integer", "minimum": 1}},
     "Seat": {"name": "seat", "in": "path", "schema": {"type": "integer", "minimum": 0},
              "description": "the player's place at the table, from 0 (the first player of the game file)"},
@@ -358,6 +405,7 @@ RESPONSES = {
     "NoClubKey": error("no club key sent: Authorization: Bearer <club key>", {"WWW-Authenticate": "Bearer"}),
     "NotKeeper": error("not the club key (who may: the club's keeper)"),
     "NoGame": error("no such game or round"),
+    "NoNight": error("no such night"),
     "GameChanged": error("the game changed meanwhile"),
     "TooLarge": error("the body is over 2 MiB: far more than any game needs"),
     "NotSentAsJson": error("not sent as JSON"),

@@ -164,7 +164,7 @@ def test_openapi_document_lists_every_operation(client):
     operations = {op["operationId"] for path in doc["paths"].values() for op in path.values()}
     assert operations == {"createGame", "getGame", "recordRound", "replaceRound", "deleteRound", "importFiles",
                           "backup", "ratings", "rulesets", "saveRuleset", "makeSeatLinks", "sentHands", "sendHand",
-                          "flagRound"}
+                          "flagRound", "nights", "getNight"}
 
 
 def linked_operations(doc: dict, answer: dict) -> set[str]:

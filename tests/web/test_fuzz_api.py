@@ -22,10 +22,12 @@ keys and with fewer examples, what the tests above send.
 
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,7 @@ from schemathesis.checks import load_all_checks
 from server import ROOT, AppServer
 from sqlalchemy import func, select
 
+from scorekeeper import store
 from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db
 from scorekeeper.rules.cards import MAX_HAND_TEXT
 from scorekeeper.rules.replay import MAX_NAME
@@ -304,6 +307,22 @@ def test_ratings(api):
     fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
 
 
+# ------------------------------------------------------------------ club nights
+
+
+@pytest.mark.parametrize("path", ["/api/nights", "/api/nights/{night_id}"])
+def test_nights(api, path):
+    """Any night id schemathesis makes up, with a night of two tables stored: the night or a
+    404, never a 500."""
+    with api.app.app_context():
+        night, _key = store.open_night("balmoral", date(2026, 12, 3))
+        store.check_in(night.id, ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"])
+        store.draw_night(night.id, random.Random(1))
+        store.start_table(night.id, 1, random.Random(1))
+    op = operation(api, "GET", path)
+    fuzz(api, MODES.flatmap(lambda mode: op.as_strategy(mode)), fill_game=False, fill_key=False)
+
+
 # ------------------------------------------------------------------ rule sets
 
 
@@ -325,7 +344,8 @@ def test_save_ruleset(api, club):
 def test_every_operation_is_fuzzed(api):
     """A new operation in the document must be added to the tests above."""
     fuzzed = {("POST", "/api/games"), ("GET", "/api/games/{game_id}"), *WRITES, *SEATS, ("POST", "/api/import"),
-              ("GET", "/api/backup"), ("GET", "/api/ratings"), ("GET", "/api/rulesets"), ("POST", "/api/rulesets")}
+              ("GET", "/api/backup"), ("GET", "/api/ratings"), ("GET", "/api/rulesets"), ("POST", "/api/rulesets"),
+              ("GET", "/api/nights"), ("GET", "/api/nights/{night_id}")}
     listed = {(r.ok().method.upper(), r.ok().path) for r in api.schema.get_all_operations()}
     assert listed == fuzzed
 

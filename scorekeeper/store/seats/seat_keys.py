@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from sqlalchemy import select
@@ -41,13 +42,18 @@ def make_seat_keys(game_id: int) -> list[str]:
     """A new key for every seat of the game, in seat order; every earlier seat key stops working."""
     if db.session.get(Game, game_id) is None:
         raise NotFound(f"no game {game_id}")
-    seats = db.session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.position)).all()
-    keys = [secrets.token_urlsafe(32) for _ in seats]
-    for seat, key in zip(seats, keys, strict=True):
-        seat.key_hash = _digest(key)
+    keys = issue_seat_keys(db.session.scalars(select(Seat).where(Seat.game_id == game_id).order_by(Seat.position)).all())
     # The game's pages read whether it has seat links (the round screen then takes the players'
     # hands): a change to the game.
     finish_games([game_id])
+    return keys
+
+
+def issue_seat_keys(seats: Sequence[Seat]) -> list[str]:
+    """A new key for each of ``seats`` (in their order), in the caller's write (which finishes it)."""
+    keys = [secrets.token_urlsafe(32) for _ in seats]
+    for seat, key in zip(seats, keys, strict=True):
+        seat.key_hash = _digest(key)
     return keys
 
 

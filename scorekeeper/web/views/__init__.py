@@ -10,9 +10,10 @@ csrf = CSRFProtect()
 
 def register_views(app: Flask) -> None:
     from scorekeeper.web.views import errors, files, games, hands, languages, pwa, rounds, seats
-    # api.seats and api.ratings add their routes to the API's blueprint (api.games.bp).
-    from scorekeeper.web.views.api import games as api, ratings as api_ratings, seats as api_seats  # noqa: F401
-    from scorekeeper.web.views.club import history, house_rules, keeper, players, ratings, stats
+    # api.seats, api.ratings and api.nights add their routes to the API's blueprint (api.games.bp).
+    from scorekeeper.web.views.api import games as api, nights as api_nights, ratings as api_ratings  # noqa: F401
+    from scorekeeper.web.views.api import seats as api_seats  # noqa: F401
+    from scorekeeper.web.views.club import history, house_rules, keeper, nights, players, ratings, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -29,6 +30,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(files.bp)
     app.register_blueprint(keeper.bp)
     app.register_blueprint(house_rules.bp)
+    app.register_blueprint(nights.bp)
     app.register_blueprint(languages.bp)
     errors.register(app)
     app.after_request(add_vary)

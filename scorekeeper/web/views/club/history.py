@@ -18,6 +18,9 @@ from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours
 from scorekeeper.web.languages import gettext, preset_name
 
+#: The latest club nights the history lists above its games (the rest: the nights' own page).
+NIGHTS_SHOWN = 5
+
 bp = Blueprint("history", __name__)
 
 
@@ -105,7 +108,8 @@ def _history(deleted: bool):
             game = store.get_game(undo_id)
             undo = game if game is not None and game.deleted_at is not None and may_restore(game) else None
     return render("history.html", page=page, filters=filters, problems=[], player=player, roster=roster,
-                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(_bin_of_this_phone()), undo=undo)
+                  rulesets=rulesets, in_bin=deleted, bin_count=history.deleted_count(_bin_of_this_phone()), undo=undo,
+                  nights=[] if deleted else store.list_nights(NIGHTS_SHOWN))
 
 
 def _bin_of_this_phone() -> list[int] | None:

@@ -1,0 +1,287 @@
+"""Club nights: a night opened under one rule set, its players checked in (late arrivals and
+early leavers too), the games played at it, and the night closed.
+
+A night is run by whoever holds its key (as a game by its edit key, :mod:`~scorekeeper.store.access`):
+the club's keeper who opened it, or a phone the keeper gave the night's link. Its games are
+ordinary games; a game belongs to one night at most, and a player sits at one table of a night
+at a time. Every change ends as every other does (:mod:`~scorekeeper.store.changes`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import random
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date
+from itertools import combinations
+from typing import NamedTuple
+
+from sqlalchemy import select
+
+from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, clean_name, draw_tables, start
+from scorekeeper.store.access import issue_key
+from scorekeeper.store.changes import finish_game, finish_games
+from scorekeeper.store.database import writing
+from scorekeeper.store.games import add_game
+from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
+from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, db, utcnow
+from scorekeeper.store.players import get_or_create_player
+from scorekeeper.store.rulesets import get_ruleset
+from scorekeeper.store.seats.seat_keys import issue_seat_keys
+
+
+class CheckedIn(NamedTuple):
+    """A player checked in at a night; ``here`` False once they went home."""
+
+    player_id: int
+    name: str
+    here: bool
+
+
+class NightTable(NamedTuple):
+    """A game of the night: the night's round of games it was drawn in, its table, and whether it is over."""
+
+    game_id: int
+    round: int
+    table: int
+    finished: bool
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def night_key_matches(night: Night, key: str | None) -> bool:
+    """Whether ``key`` runs the night (compared in constant time)."""
+    if not key or night.key_hash is None or len(key) > 200:
+        return False
+    return hmac.compare_digest(_digest(key), night.key_hash)
+
+
+def get_night(night_id: int) -> Night:
+    night = db.session.get(Night, night_id)
+    if night is None:
+        raise NotFound(f"no night {night_id}")
+    return night
+
+
+def list_nights(limit: int | None = None) -> list[Night]:
+    """The nights, the latest first (``limit``: only so many): the club's history of its nights."""
+    return list(db.session.scalars(select(Night).order_by(Night.held_on.desc(), Night.id.desc()).limit(limit)))
+
+
+def _open(night_id: int) -> Night:
+    night = get_night(night_id)
+    if night.closed_at is not None:
+        raise NightRefused(Phrase(N_("The night of {date} is closed: it takes no more changes"),
+                                  {"date": night.held_on.isoformat()}))
+    return night
+
+
+@writing()
+def open_night(rules: str, held_on: date) -> tuple[Night, str]:
+    """A new night played by the rule set ``rules`` (its key), and the night's secret key."""
+    get_ruleset(rules)  # NotFound: no night under rules nobody can play
+    key = secrets.token_urlsafe(32)
+    night = Night(rules=rules, held_on=held_on, key_hash=_digest(key))
+    db.session.add(night)
+    db.session.flush()
+    finish_games(())
+    return night, key
+
+
+@writing()
+def check_in(night_id: int, names: Iterable[str]) -> list[Player]:
+    """Players arrive: roster names or new ones (added to the roster). A player who went home
+    and came back is here again; one already here stays as they were."""
+    night = _open(night_id)
+    players = []
+    for name in names:
+        try:
+            clean_name(name, "player's name")
+        except NameRefused as exc:
+            raise PlayerNameError(str(exc), exc.said) from None
+        player = get_or_create_player(name)
+        here = db.session.get(NightPlayer, (night.id, player.id))
+        if here is None:
+            db.session.add(NightPlayer(night_id=night.id, player_id=player.id))
+        else:
+            here.left_at = None
+        players.append(player)
+    finish_games(())
+    return players
+
+
+@writing()
+def leave_night(night_id: int, player_id: int) -> None:
+    """A player goes home early: no later table is drawn with them (the game they sit at goes on)."""
+    night = _open(night_id)
+    here = db.session.get(NightPlayer, (night.id, player_id))
+    if here is None:
+        raise NotFound(f"player {player_id} is not checked in at night {night_id}")
+    if here.left_at is None:
+        here.left_at = utcnow()
+    finish_games(())
+
+
+@writing()
+def close_night(night_id: int) -> Night:
+    """The night is over: it takes no more players, tables or draws. Closed twice: refused."""
+    night = _open(night_id)
+    night.closed_at = utcnow()
+    night.drawn = None
+    finish_games(())
+    return night
+
+
+def checked_in(night_id: int) -> list[CheckedIn]:
+    """The night's players in the order they arrived."""
+    rows = db.session.execute(select(NightPlayer.player_id, Player.name, NightPlayer.left_at)
+                              .join(Player, Player.id == NightPlayer.player_id)
+                              .where(NightPlayer.night_id == night_id)
+                              .order_by(NightPlayer.arrived_at, Player.name_key)).all()
+    return [CheckedIn(player_id, name, left_at is None) for player_id, name, left_at in rows]
+
+
+def night_games(night_id: int) -> list[NightTable]:
+    """The night's games, by round and table (a game in the bin is no longer the night's)."""
+    rows = db.session.execute(select(NightGame.game_id, NightGame.round, NightGame.table, GameSummary.finished)
+                              .join(Game, Game.id == NightGame.game_id)
+                              .outerjoin(GameSummary, GameSummary.game_id == NightGame.game_id)
+                              .where(NightGame.night_id == night_id, Game.deleted_at.is_(None))
+                              .order_by(NightGame.round, NightGame.table)).all()
+    return [NightTable(game_id, rnd, table, bool(finished)) for game_id, rnd, table, finished in rows]
+
+
+def night_of(game_id: int) -> int | None:
+    """The night a game was played at, if any."""
+    return db.session.scalar(select(NightGame.night_id).where(NightGame.game_id == game_id))
+
+
+def _playing(night_id: int) -> dict[int, NightTable]:
+    """Who sits at one of the night's games still in progress, and at which."""
+    tables = {t.game_id: t for t in night_games(night_id) if not t.finished}
+    if not tables:
+        return {}
+    rows = db.session.execute(select(Seat.player_id, Seat.game_id).where(Seat.game_id.in_(tables))).all()
+    return {player_id: tables[game_id] for player_id, game_id in rows}
+
+
+def add_night_game(night_id: int, game_id: int, round_number: int, table: int) -> None:
+    """Tie a game just started to the night, in the caller's write (which finishes it): refused
+    when the game is another night's already, or one of its players is at another of the night's
+    tables still playing."""
+    night = _open(night_id)
+    if night_of(game_id) is not None:
+        raise NightRefused(Phrase(N_("Game {game} is already played at a night"), {"game": game_id}))
+    playing = _playing(night.id)
+    seats = db.session.execute(select(Seat.player_id, Player.name).join(Player, Player.id == Seat.player_id)
+                               .where(Seat.game_id == game_id).order_by(Seat.position)).all()
+    for player_id, name in seats:
+        if player_id in playing:
+            raise NightRefused(Phrase(N_("{name} is already playing at table {table}"),
+                                      {"name": name, "table": playing[player_id].table}))
+    db.session.add(NightGame(game_id=game_id, night_id=night.id, round=round_number, table=table))
+    db.session.flush()
+
+
+@writing()
+def join_night(night_id: int, game_id: int, round_number: int, table: int) -> None:
+    """A game already started becomes one of the night's (its page now says so)."""
+    if db.session.get(Game, game_id) is None:
+        raise NotFound(f"no game {game_id}")
+    add_night_game(night_id, game_id, round_number, table)
+    finish_games([game_id])
+
+
+class DrawnTable(NamedTuple):
+    """A table drawn and not yet started: its number and its players (ids and names) in seat order."""
+
+    table: int
+    player_ids: list[int]
+    names: list[str]
+
+
+class StartedTable(NamedTuple):
+    """A drawn table's game, started: the game, its edit key, and its seat links' keys in seat order."""
+
+    game: Game
+    key: str
+    seat_keys: list[str]
+
+
+def _drawn(night: Night) -> tuple[int, dict[int, list[int]]]:
+    if not night.drawn:
+        return 0, {}
+    drawn = json.loads(night.drawn)
+    return drawn["round"], {int(table): players for table, players in drawn["tables"].items()}
+
+
+def _set_drawn(night: Night, round_number: int, tables: dict[int, list[int]]) -> None:
+    night.drawn = json.dumps({"round": round_number, "tables": tables}) if tables else None
+
+
+def drawn_tables(night: Night) -> tuple[int, list[DrawnTable]]:
+    """The night's round the tables waiting were drawn for (0: none wait), and those tables."""
+    round_number, tables = _drawn(night)
+    ids = [p for players in tables.values() for p in players]
+    names = dict(db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()) if ids else {}
+    return round_number, [DrawnTable(table, players, [names[p] for p in players]) for table, players in sorted(tables.items())]
+
+
+@writing()
+def draw_night(night_id: int, rng: random.Random, *, ratings: Mapping[int, float] | None = None,
+               usual: int = USUAL_TABLE) -> list[DrawnTable]:
+    """Draw tables from the players here and not at a table still playing (``rules.draw_tables``:
+    at random, or balanced by ``ratings``, seating fewer pairs who have played each other
+    tonight). It replaces the tables drawn before and not yet started."""
+    night = _open(night_id)
+    playing = _playing(night.id)
+    here = [c.player_id for c in checked_in(night.id) if c.here and c.player_id not in playing]
+    games = night_games(night.id)
+    met = _met(night.id, [t.game_id for t in games])
+    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met)
+    # A redraw draws the same round again (numbering its tables around those already started);
+    # with none waiting, the draw is the night's next round.
+    round_number = _drawn(night)[0] or max((t.round for t in games), default=0) + 1
+    started = {t.table for t in games if t.round == round_number}
+    numbers = (n for n in range(1, len(started) + len(tables) + 1) if n not in started)
+    _set_drawn(night, round_number, dict(zip(numbers, tables)))
+    finish_games(())
+    return drawn_tables(night)[1]
+
+
+def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:
+    """The pairs of players who sat at one of the night's games together."""
+    if not game_ids:
+        return set()
+    at: dict[int, list[int]] = {}
+    for game_id, player_id in db.session.execute(select(Seat.game_id, Seat.player_id).where(Seat.game_id.in_(game_ids))):
+        at.setdefault(game_id, []).append(player_id)
+    return {frozenset(pair) for players in at.values() for pair in combinations(players, 2)}
+
+
+@writing()
+def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
+    """Start a drawn table's game in one go: the night's rule set, its first dealer drawn by
+    ``rng``, its edit key and every seat's link, tied to the night."""
+    night = _open(night_id)
+    round_number, tables = _drawn(night)
+    if table not in tables:
+        raise NotFound(f"no table {table} waits at night {night_id}")
+    names = [name for _table, _ids, names in drawn_tables(night)[1] if _table == table for name in names]
+    gone = [c.name for c in checked_in(night.id) if not c.here and c.player_id in tables[table]]
+    if gone:
+        raise NightRefused(Phrase(N_("{name} has gone home since the draw: draw the tables again"), {"name": gone[0]}))
+    setup = GameSetup.create(get_ruleset(night.rules).rules, names, first_dealer=rng.choice(names))
+    game = add_game(setup)
+    key = issue_key(game)
+    add_night_game(night.id, game.id, round_number, table)
+    seat_keys = issue_seat_keys(game.seats)
+    del tables[table]
+    _set_drawn(night, round_number, tables)
+    finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
+    return StartedTable(game, key, seat_keys)

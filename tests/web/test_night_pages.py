@@ -1,0 +1,140 @@
+"""A club night's pages: the keeper opens a night, checks players in, draws and starts the
+tables (each game's edit and seat links kept on the keeper's phone), reads the standings and
+closes it; anyone else reads it; a fragment for htmx, the page otherwise; the history lists it."""
+
+from __future__ import annotations
+
+import re
+
+from factories import HTMX, text
+
+from scorekeeper import store
+
+ELEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
+
+
+def open_a_night(web, names=ELEVEN) -> str:
+    answer = web.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"})
+    assert answer.status_code == 303
+    url = answer.headers["Location"]
+    web.post(f"{url}/players", data={"name": names[:3], "new": ", ".join(names[3:])})
+    return url
+
+
+def test_the_keeper_opens_a_night_checks_players_in_and_reads_it(web):
+    url = open_a_night(web)
+    page = text(web.get(url))
+    assert "Club night of Thursday, December 3, 2026" in page and "Balmoral" in page
+    assert all(name in page for name in ELEVEN) and "Draw the tables" in page
+    assert "No game yet tonight." in page
+
+
+def test_the_tables_are_drawn_started_with_one_tap_and_the_standings_follow(web, app):
+    url = open_a_night(web)
+    assert web.post(f"{url}/draw", data={"how": "random"}).status_code == 303
+    page = text(web.get(url))
+    assert page.count("Start table") == 3 and "Draw the tables again" in page
+    answer = web.post(f"{url}/tables/1/start")
+    assert answer.status_code == 303
+    page = web.get(url)
+    game_id = int(re.search(r'href="/games/(\d+)"', page.get_data(as_text=True)).group(1))
+    with app.app_context():
+        assert store.night_games(int(url.rsplit("/", 1)[1]))[0].game_id == game_id
+    assert "Round 1, table 1" in text(page) and "(still playing)" in text(page)
+    assert page.get_data(as_text=True).count("Start table") == 2
+    # The keeper's phone keeps the new game's edit key and its seat links, as a new game's.
+    with app.app_context():
+        first = store.load(game_id).state.setup.players[0]
+    assert f"{first}'s seat link" in text(web.get(f"/games/{game_id}/share"))
+
+
+def test_one_player_cannot_be_drawn_the_page_says_why(web):
+    url = open_a_night(web, ["Ann"])
+    answer = web.post(f"{url}/draw", data={"how": "rating"})
+    assert answer.status_code == 422
+    assert "Tables of 2 to 8 players cannot seat everyone present (1)" in text(answer)
+
+
+def test_a_bad_name_is_refused_naming_it_and_nothing_is_checked_in(web, app):
+    url = open_a_night(web, ["Ann"])
+    answer = web.post(f"{url}/players", data={"new": "Ben, " + "x" * 60})
+    assert answer.status_code == 422 and "name" in text(answer)
+    with app.app_context():
+        assert [c.name for c in store.checked_in(int(url.rsplit("/", 1)[1]))] == ["Ann"]
+
+
+def test_an_early_leaver_goes_home_and_a_closed_night_says_so_twice(web, app):
+    url = open_a_night(web)
+    with app.app_context():
+        kim = store.find_player("Kim").id
+    assert web.post(f"{url}/players/{kim}/leave").status_code == 303
+    assert "gone home" in text(web.get(url))
+    assert web.post(f"{url}/close").status_code == 303
+    page = text(web.get(url))
+    assert "closed" in page and "Draw the tables" not in page and "Check in" not in page
+    again = web.post(f"{url}/close")
+    assert again.status_code == 409 and "is closed: it takes no more changes" in text(again)
+
+
+def test_anyone_reads_a_night_only_the_keeper_runs_it(web, stranger):
+    url = open_a_night(web)
+    page = text(stranger.get(url))
+    assert "Ann" in page and "Draw the tables" not in page
+    assert stranger.post(f"{url}/draw", data={"how": "random"}).status_code in (400, 403)
+    stranger_open = stranger.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"})
+    assert stranger_open.status_code in (400, 403)
+
+
+def test_htmx_gets_the_fragment_and_a_full_request_the_page(web):
+    url = open_a_night(web)
+    fragment = web.get(url, headers=HTMX).get_data(as_text=True)
+    full = web.get(url).get_data(as_text=True)
+    assert "<html" not in fragment and "<html" in full and "Players here" in fragment
+
+
+def test_a_bad_date_or_rules_open_no_night(web, app):
+    bad = web.post("/nights/", data={"held_on": "Thursday", "rules": "balmoral"})
+    assert bad.status_code == 422 and "2026-12-03" in text(bad)
+    assert web.post("/nights/", data={"held_on": "2026-12-03", "rules": "nope"}).status_code == 422
+    with app.app_context():
+        assert store.list_nights() == []
+
+
+def test_the_history_lists_the_nights(web):
+    url = open_a_night(web)
+    page = web.get("/history").get_data(as_text=True)
+    assert f'href="{url}"' in page and "Club nights" in page
+
+
+def test_the_api_reads_a_night_and_the_list_of_nights(web, client):
+    url = open_a_night(web)
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    night_id = int(url.rsplit("/", 1)[1])
+    listed = client.get("/api/nights").get_json()
+    assert listed == {"nights": [{"id": night_id, "date": "2026-12-03", "rules": "balmoral", "closed": False,
+                                  "url": url}]}
+    night = client.get(f"/api/nights/{night_id}").get_json()
+    assert [p["name"] for p in night["players"]] == ELEVEN
+    assert [(t["round"], t["table"]) for t in night["drawn"]] == [(1, 2), (1, 3)]
+    assert [(g["round"], g["table"], g["finished"]) for g in night["games"]] == [(1, 1, False)]
+    assert len(night["standings"]) == 4 and all(s["playing"] for s in night["standings"])
+    missing = client.get("/api/nights/999")
+    assert missing.status_code == 404 and "no night 999" in missing.get_json()["error"]["message"]
+
+
+def test_a_phone_given_the_nights_link_runs_the_night_and_a_wrong_key_is_refused(web, app):
+    url = open_a_night(web)
+    page = web.get(url)
+    link = re.search(r'value="(http[^"]+#key=([^"]+))"', page.get_data(as_text=True))
+    assert link and "/join#key=" in link[1] and "no-store" in page.headers["Cache-Control"]
+    app.config["WTF_CSRF_ENABLED"] = False
+    second_phone = app.test_client()
+    refused = second_phone.post(f"{url}/draw", data={"how": "random"})
+    assert refused.status_code == 403 and "a phone the keeper gave the night’s link" in text(refused)
+    wrong = second_phone.post(f"{url}/join", data={"key": link[2] + "x"})
+    assert wrong.status_code == 403 and "not this night’s key" in text(wrong)
+    assert second_phone.post(f"{url}/join", data={"key": link[2]}).status_code == 303
+    assert second_phone.post(f"{url}/draw", data={"how": "random"}).status_code == 303
+    assert "Start table 1" in text(second_phone.get(url))
+    assert second_phone.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"}).status_code == 403
