@@ -51,6 +51,7 @@ class Seeded:
     house: str = ""  # a house rule set (Liverpool changed)
     own_rules: int = 0  # a game whose rules no rule set has (its house rule set changed since)
     seat_keys: list[str] = field(default_factory=list)  # the seat links of balmoral: Ann's phone opens the first
+    night: int = 0  # a club night: seven players here, two tables drawn, the first started
 
 
 NAMES = ["Ann", "Benedict", "Cat", "Dev", "Eve", "Fin"]
@@ -153,6 +154,16 @@ def seed(app: Flask) -> Seeded:
         s.shanghai, s.keys[game.id] = game.id, key
         store.record_round(game.id, 1, RoundRecord.create("Ann", {"Cat": "5", "Dev": "K JK"},
                                                           bonuses={"Ann": ["blind-no-joker"]}))
+
+        # A club night of six (two tables of three): one table playing, one waiting to start.
+        import random
+        from datetime import date
+
+        night, _key = store.open_night("classic", date.today())
+        store.check_in(night.id, NAMES)
+        store.draw_night(night.id, random.Random(7))
+        store.start_table(night.id, 1, random.Random(7))
+        s.night = night.id
 
         s.player = store.find_player("Ann").id
         s.opponent = store.find_player("Cat").id
@@ -266,6 +277,9 @@ def catalogue(s: Seeded) -> list[Page]:
         Page("player-h2h", f"/players/{s.player}?vs={s.opponent}"),
         Page("player-idle", f"/players/{s.idle_player}"),
         Page("player-vs-problem", f"/players/{s.player}?vs=abc", 404),
+        Page("nights", "/nights/"),
+        Page("night", f"/nights/{s.night}"),
+        Page("night-watcher", f"/nights/{s.night}", editor=False),
         Page("import", "/import"),
         Page("import-refused", "/import", 422, form={}, files=bad_file, token_from="/import",
              browser="import_refused"),

@@ -124,8 +124,9 @@ def phone(browser, browser_context_args):
 def table_words(pseudo_site) -> set[str]:
     """The words a page may show as the table wrote them: the players' names, the house rule
     set's words (its author's, never translated), the app's name, the languages' names (each
-    in itself, on the language page), the cards' letters, and the day and month names of an
-    English date (written by the calendar, not the catalogue)."""
+    in itself, on the language page), the cards' letters, the day and month names of an
+    English date (written by the calendar, not the catalogue) and the endings of English
+    ordinals ("1st": written by web.languages.ordinal with the language's plural rules)."""
     app, seeded, _ = pseudo_site
     from scorekeeper import store
 
@@ -139,7 +140,8 @@ def table_words(pseudo_site) -> set[str]:
                  "again.json",  # the name of a file imported, as its owner named it
                  "Deutsch English Español Français Suomi DE EN ES FR FI",
                  "A K Q J JK S W",
-                 "Mon Tue Wed Thu Fri Sat Sun Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec"):
+                 "Mon Tue Wed Thu Fri Sat Sun Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec",
+                 "st nd rd th"):
         words.update(LETTERS.findall(text))
     # A house stage word in the plural, as an English line counts them ("3 deals").
     words.update(f"{word}s" for word in list(words))

@@ -16,7 +16,7 @@ from scorekeeper.rules import N_, SeatingRefused, SetupError
 from scorekeeper.web import keyring, links
 from scorekeeper.web.clubkey import NotKeeper, club_only, is_keeper
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.web.languages import gettext, problem_words, said
+from scorekeeper.web.languages import gettext, preset_name, problem_words, said
 from scorekeeper.web.views.common import go, key_page, no_store, render
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
@@ -74,8 +74,9 @@ def _night_page(night: store.Night, status: int = 200, problem: str | None = Non
 
 
 def _rule_name(key: str) -> str:
+    """The night's rule set by name, a preset's in the reader's language."""
     try:
-        return store.get_ruleset(key).name
+        return preset_name(key, store.get_ruleset(key).name)
     except store.NotFound:
         return key
 
