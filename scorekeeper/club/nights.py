@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from scorekeeper.club.history import leaderboard
 from scorekeeper.store import night_games
-from scorekeeper.store.models import Player, SeatSummary, db
+from scorekeeper.store.models import GameSummary, Player, SeatSummary, db
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class GameResult:
     game_id: int
     finished: bool
     seats: tuple[SeatResult, ...]
+    rounds: int = 1  # rounds played: a table started with none yet has no places to give
 
 
 @dataclass(frozen=True)
@@ -77,7 +78,7 @@ def standings(games: Sequence[GameResult]) -> list[Standing]:
     names: dict[int, str] = {}
     for game in games:
         size = len(game.seats)
-        if size < 2:
+        if size < 2 or not game.rounds:
             continue
         ties = Counter(seat.place for seat in game.seats)
         average = Fraction(sum(seat.total for seat in game.seats), size)
@@ -116,7 +117,10 @@ def night_results(night_id: int) -> list[GameResult]:
     seats: dict[int, list[SeatResult]] = {}
     for game_id, player_id, name, total, place in rows:
         seats.setdefault(game_id, []).append(SeatResult(player_id, name, total, place))
-    return [GameResult(t.game_id, t.finished, tuple(seats.get(t.game_id, ()))) for t in tables]
+    rounds = dict(db.session.execute(select(GameSummary.game_id, GameSummary.rounds)
+                                     .where(GameSummary.game_id.in_([t.game_id for t in tables]))).all())
+    return [GameResult(t.game_id, t.finished, tuple(seats.get(t.game_id, ())), rounds.get(t.game_id, 0))
+            for t in tables]
 
 
 def night_standings(night_id: int) -> list[Standing]:

@@ -271,6 +271,11 @@ def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
     night = _open(night_id)
     round_number, tables = _drawn(night)
     if table not in tables:
+        # A second tap on Start (or a second phone) finds the table already playing.
+        playing = [t.game_id for t in night_games(night.id) if t.round == round_number and t.table == table]
+        if playing:
+            raise NightRefused(Phrase(N_("Table {table} is already playing: game {game}"),
+                                      {"table": table, "game": playing[0]}))
         raise NotFound(f"no table {table} waits at night {night_id}")
     names = [name for _table, _ids, names in drawn_tables(night)[1] if _table == table for name in names]
     gone = [c.name for c in checked_in(night.id) if not c.here and c.player_id in tables[table]]

@@ -13,8 +13,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.store.database import writing
-from scorekeeper.store.errors import NotFound
-from scorekeeper.store.models import MAX_ID, HouseRuleSet, db, utcnow
+from scorekeeper.store.errors import NightRefused, NotFound
+from scorekeeper.store.models import MAX_ID, HouseRuleSet, Night, db, utcnow
 from scorekeeper.rules import (
     N_,
     PRESETS,
@@ -178,5 +178,9 @@ def delete_ruleset(ruleset_id: int) -> None:
     row = db.session.get(HouseRuleSet, ruleset_id) if 0 < ruleset_id <= MAX_ID else None
     if row is None:
         raise NotFound(f"no house rule set {ruleset_id}")
+    # A night still open draws and starts its tables by these rules: it keeps them until closed.
+    if db.session.scalar(select(Night.id).where(Night.rules == house_key(row.id), Night.closed_at.is_(None)).limit(1)):
+        raise NightRefused(Phrase(N_("A club night that is still open plays “{name}”: close the night first"),
+                                  {"name": row.name}))
     db.session.delete(row)
     db.session.commit()

@@ -16,10 +16,10 @@ from scorekeeper import store
 from scorekeeper.club.nights import GameResult, SeatResult, night_standings, place_points, standings
 
 
-def game(game_id, *seats, finished=True):
+def game(game_id, *seats, finished=True, rounds=3):
     """Seats as (name, total, place); a player's id is their initial's code."""
     return GameResult(game_id, finished, tuple(SeatResult(ord(name[0]), name, total, place)
-                                               for name, total, place in seats))
+                                               for name, total, place in seats), rounds)
 
 
 def test_the_winner_of_a_table_of_three_and_of_four_score_alike_and_the_last_nothing():
@@ -50,6 +50,13 @@ def test_a_game_in_progress_counts_as_it_stands_and_is_marked():
     assert not by_name["Dan"].playing and lines[0].name == "Ann"
 
 
+def test_a_table_started_with_no_round_yet_gives_no_places():
+    # All tied first at 0 would hand each half a point over the players of a table still waiting.
+    lines = standings([game(1, ("Ann", 0, 1), ("Ben", 0, 1), ("Cat", 0, 1), finished=False, rounds=0),
+                       game(2, ("Dan", 10, 1), ("Eve", 20, 2), ("Fay", 30, 3))])
+    assert [s.name for s in lines] == ["Dan", "Eve", "Fay"]
+
+
 @given(st.lists(st.integers(0, 200), min_size=2, max_size=8))
 def test_a_tables_place_points_add_up_to_half_its_size_whatever_the_ties(totals):
     places = [1 + sum(other < total for other in totals) for total in totals]
@@ -68,5 +75,6 @@ def test_the_standings_of_a_night_read_from_its_games(app):
         names = list(store.load(first.game_id).state.setup.players)
         store.record_round(first.game_id, 1, a_round(names[0], {n: "K" for n in names[1:]}))
         lines = night_standings(night.id)
-        assert len(lines) == 7 and all(line.playing for line in lines)
+        # The tables that have played no round yet give no places.
+        assert len(lines) == len(names) and all(line.playing for line in lines)
         assert lines[0].name == names[0] and lines[0].points == 1

@@ -37,7 +37,7 @@ def test_every_player_is_seated_once_at_tables_the_rule_set_allows_within_one_of
 def test_a_table_of_two_only_when_no_other_split_is_allowed(count, key):
     rules = PRESETS[key]
     sizes = table_sizes(count, rules)
-    assert 2 not in sizes  # every preset seats 3 to 8: three players or more never need a table of two
+    assert 2 not in sizes  # under every preset, three players or more can always sit at tables of three or more
 
 
 @given(seed=st.integers(0, 2**32))

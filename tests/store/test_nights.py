@@ -9,6 +9,7 @@ from datetime import date
 from itertools import combinations
 
 import pytest
+from conftest import ON_POSTGRES
 from factories import a_round, start_game, version_of
 
 from scorekeeper import store
@@ -155,7 +156,7 @@ def test_a_table_starts_with_one_tap_tied_to_the_night_with_its_seat_links(app):
         redrawn = store.draw_night(night_id, random.Random(9))
         assert not set(drawn[1].names) & {n for t in redrawn for n in t.names}
         assert [t.table for t in redrawn] == [1, 3]  # round 1 still: its table 2 is playing
-        with pytest.raises(store.NotFound):
+        with pytest.raises(store.NightRefused, match="Table 2 is already playing: game"):
             store.start_table(night_id, 2, random.Random(5))
 
 
@@ -191,6 +192,8 @@ def finish(game_id):
         game = store.load(game_id)
 
 
+# On PostgreSQL the backup is the JSON of the games (docs/running.md): nights are not in it yet.
+@pytest.mark.skipif(ON_POSTGRES, reason="the SQLite backup is a copy of the database; run in the SQLite pass")
 def test_a_sqlite_backup_keeps_the_nights_and_a_restore_brings_them_back(fresh_app, tmp_path):
     """The club's SQLite backup is the whole database: its nights, their players and their games
     come back with a restore (a JSON backup holds games alone)."""

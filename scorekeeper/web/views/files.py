@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from flask import Blueprint, abort, current_app, make_response, request
+from flask import Blueprint, abort, current_app, request
 from flask_babel import format_decimal, lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, abort, current_app, flash, make_response, request, session, url_for
 from wtforms import SelectChoice
 
-from scorekeeper.web import assets, clubkey as club, languages, links
+from scorekeeper.web import assets, languages, links
 from scorekeeper.web import keyring
 from scorekeeper.web.languages import gettext, problem_words
 from scorekeeper.club import history

@@ -25,7 +25,6 @@ from scorekeeper.rules import (
     Deck,
     GameSetup,
     GameState,
-    Problem,
     RoundError,
     RoundRecord,
     RoundResult,

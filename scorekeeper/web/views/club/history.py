@@ -12,7 +12,7 @@ from scorekeeper.club import history
 from scorekeeper import store
 from scorekeeper.web.clubkey import NotKeeper, club_only
 from scorekeeper.web.forms import ConfirmForm
-from scorekeeper.store import MAX_ID, Game, Player
+from scorekeeper.store import Game, Player
 from scorekeeper.rules import N_, PRESETS
 from scorekeeper.web.views.common import go, positive_int, render
 from scorekeeper.web.presenters import player_colours

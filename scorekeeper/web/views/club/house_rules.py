@@ -20,7 +20,7 @@ from scorekeeper.web.clubkey import club_only
 from scorekeeper.web.forms import ConfirmForm
 from scorekeeper.store import MAX_ID, rules_of
 from scorekeeper.rules import N_, RuleSet, RuleSetError, is_a_preset, ruleset_document, same_rules
-from scorekeeper.web.languages import gettext, rule_text
+from scorekeeper.web.languages import gettext, rule_text, said
 from scorekeeper.web.forms.rules import (RuleSetForm, apply_action, copy_name, document_from, editor_data, error_id, follow_deck,
                                        in_the_editors_words, preset_words, problems_by_place, rank_label, stage_word)
 from scorekeeper.web.views.common import go, is_htmx, render
@@ -163,7 +163,11 @@ def delete(key: str):
     if request.method == "POST":
         if not ConfirmForm().validate_on_submit():
             abort(400)
-        store.delete_ruleset(entry.house_id)
+        try:
+            store.delete_ruleset(entry.house_id)
+        except store.NightRefused as exc:
+            flash(said(exc), "error")
+            return go(url_for(".show", key=key))
         flash(gettext("Deleted \u201c%(name)s\u201d. Games played with it keep their copy of its rules.",
                       name=entry.name), "ok")
         return go(url_for(".index"))
