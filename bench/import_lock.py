@@ -44,7 +44,7 @@ def main(games: int) -> None:
     opened: dict[int, float] = {}
 
     def on_begin(conn) -> None:  # after database's own listener has sent BEGIN IMMEDIATE
-        if database._writing.get():
+        if database.in_writing():
             opened[id(conn)] = time.perf_counter()
 
     def on_end(conn) -> None:

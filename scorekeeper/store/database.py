@@ -25,6 +25,11 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 _writing: ContextVar[bool] = ContextVar("scorekeeper_writing", default=False)
 
 
+def in_writing() -> bool:
+    """Whether this thread is inside a :func:`writing` block (holding the write lock)."""
+    return _writing.get()
+
+
 #: A connection's option: each statement on it is a transaction of its own.
 ONE_STATEMENT = "scorekeeper_one_statement"
 

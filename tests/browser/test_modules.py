@@ -25,8 +25,8 @@ CORE = ["main", "banner", "live", "offline", "outbox"]
 def fetched_are_preloaded(page: Page, *parts: str) -> None:
     """The page fetched the entry, the modules every page runs and its own parts (all preloaded)
     once each at their versioned addresses, and no other module."""
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(300)  # an import() the page would make after its load
+    # Until the network is quiet: an import() the page would make after its load is seen.
+    page.wait_for_load_state("networkidle")
     imports = page.evaluate(MODULES)
     wanted = sorted(imports[f"/static/js/{name}.js"] for name in (*CORE, *parts))
     assert sorted(page.evaluate(PRELOADED) + [imports["/static/js/main.js"]]) == wanted

@@ -95,6 +95,14 @@ def test_anyone_reads_a_night_only_the_keeper_runs_it(web, stranger, app):
         assert len(night) == 1 and store.drawn_tables(night[0])[1] == []
 
 
+def test_more_names_than_a_check_in_takes_are_refused_and_nobody_checked_in(web, app):
+    url = open_a_night(web, names=[])
+    answer = web.post(f"{url}/players", data={"new": ", ".join(f"Player {n}" for n in range(61))})
+    assert answer.status_code == 422 and "Check in at most 60 players at once" in text(answer)
+    with app.app_context():
+        assert store.checked_in(store.list_nights()[0].id) == []
+
+
 def test_a_second_tap_on_start_says_the_table_is_playing(web, app):
     url = open_a_night(web, names=ELEVEN[:6])
     web.post(f"{url}/draw", data={"how": "random"})

@@ -130,7 +130,10 @@ def night(night_id: int):
 def check_in(night_id: int):
     night = _running(night_id)
     names = request.form.getlist("name") + request.form.get("new", "").split(",")
-    names = [name for name in names if name.strip()][:MOST_NAMES]
+    names = [name for name in names if name.strip()]
+    if len(names) > MOST_NAMES:
+        return _night_page(night, 422, gettext("Check in at most %(most)s players at once: nobody was checked in.",
+                                               most=MOST_NAMES))
     try:
         players = store.check_in(night.id, names)
     except store.PlayerNameError as exc:
