@@ -4,6 +4,7 @@
 // Nothing happens at import: main.js installs the listeners (and says what follows a change)
 // where a round screen is on the page.
 import { el, elide, word } from "./banner.js";
+import { handScore } from "./hand-score.js";
 
 export function formOf(el) { return el && el.closest ? el.closest("form.round-form") : null; }
 
@@ -51,21 +52,18 @@ function run(word, aliases) {
   return parts;
 }
 
-// One seat's score for the round as the row shows it: what the player who went out scores, or
-// the points counted by hand, or the cards' values, plus the points of the bonuses ticked
-// (entry: {out, points, hand, bonuses: [keys]}); "?" while a card or bonus has no value here,
-// points typed that are no number as typed (the server says why).
+// One seat's score for the round as the row shows it, added up by hand-score.js: what the
+// player who went out scores, or the points counted by hand, or the cards' values, plus the
+// points of the bonuses ticked (entry: {out, points, hand, bonuses: [keys]}); "?" while a card or
+// bonus has no value here, points typed that are no number as typed (the server says why).
 export function score(cards, seat, entry) {
-  var extra = (entry.bonuses || []).reduce(function (sum, key) {
-    return sum === null || cards.bonuses[key] === undefined ? null : sum + cards.bonuses[key];
-  }, 0);
-  if (extra === null) { return "?"; }
-  if (entry.out) { return String(cards.went_out + extra); }
-  var typed = (entry.points || "").trim();
-  if (typed) { return /^[0-9]+$/.test(typed) ? String(Number(typed) + extra) : typed; }
-  var list = readCards(cards, seat, entry.hand || "");
-  if (list.some(function (card) { return card.value === null; })) { return "?"; }
-  return String(list.reduce(function (sum, card) { return sum + card.value; }, extra));
+  var typed = entry.out ? "" : (entry.points || "").trim();
+  var hand = { out: !!entry.out, points: typed ? Number(typed) : null, bonuses: entry.bonuses || [],
+               cards: typed || entry.out ? [] : readCards(cards, seat, entry.hand || "").map(function (card) { return card.rank; }) };
+  var added = handScore(cards, valuesAt(cards, seat), hand);
+  if (added.missing) { return "?"; }
+  if (typed && !/^[0-9]+$/.test(typed)) { return typed; }
+  return String(added.score);
 }
 
 export function cardsOf(form, row) { return readCards(table(form), Number(row.getAttribute("data-seat")), field(row, "hand").value); }

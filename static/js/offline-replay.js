@@ -7,6 +7,8 @@
 // against the engine's own figures for many games (tests/js/cases/). js/offline.js imports it
 // once a round waits to be sent or the signal is gone.
 
+import { handScore } from "./hand-score.js";
+
 // A copy of the server's state to work on: totals and stages completed per seat, the next round.
 export function start(game) {
   var s = game.state;
@@ -17,28 +19,18 @@ export function start(game) {
   };
 }
 
-// A round's score for one player at their stage: what the player who went out scores, or the
-// cards' values (or the points counted by hand), plus the bonuses they earned ({name: [keys]}).
+// A round's score for one player at their stage (hand-score.js adds it up, as the round screen
+// does): what the player who went out scores, or the cards' values (or the points counted by
+// hand; neither is 0), plus the bonuses they earned ({name: [keys]}).
 function penalty(game, round, name, stage) {
-  var earned = (round.bonuses && round.bonuses[name]) || [];
-  return earned.reduce(function (sum, key) {
-    var points = game.bonuses[key];
-    if (points === undefined) { throw new Error('"' + key + '" is not a bonus'); }
-    return sum + points;
-  }, cardPoints(game, round, name, stage));
-}
-
-function cardPoints(game, round, name, stage) {
-  if (name === round.went_out) { return game.went_out; }
-  if (round.hands && Object.prototype.hasOwnProperty.call(round.hands, name)) {
-    return round.hands[name].reduce(function (sum, rank) {
-      var value = stage.values[rank];
-      if (value === undefined) { throw new Error('"' + rank + '" is not a card'); }
-      return sum + value;
-    }, 0);
-  }
-  var points = round.points && round.points[name];
-  return points ? Number(points) : 0;
+  var holds = round.hands && Object.prototype.hasOwnProperty.call(round.hands, name);
+  var counted = round.points && round.points[name];
+  var added = handScore(game, stage.values, {
+    out: name === round.went_out, bonuses: (round.bonuses && round.bonuses[name]) || [],
+    points: holds ? null : (counted ? Number(counted) : 0), cards: holds ? round.hands[name] : [] });
+  if (added.missing && added.missing.bonus !== undefined) { throw new Error('"' + added.missing.bonus + '" is not a bonus'); }
+  if (added.missing) { throw new Error('"' + added.missing.card + '" is not a card'); }
+  return added.score;
 }
 
 function dealerFor(game, number, wentOut) {

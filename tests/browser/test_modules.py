@@ -53,7 +53,7 @@ def test_the_scoreboard_and_the_round_screen_fetch_only_the_parts_they_use(page:
     page.goto(board)  # a page of its own: the new game's were fetched in this one's place
     fetched_are_preloaded(page)
     page.goto(board + "/rounds/new")
-    fetched_are_preloaded(page, "keypad", "drafts")
+    fetched_are_preloaded(page, "keypad", "hand-score", "drafts")
     # The keypad runs, imported where the round form is.
     row(page, "Ann").locator(".out-toggle").tap()
     pick(page, "Ben")
@@ -69,7 +69,7 @@ def test_without_a_service_worker_the_scoreboard_fetches_what_the_game_needs_wit
     page.goto(page.url)
     assert page.evaluate("() => 'serviceWorker' in navigator") is False
     imports = page.evaluate(MODULES)
-    wanted = sorted(imports[f"/static/js/{name}.js"] for name in (*CORE, "keypad", "drafts", "offline-replay", "offline-form"))
+    wanted = sorted(imports[f"/static/js/{name}.js"] for name in (*CORE, "keypad", "hand-score", "drafts", "offline-replay", "offline-form"))
     page.wait_for_function(f"() => ({FETCHED})().length >= {len(wanted)}")
     assert sorted(page.evaluate(FETCHED)) == wanted
     # Preloaded are still only the page's own: these come after it is drawn.
@@ -81,7 +81,7 @@ def test_a_players_own_hand_fetches_the_parts_it_runs_preloaded(page: Page, serv
     start_game(page, server, "balmoral", PLAYERS)
     cat = open_seat(another_phone, seat_links(page, server)["Cat"], "Cat")
     cat.goto(cat.url)  # a page of its own: the seat link's were fetched in this one's place
-    fetched_are_preloaded(cat, "seat", "keypad", "drafts")
+    fetched_are_preloaded(cat, "seat", "keypad", "hand-score", "drafts")
     cat.get_by_role("button", name="Add K to Cat", exact=True).tap()
     cat.get_by_role("button", name="Send to the scorekeeper").tap()
     expect(cat.locator("[data-sent-line]")).to_contain_text("Sent: K (10)")
