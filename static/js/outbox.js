@@ -296,19 +296,27 @@ export function waitingList() {
   spot.appendChild(items);
 }
 
-// storage, session: the phone's localStorage and sessionStorage (null where they cannot be
-// had). redraw(root): a page part drawn anew (main.js's init); showKeptBoard(game, replace):
-// the scoreboard kept on the phone in the form's place; shown(): after the outbox is drawn.
-export function install(storage, session, pageHooks) {
-  hooks = pageHooks;
-  box = createOutbox({
-    storage: storage, session: session,
+// What an outbox takes from the browser it runs in: its network, clock, timers and the outbox
+// the service worker shares (outbox-db.js). The tests hand createOutbox their own instead.
+export function browserParts() {
+  return {
     fetch: function (url, options) { return window.fetch(url, options); },
     online: function () { return navigator.onLine; },
     now: Date.now, random: Math.random,
     setTimeout: function (fn, ms) { return window.setTimeout(fn, ms); },
     clearTimeout: function (id) { window.clearTimeout(id); },
     db: function () { return window.OutboxDB; },
+  };
+}
+
+// storage, session: the phone's localStorage and sessionStorage (null where they cannot be
+// had). redraw(root): a page part drawn anew (main.js's init); showKeptBoard(game, replace):
+// the scoreboard kept on the phone in the form's place; shown(): after the outbox is drawn.
+export function install(storage, session, pageHooks) {
+  hooks = pageHooks;
+  box = createOutbox({
+    ...browserParts(),
+    storage: storage, session: session,
     changed: function (list) { mirror(list); showOutbox(); },
     forgetDraft: function (id) {
       try { storage.removeItem(DRAFT + id); } catch (e) { /* no storage, or private mode */ }

@@ -8,7 +8,7 @@
 // main.js installs it where the page is a player's own hand, before the keypad: it sees a tap
 // on a key or a chip before the keypad redraws the chips.
 import { word } from "./banner.js";
-import { DRAFT, createOutbox, draftId, formDraftId, gameOf, mirror } from "./outbox.js";
+import { DRAFT, browserParts, createOutbox, draftId, formDraftId, gameOf, mirror } from "./outbox.js";
 
 export var SEAT_OUTBOX = "scorekeeper-seat-outbox";
 // Each hand the service worker sent is known by its id and the moment it was sent: one the
@@ -133,14 +133,9 @@ export function install(local, session) {
   if (box) { return; }
   storage = local;
   box = createOutbox({
+    ...browserParts(),
     name: HANDS.name, sentList: HANDS.sentList, sentKey: HANDS.sentKey,
     storage: keptOrInMemory(local), session: session,
-    fetch: function (url, options) { return window.fetch(url, options); },
-    online: function () { return navigator.onLine; },
-    now: Date.now, random: Math.random,
-    setTimeout: function (fn, ms) { return window.setTimeout(fn, ms); },
-    clearTimeout: function (id) { window.clearTimeout(id); },
-    db: function () { return window.OutboxDB; },
     changed: function (list) { mirror(list, "hands"); },
     forgetDraft: forgetDraft,
     notSent: notSent,

@@ -4,16 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import { DRAFT, draftId, draftOf, draftStore, putBack } from "../../static/js/drafts.js";
-
-function memoryStorage() {
-  const items = new Map();
-  return {
-    items,
-    getItem: (key) => (items.has(key) ? items.get(key) : null),
-    setItem: (key, value) => { items.set(key, String(value)); },
-    removeItem: (key) => { items.delete(key); },
-  };
-}
+import { memoryStorage } from "./dom.mjs";
 
 const text = (name, value = "") => ({ name, value });
 const box = (name, value, checked = false) => ({ name, value, checked });
