@@ -51,3 +51,26 @@ test("each seat counts the values of its own stage: a rule of one stage needs th
   assert.equal(score(ladder, 0, { hand: "JK" }), "15");
   assert.equal(score(ladder, 1, { hand: "JK" }), "30");
 });
+
+test("the keys' names for a screen reader elide French \"de\" before a name that starts with a vowel", async () => {
+  const { page } = await import("./dom.mjs");
+  const { setWords } = await import("../../static/js/banner.js");
+  const { dock } = await import("../../static/js/keypad.js");
+  page(`<form class="round-form" data-values='${JSON.stringify(table)}'>
+    <div class="player" data-seat="0"><input type="radio" name="seat" value="0"><span class="pname">Ben</span>
+      <input name="hand-0" value=""><input name="points-0" value=""></div>
+    <div class="player" data-seat="1"><input type="radio" name="seat" value="1" checked><span class="pname">Ann</span>
+      <input name="hand-1" value=""><input name="points-1" value=""></div>
+    <div class="dock"><span data-who></span><span data-hand></span>
+      <div data-keypad data-words='{"keypad": "Cartes de {name}", "clear": "Vider la main de {name}"}'>
+        <button data-rank="K" data-label="R">R</button><button data-edit="clear">Vider</button></div></div>
+  </form>`);
+  setWords({ elides: true });
+  const form = document.querySelector("form");
+  dock(form);
+  assert.equal(form.querySelector("[data-keypad]").getAttribute("aria-label"), "Cartes d\u2019Ann");
+  assert.equal(form.querySelector("[data-edit=clear]").getAttribute("aria-label"), "Vider la main d\u2019Ann");
+  form.querySelector("input[value='0']").checked = true;
+  dock(form);
+  assert.equal(form.querySelector("[data-keypad]").getAttribute("aria-label"), "Cartes de Ben");
+});
