@@ -280,6 +280,7 @@ def catalogue(s: Seeded) -> list[Page]:
         Page("nights", "/nights/"),
         Page("night", f"/nights/{s.night}"),
         Page("night-watcher", f"/nights/{s.night}", editor=False),
+        Page("night-close", f"/nights/{s.night}/close"),
         Page("import", "/import"),
         Page("import-refused", "/import", 422, form={}, files=bad_file, token_from="/import",
              browser="import_refused"),

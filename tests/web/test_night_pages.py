@@ -95,6 +95,19 @@ def test_anyone_reads_a_night_only_the_keeper_runs_it(web, stranger, app):
         assert len(night) == 1 and store.drawn_tables(night[0])[1] == []
 
 
+def test_closing_a_night_asks_first_and_no_keeps_it_open(web, stranger, app):
+    url = open_a_night(web, names=ELEVEN[:3])
+    assert f'href="{url}/close"' in web.get(url).get_data(as_text=True)
+    asked = text(web.get(f"{url}/close"))
+    assert "Close the night of Thu 03 Dec 2026?" in asked and "Yes, close the night" in asked
+    assert "No, keep it open" in asked
+    assert stranger.get(f"{url}/close").status_code == 403
+    with app.app_context():
+        assert store.list_nights()[0].closed_at is None  # asking closed nothing
+    assert web.post(f"{url}/close").status_code == 303
+    assert web.get(f"{url}/close").headers["Location"].endswith(url)
+
+
 def test_more_names_than_a_check_in_takes_are_refused_and_nobody_checked_in(web, app):
     url = open_a_night(web, names=[])
     answer = web.post(f"{url}/players", data={"new": ", ".join(f"Player {n}" for n in range(61))})

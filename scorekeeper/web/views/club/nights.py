@@ -185,8 +185,16 @@ def start(night_id: int, table: int):
     return go(url_for("nights.night", night_id=night.id) + "#tables")
 
 
-@bp.post("/<int:night_id>/close")
+@bp.route("/<int:night_id>/close", methods=["GET", "POST"])
 def close(night_id: int):
+    """A night closed cannot be opened again: a GET asks first, the POST closes."""
+    if request.method == "GET":
+        night = _night(night_id)
+        if not _runs(night):
+            raise NotRunner()
+        if night.closed_at is not None:
+            return go(url_for("nights.night", night_id=night.id))
+        return render("night_close.html", night=night)
     night = _running(night_id)
     try:
         store.close_night(night.id)
