@@ -31,8 +31,10 @@ from scorekeeper.store.models import db
 # many examples as it names. "quick" (`make check`: `--hypothesis-profile=quick`): a fifth of them,
 # for the inner loop: the same properties, tried less often (`make test` may still find what it missed).
 THOROUGH_EXAMPLES = 100
-settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES)
-settings.register_profile("quick", max_examples=THOROUGH_EXAMPLES // 5)
+# No deadline: Hypothesis's 200 ms per example is a timing assertion, which a busy machine fails
+# (a seat draw took 279 ms once under a full run, 1 ms again); speed is make bench's to measure.
+settings.register_profile("thorough", max_examples=THOROUGH_EXAMPLES, deadline=None)
+settings.register_profile("quick", max_examples=THOROUGH_EXAMPLES // 5, deadline=None)
 settings.load_profile("thorough")
 
 
