@@ -2,8 +2,9 @@
 
 Nothing here replays a game: each game's summary (:mod:`scorekeeper.store.figures.summaries`) was written
 with its rounds, so a page of history costs the same few indexed queries for one game as for
-thousands, and a player's page reads the summaries of that player's games and hands them to
-the pure functions of :mod:`scorekeeper.club.statistics`.
+thousands, and a player's page reads that player's stored sums
+(:mod:`scorekeeper.store.figures.player_summaries`) and their newest games, and hands them to
+the pure functions of :mod:`scorekeeper.club.statistics`: its cost does not grow with their games.
 
 Deleted games (``Game.deleted_at`` set) are out of the history and the statistics, but stay in
 the database, in the bin, and in every backup, until someone restores or purges them.
@@ -20,7 +21,7 @@ from sqlalchemy import ColumnElement, and_, case, func, select
 from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
-from scorekeeper.store.figures import rating_summaries, ratings, summaries
+from scorekeeper.store.figures import player_summaries, rating_summaries, ratings, summaries
 from scorekeeper.club import statistics
 from scorekeeper.rules.words import N_
 from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
@@ -168,65 +169,35 @@ def deleted_count(only: Sequence[int] | None = None) -> int:
 
 
 def player_stats(player_id: int) -> PlayerStats | None:
-    """A player's statistics over all their kept games, added up in SQL from the games' stored
-    summaries; None if no such player. Five queries whatever the number of games (the player;
-    the sums per rule set and level a ladder game ended on; the newest games and their seats;
-    the opponents)."""
+    """A player's statistics over all their kept games, read from their stored sums
+    (:mod:`scorekeeper.store.figures.player_summaries`); None if no such player. A few queries
+    of a row a rule set, a level or an opponent, whatever the number of games (the player; the
+    sums, levels and opponents; the rule sets; the newest games and their seats; the names)."""
     player = db.session.get(Player, player_id)
     if player is None:
         return None
-    mine = _mine(SeatSummary, player_id)
-    finished = GameSummary.finished
-    won = and_(finished, SeatSummary.won)
-    # One pass over the player's games: the sums per rule set and, in the same groups, per
-    # level a ladder game ended on (the rounds spent there, and the climbs' texts joined).
-    # Every figure is a count, a sum, a least or a most: the groups of a rule set add up.
-    groups = db.session.execute(
-        select(Game.rules, SeatSummary.stuck_level,
-               func.count(), _count(finished), _count(won), _count(and_(won, _winners(SeatSummary) > 1)),
-               func.sum(case((finished, SeatSummary.total), else_=0)), func.min(case((finished, SeatSummary.total))),
-               func.sum(GameSummary.rounds), func.sum(SeatSummary.total), func.sum(SeatSummary.times_out),
-               func.min(Game.started_at), func.max(Game.started_at), func.max(Game.id),
-               func.sum(SeatSummary.stuck_rounds), func.aggregate_strings(SeatSummary.climbs, " "))
-        .where(mine).group_by(Game.rules, SeatSummary.stuck_level)
-    ).all()
-    sums: dict[str, Tally] = {}
-    newest_ids: dict[str, int] = {}
-    climbs: dict[str, list[str]] = {}
-    stuck: dict[str, list[tuple[int, int, int]]] = {}
-    starts = []
-    for key, level, *figures, first, last, newest_id, stuck_rounds, made in groups:
-        sums.setdefault(key, Tally()).add(
-            Tally(*(int(n) if n is not None else None for n in figures[:4]), int(figures[4] or 0), figures[5],
-                  *(int(n or 0) for n in figures[6:9])))
-        newest_ids[key] = max(newest_ids.get(key, newest_id), newest_id)
-        starts += [moment for moment in (first, last) if moment is not None]
-        climbs.setdefault(key, []).append(made or "")
-        if level is not None:
-            stuck.setdefault(key, []).append((level, int(figures[0]), int(stuck_rounds or 0)))
+    figures = player_summaries.of_player(player_id)
+    sums = {key: Tally(f.played, f.finished, f.won, f.shared, f.finals_total, f.best_final, f.rounds, f.penalty,
+                       f.went_out) for key, f in figures.by_rules.items()}
+    starts = [moment for f in figures.by_rules.values() for moment in (f.first_at, f.last_at) if moment is not None]
     # Each rule set as the player's newest game started from it keeps it.
     rulesets = {key: ruleset_from_text(document, key) for key, document in db.session.execute(
-        select(Game.rules, Game.rules_document).where(Game.id.in_(list(newest_ids.values()))))}
+        select(Game.rules, Game.rules_document).where(
+            Game.id.in_([f.newest_id for f in figures.by_rules.values()])))}
     overall, by_rules = statistics.tallies(sums.items())
     ladder_keys = [key for key in by_rules if rulesets[key].progression is Progression.LADDER]
     ladders = [statistics.Ladder(key, rulesets[key],
-                                 statistics.levels_added_up(rulesets[key], climbs[key], stuck.get(key, ())))
+                                 statistics.levels_counted(rulesets[key], figures.by_rules[key].climbs,
+                                                           figures.levels.get(key, ())))
                for key in ladder_keys]
-    worked_out = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
-        .where(SeatSummary.player_id == player_id, GameSummary.worked_out)
-    newest = summaries.read(and_(Game.deleted_at.is_(None), Game.id.in_(worked_out)), NEWEST_FIRST,
-                            limit=statistics.RECENT_GAMES)
-    # Who sat at the player's kept games, counted along the seats' index (game, player); the
-    # names joined to the few counts.
-    other = aliased(Seat)
-    counts = (select(other.player_id, func.count().label("games"))
-              .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
-              .where(SeatSummary.player_id == player_id, other.player_id != player_id, _kept(SeatSummary.game_id))
-              .group_by(other.player_id).subquery())
-    together = db.session.execute(
-        select(counts.c.player_id, Player.name, counts.c.games).join(Player, Player.id == counts.c.player_id)).all()
+    # The games stored last, read backwards along the index of the player's seats (a few steps
+    # past those in the bin or that cannot be worked out), then put in the order they were played.
+    stored_last = select(SeatSummary.game_id).join(GameSummary, GameSummary.game_id == SeatSummary.game_id) \
+        .where(SeatSummary.player_id == player_id, GameSummary.worked_out, _kept(SeatSummary.game_id)) \
+        .order_by(SeatSummary.game_id.desc()).limit(statistics.RECENT_GAMES)
+    newest = summaries.read(Game.id.in_(stored_last), NEWEST_FIRST, limit=statistics.RECENT_GAMES)
     return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
-                       [statistics.played_game(g, player_id) for g in newest], statistics.opponents(together),
+                       [statistics.played_game(g, player_id) for g in newest], statistics.opponents(figures.pairs),
                        min(starts, default=None), max(starts, default=None), rulesets, ladders)
 
 
@@ -263,14 +234,6 @@ def _kept(game_id) -> ColumnElement[bool]:
 
 def _count(condition: ColumnElement[bool]):
     return func.sum(case((condition, 1), else_=0))
-
-
-def _winners(seat):
-    """How many seats of the seat's game won it."""
-    others = aliased(SeatSummary)
-    return select(func.count()).where(others.game_id == seat.game_id, others.won).scalar_subquery()
-
-
 
 
 # ================================================================ ratings

@@ -1,15 +1,15 @@
 """A player's statistics and head to head: pure functions over what SQL adds up.
 
-Nothing here reads the database: :func:`scorekeeper.club.history.player_stats` adds up the stored
-summaries of the player's games in SQL (per rule set, per opponent, two players' games side by
-side) and hands the sums and the few rows it needs (the newest games, the ladder's climbs) to
-the functions here.
+Nothing here reads the database: :func:`scorekeeper.club.history.player_stats` reads the player's
+stored sums (per rule set, per ladder level, per opponent), head to head adds up two players'
+games side by side in SQL, and both hand the sums and the few rows they need (the newest games)
+to the functions here.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -256,14 +256,22 @@ def levels_added_up(rules: RuleSet, made: Iterable[str],
                     stuck: Iterable[tuple[int, int, int]]) -> list[LevelTally]:
     """:func:`levels` from what SQL adds up: the climbs' texts (one game's, or many joined with
     spaces), and for each level games ended on, ``(level, games, rounds spent there)``."""
+    # A busy player's thousands of climbs hold a few dozen different "level:rounds" parts:
+    # each is read once, and counted as often as it was climbed.
+    return levels_counted(rules, Counter(" ".join(made).split()), stuck)
+
+
+def levels_counted(rules: RuleSet, made: Mapping[str, int],
+                   stuck: Iterable[tuple[int, int, int]]) -> list[LevelTally]:
+    """:func:`levels` from a player's stored sums: each "level:rounds" part of their climbs and
+    how often it was climbed, and for each level games ended on, ``(level, games, rounds spent
+    there)``."""
     tallies = {stage.number: LevelTally(stage.number, stage.contract) for stage in rules.stages}
     for level, games, rounds in stuck:
         tally = tallies.setdefault(level, LevelTally(level, ""))
         tally.ended_on += games
         tally.rounds_ended_on += rounds
-    # A busy player's thousands of climbs hold a few dozen different "level:rounds" parts:
-    # each is read once, and counted as often as it was climbed.
-    for part, times in Counter(" ".join(made).split()).items():
+    for part, times in made.items():
         for level, spent in climbs_of(part):
             # An older copy of a house ladder may have had more levels than the newest one.
             tally = tallies.setdefault(level, LevelTally(level, ""))

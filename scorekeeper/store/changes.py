@@ -5,7 +5,7 @@ back, a rename, a new edit key, a player's word on a round, an import), it ends 
 change forgets a part of it: each game it changed moves on one version (what the game's ETags
 and the watchers' polls are made of: every phone showing the game hears of the change), the
 summaries of the games whose facts changed are written from the state those facts now make,
-the games whose place in the ratings may have moved are rated again, and it is all committed
+their players' sums move with them, the games whose place in the ratings may have moved are rated again, and it is all committed
 with the facts, or none of it. A change writes no figure of its own.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Collection, Sequence
 from sqlalchemy import Select, update
 
 from scorekeeper.rules import GameState
-from scorekeeper.store.figures import rating_summaries, summaries
+from scorekeeper.store.figures import player_summaries, rating_summaries, summaries
 from scorekeeper.store.models import Game, db, utcnow
 
 
@@ -61,5 +61,9 @@ def finish_games(game_ids: Collection[int] | Select, *, written: Sequence[summar
 
 
 def _finish(written: Sequence[summaries.Rows], rated: Collection[int]) -> None:
+    # The games whose figures changed, or that went in or out of the bin (each such change is
+    # rated): their players' sums lose what they counted for them and gain what they count now.
+    taken = player_summaries.take_out([rows.game["game_id"] for rows in written] + list(rated))
     summaries.store(written)
+    player_summaries.put_in(taken)
     rating_summaries.refresh(rated)

@@ -364,6 +364,69 @@ class RatingSummary(db.Model):
     )
 
 
+class CountedGame(db.Model):
+    """A kept game that has a summary: one the players' summaries count (what a change to it
+    takes out of them before it puts its new figures in, a game put in the bin included)."""
+
+    __tablename__ = "counted_game"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("game.id", ondelete="CASCADE"), primary_key=True)
+
+
+class PlayerSummary(db.Model):
+    """One player's figures over their kept games of one rule set (by the key each game keeps),
+    added up: what their page shows, read in one row a rule set whatever the number of games.
+
+    Derived, never a fact: :mod:`scorekeeper.store.figures.player_summaries` takes out a changed
+    game's old figures and puts in its new ones, in the transaction of the change, and ``flask
+    games rebuild`` adds them all up again. The figures count games that can be worked out.
+    """
+
+    __tablename__ = "player_summary"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(20), primary_key=True)
+    played: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[int] = mapped_column(Integer)
+    won: Mapped[int] = mapped_column(Integer)
+    shared: Mapped[int] = mapped_column(Integer)
+    finals_total: Mapped[int] = mapped_column(Integer)
+    best_final: Mapped[int | None] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+    penalty: Mapped[int] = mapped_column(Integer)
+    went_out: Mapped[int] = mapped_column(Integer)
+    first_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    last_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    #: The newest game: its copy of the rule set is the one the page names the rule set by.
+    newest_id: Mapped[int] = mapped_column(Integer)
+    #: Ladder games: each "level:rounds" part of the climbs and how often it was climbed
+    #: ("1:2*5 2:1*3"); a busy player's thousands of climbs hold a few dozen parts.
+    climbs: Mapped[str] = mapped_column(Text)
+
+
+class PlayerLevel(db.Model):
+    """The finished ladder games of one player and rule set that ended on one level, and the
+    rounds spent there (a :class:`PlayerSummary`'s companion)."""
+
+    __tablename__ = "player_level"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    rules: Mapped[str] = mapped_column(String(20), primary_key=True)
+    level: Mapped[int] = mapped_column(Integer, primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    rounds: Mapped[int] = mapped_column(Integer)
+
+
+class PlayerPair(db.Model):
+    """How many kept games two players sat at together (a player's opponents, one row each)."""
+
+    __tablename__ = "player_pair"
+
+    player_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    other_id: Mapped[int] = mapped_column(ForeignKey("player.id"), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+
+
 class SummaryLogic(db.Model):
     """One row: the version of the logic that worked out the stored summaries (game, seat and
     rating summaries), or 0 when none is known.

@@ -17,7 +17,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from scorekeeper.store.database import writing
-from scorekeeper.store.figures import rating_summaries
+from scorekeeper.store.figures import player_summaries, rating_summaries
 from scorekeeper.store.models import Game, GameSummary, SeatSummary, SummaryLogic, db
 from scorekeeper.store.replays import read_rows, work_out
 from scorekeeper.store.figures.summaries import Rows, rows_of, store
@@ -28,8 +28,9 @@ REBUILD_CHUNK = 500
 #: The version of the logic that works summaries out of facts (the rules engine's totals and
 #: places, :mod:`scorekeeper.store.figures.summaries`, :mod:`scorekeeper.store.figures.rating_summaries`). Add
 #: one whenever a change would make a stored summary differ from a rebuild of the same facts:
-#: the next upgrade then works every summary out again (:func:`rebuild_if_stale`).
-SUMMARY_LOGIC = 1
+#: the next upgrade then works every summary out again (:func:`rebuild_if_stale`). 2: the players'
+#: sums (:mod:`scorekeeper.store.figures.player_summaries`).
+SUMMARY_LOGIC = 2
 
 
 def _chunks(values: Sequence, size: int = 500) -> Iterator[Sequence]:
@@ -94,6 +95,10 @@ def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
             session.execute(delete(SeatSummary).where(SeatSummary.game_id.in_(chunk)))
             session.execute(delete(GameSummary).where(GameSummary.game_id.in_(chunk)))
     session.flush()
+    if fix or not differences:
+        # The players' sums add up the games' summaries: from summaries that differ they would
+        # differ too, and are added up again once those are mended.
+        differences += player_summaries.rebuild(session, fix)
     differences += rating_summaries.rebuild(session, fix)
     if fix:
         session.execute(update(SummaryLogic).where(SummaryLogic.id == 1).values(version=SUMMARY_LOGIC))

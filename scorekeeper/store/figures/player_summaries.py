@@ -1,0 +1,339 @@
+"""Each player's figures added up over their kept games: what a player's page reads.
+
+A player's page read the summaries of every game they sat in, so its cost grew with their
+games. Instead each change takes the figures of the games it touches out of their players'
+sums before it writes their new summaries, and puts the new figures in after
+(:func:`take_out`, :func:`put_in`, from :mod:`scorekeeper.store.changes`): counts and sums
+move by the difference. A least or a most (the best final total, the first and last game, the
+newest game) cannot be taken out: it is added up again for that player and rule set only when
+the game that gave it leaves with a worse one, which a change to today's game never does (a
+round leaves its game's start and number as they were).
+
+Which games are counted is stored too (:class:`~scorekeeper.store.models.CountedGame`): a game
+put in the bin keeps its summary, so what to take out is known only from what was put in.
+``flask games rebuild`` adds everything up again from the games' summaries (:func:`rebuild`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+
+from sqlalchemy import ColumnElement, and_, case, delete, func, insert, select
+from sqlalchemy.orm import Session, aliased
+
+from scorekeeper.store.models import (CountedGame, Game, GameSummary, Player, PlayerLevel, PlayerPair,
+                                      PlayerSummary, SeatSummary, db)
+
+Key = tuple[int, str]
+
+
+@dataclass
+class Figures:
+    """One player's figures over some games of one rule set."""
+
+    played: int = 0
+    finished: int = 0
+    won: int = 0
+    shared: int = 0
+    finals_total: int = 0
+    best_final: int | None = None
+    rounds: int = 0
+    penalty: int = 0
+    went_out: int = 0
+    first_at: datetime | None = None
+    last_at: datetime | None = None
+    newest_id: int | None = None
+    climbs: Counter = field(default_factory=Counter)
+
+    def stored(self) -> dict:
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["climbs"] = climbs_text(self.climbs)
+        return values
+
+
+SUMS = ("played", "finished", "won", "shared", "finals_total", "rounds", "penalty", "went_out")
+#: The figures that are a least or a most: the name, and whether the least is kept.
+EXTREMES = (("best_final", True), ("first_at", True), ("last_at", False), ("newest_id", False))
+
+
+def climbs_text(climbs: Counter) -> str:
+    return " ".join(f"{part}*{times}" for part, times in sorted(climbs.items()) if times > 0)
+
+
+def climbs_counted(text: str) -> Counter:
+    """The parts of a stored :attr:`PlayerSummary.climbs` and how often each was climbed."""
+    counted: Counter = Counter()
+    for token in text.split():
+        part, _, times = token.rpartition("*")
+        counted[part] += int(times)
+    return counted
+
+
+def _count(condition: ColumnElement[bool]):
+    return func.sum(case((condition, 1), else_=0))
+
+
+# ================================================================ adding up
+
+def _sums(where: ColumnElement[bool], session: Session, player_id: int | None = None) -> dict[Key, Figures]:
+    """The figures of the games ``where`` picks (those that can be worked out), per player and
+    rule set."""
+    finished = GameSummary.finished
+    won = and_(finished, SeatSummary.won)
+    others = aliased(SeatSummary)
+    winners = select(func.count()).where(others.game_id == SeatSummary.game_id, others.won).scalar_subquery()
+    query = (select(SeatSummary.player_id, Game.rules, func.count(), _count(finished), _count(won),
+                    _count(and_(won, winners > 1)), func.sum(case((finished, SeatSummary.total), else_=0)),
+                    func.min(case((finished, SeatSummary.total))), func.sum(GameSummary.rounds),
+                    func.sum(SeatSummary.total), func.sum(SeatSummary.times_out), func.min(Game.started_at),
+                    func.max(Game.started_at), func.max(Game.id), func.aggregate_strings(SeatSummary.climbs, " "))
+             .select_from(SeatSummary).join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
+             .join(Game, Game.id == SeatSummary.game_id)
+             .where(where, GameSummary.worked_out).group_by(SeatSummary.player_id, Game.rules))
+    if player_id is not None:
+        query = query.where(SeatSummary.player_id == player_id)
+    found = {}
+    for pid, rules, *n, best, rounds, penalty, out, first, last, newest, climbs in session.execute(query):
+        found[(pid, rules)] = Figures(*(int(x or 0) for x in n), best, int(rounds or 0), int(penalty or 0),
+                                      int(out or 0), first, last, int(newest),
+                                      Counter((climbs or "").split()))
+    return found
+
+
+def _levels(where: ColumnElement[bool], session: Session) -> Counter:
+    """Per player, rule set and level: the finished ladder games that ended on it, and the
+    rounds spent there, as ``(games, rounds)`` counted in a :class:`Counter` each."""
+    rows = session.execute(
+        select(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level, func.count(),
+               func.sum(SeatSummary.stuck_rounds))
+        .select_from(SeatSummary).join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
+        .join(Game, Game.id == SeatSummary.game_id)
+        .where(where, GameSummary.worked_out, SeatSummary.stuck_level.is_not(None))
+        .group_by(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level))
+    return _level_counts(rows.all())
+
+
+def _level_counts(rows: Iterable) -> Counter:
+    counts: Counter = Counter()
+    for pid, rules, level, games, rounds in rows:
+        counts[(pid, rules, level, "games")] += int(games)
+        counts[(pid, rules, level, "rounds")] += int(rounds or 0)
+    return counts
+
+
+def _pairs(where: ColumnElement[bool], session: Session) -> Counter:
+    """Per two players, how many of the games ``where`` picks they sat at together."""
+    other = aliased(SeatSummary)
+    rows = session.execute(
+        select(SeatSummary.player_id, other.player_id, func.count())
+        .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
+        .join(Game, Game.id == SeatSummary.game_id)
+        .where(where, other.player_id != SeatSummary.player_id)
+        .group_by(SeatSummary.player_id, other.player_id))
+    return Counter({(pid, oid): int(n) for pid, oid, n in rows})
+
+
+def _counted(game_ids: Collection[int] | None = None) -> ColumnElement[bool]:
+    where = Game.id.in_(select(CountedGame.game_id))
+    return and_(where, Game.id.in_(list(game_ids))) if game_ids is not None else where
+
+
+# ================================================================ a change
+
+@dataclass(frozen=True)
+class Taken:
+    """What a change took out of its players' sums: the figures its games counted for."""
+
+    game_ids: tuple[int, ...]
+    sums: dict[Key, Figures]
+    levels: Counter
+    pairs: Counter
+
+
+def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken | None:
+    """The figures the players' sums now count for these games, read before the change writes
+    their new summaries (None: no game)."""
+    ids = tuple(sorted(set(game_ids)))
+    if not ids:
+        return None
+    session = session or db.session()
+    where = _counted(ids)
+    return Taken(ids, _sums(where, session), _levels(where, session), _pairs(where, session))
+
+
+def put_in(taken: Taken | None, session: Session | None = None) -> None:
+    """Move the players' sums from what ``taken`` counted to what the games now count (kept
+    games with a summary), once their new summaries are written."""
+    if taken is None:
+        return
+    session = session or db.session()
+    ids = list(taken.game_ids)
+    session.execute(delete(CountedGame).where(CountedGame.game_id.in_(ids)))
+    session.execute(insert(CountedGame).from_select(
+        ["game_id"], select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
+        .where(GameSummary.game_id.in_(ids), Game.deleted_at.is_(None))))
+    where = _counted(ids)
+    _move_sums(taken.sums, _sums(where, session), session)
+    _move_counts(PlayerLevel, taken.levels, _levels(where, session), session)
+    _move_counts(PlayerPair, taken.pairs, _pairs(where, session), session)
+
+
+def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: Session) -> None:
+    keys = set(before) | set(after)
+    if not keys:
+        return
+    players = {pid for pid, _ in keys}
+    stored = {(row.player_id, row.rules): row for row in session.scalars(
+        select(PlayerSummary).where(PlayerSummary.player_id.in_(players)))}
+    for key in sorted(keys):
+        row = stored.get(key)
+        now = _figures_of(row) if row is not None else Figures()
+        old, new = before.get(key, Figures()), after.get(key, Figures())
+        for name in SUMS:
+            setattr(now, name, getattr(now, name) - getattr(old, name) + getattr(new, name))
+        now.climbs.subtract(old.climbs)
+        now.climbs.update(new.climbs)
+        again = False
+        for name, least in EXTREMES:
+            kept, gone, came = getattr(now, name), getattr(old, name), getattr(new, name)
+            if gone is not None and gone == kept and (came is None or (came > kept if least else came < kept)):
+                again = True  # the game that gave it left with a worse one: add it up again
+            candidates = [v for v in (kept, came) if v is not None]
+            setattr(now, name, (min if least else max)(candidates) if candidates else None)
+        if now.played <= 0:
+            if row is not None:
+                session.delete(row)
+            continue
+        if again:
+            now = _sums(and_(_counted(), Game.rules == key[1]), session, key[0])[key]
+        if row is None:
+            session.add(PlayerSummary(player_id=key[0], rules=key[1], **now.stored()))
+        else:
+            for name, value in now.stored().items():
+                setattr(row, name, value)
+
+
+def _figures_of(row: PlayerSummary) -> Figures:
+    values = {f.name: getattr(row, f.name) for f in fields(Figures)}
+    values["climbs"] = climbs_counted(row.climbs)
+    return Figures(**values)
+
+
+def _move_counts(model: type[PlayerLevel] | type[PlayerPair], before: Counter, after: Counter,
+                 session: Session) -> None:
+    moved = Counter(after)
+    moved.subtract(before)
+    moved = Counter({k: n for k, n in moved.items() if n})
+    if not moved:
+        return
+    rows = _count_rows(model, {k[0] for k in moved}, session)
+    for key, n in moved.items():
+        row_key, column = (key[:3], key[3]) if model is PlayerLevel else (key, "games")
+        row = rows.get(row_key)
+        if row is None:
+            row = model(**dict(zip(_key_names(model), row_key, strict=True)), games=0,
+                        **({"rounds": 0} if model is PlayerLevel else {}))
+            session.add(row)
+            rows[row_key] = row
+        setattr(row, column, getattr(row, column) + n)
+    for row in rows.values():
+        if row.games <= 0 and row in session:
+            session.delete(row)
+
+
+def _key_names(model) -> tuple[str, ...]:
+    return ("player_id", "rules", "level") if model is PlayerLevel else ("player_id", "other_id")
+
+
+def _count_rows(model, players: set[int], session: Session) -> dict:
+    return {tuple(getattr(row, k) for k in _key_names(model)): row
+            for row in session.scalars(select(model).where(model.player_id.in_(players)))}
+
+
+# ================================================================ a rebuild
+
+def _stored(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counter]:
+    counted = set(session.scalars(select(CountedGame.game_id)))
+    sums = {}
+    for row in session.scalars(select(PlayerSummary)):
+        figures = _figures_of(row)
+        sums[(row.player_id, row.rules)] = figures.stored()
+    levels = _level_counts((r.player_id, r.rules, r.level, r.games, r.rounds)
+                           for r in session.scalars(select(PlayerLevel)))
+    pairs = Counter({(r.player_id, r.other_id): r.games for r in session.scalars(select(PlayerPair))})
+    return counted, sums, levels, pairs
+
+
+def _fresh(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counter]:
+    counted = set(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
+                                  .where(Game.deleted_at.is_(None))))
+    kept = Game.deleted_at.is_(None)
+    sums = {key: figures.stored() for key, figures in _sums(kept, session).items()}
+    return counted, sums, _levels(kept, session), _pairs(kept, session)
+
+
+def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
+    """The players' sums added up again from the games' summaries: one line for each player
+    whose stored sums differed (then replaced, unless ``fix`` is False)."""
+    session = session or db.session()
+    session.flush()
+    stored, fresh = _stored(session), _fresh(session)
+    differences = []
+    if stored[0] != fresh[0]:
+        differences.append(f"the games the players' figures count differed "
+                           f"({len(stored[0] ^ fresh[0])} games)")
+    for what, old, new in (("figures", stored[1], fresh[1]), ("ladder levels", stored[2], fresh[2]),
+                           ("opponents", stored[3], fresh[3])):
+        players = sorted({key[0] for key in set(old) | set(new) if old.get(key) != new.get(key)})
+        differences += [f"player {pid}: the stored {what} differed from their games'" for pid in players]
+    if fix and differences:
+        for model in (CountedGame, PlayerSummary, PlayerLevel, PlayerPair):
+            session.execute(delete(model))
+        counted, sums, levels, pairs = fresh
+        if counted:
+            session.execute(insert(CountedGame), [{"game_id": gid} for gid in sorted(counted)])
+        if sums:
+            session.execute(insert(PlayerSummary), [{"player_id": pid, "rules": rules, **values}
+                                                    for (pid, rules), values in sorted(sums.items())])
+        level_rows = {key[:3] for key in levels}
+        if level_rows:
+            session.execute(insert(PlayerLevel), [
+                {"player_id": pid, "rules": rules, "level": level, "games": levels[(pid, rules, level, "games")],
+                 "rounds": levels[(pid, rules, level, "rounds")]} for pid, rules, level in sorted(level_rows)])
+        if pairs:
+            session.execute(insert(PlayerPair), [{"player_id": pid, "other_id": oid, "games": n}
+                                                 for (pid, oid), n in sorted(pairs.items())])
+        session.flush()
+    return differences
+
+
+# ================================================================ reading
+
+@dataclass(frozen=True)
+class PlayerFigures:
+    """What a player's page reads of their sums: per rule set, the ladder levels, the opponents."""
+
+    by_rules: dict[str, Figures]
+    #: Per rule set, ``(level, games ended on it, rounds spent there)``.
+    levels: dict[str, list[tuple[int, int, int]]]
+    #: ``(opponent id, their name as the roster has it now, games together)``.
+    pairs: list[tuple[int, str, int]]
+
+
+def of_player(player_id: int, session: Session | None = None) -> PlayerFigures:
+    """A player's sums: three queries of a row a rule set, a level and an opponent, whatever
+    the number of their games."""
+    session = session or db.session()
+    by_rules = {row.rules: _figures_of(row) for row in session.scalars(
+        select(PlayerSummary).where(PlayerSummary.player_id == player_id))}
+    levels: dict[str, list[tuple[int, int, int]]] = {}
+    for row in session.scalars(select(PlayerLevel).where(PlayerLevel.player_id == player_id)
+                               .order_by(PlayerLevel.rules, PlayerLevel.level)):
+        levels.setdefault(row.rules, []).append((row.level, row.games, row.rounds))
+    pairs = [(oid, name, n) for oid, name, n in session.execute(
+        select(PlayerPair.other_id, Player.name, PlayerPair.games).join(Player, Player.id == PlayerPair.other_id)
+        .where(PlayerPair.player_id == player_id))]
+    return PlayerFigures(by_rules, levels, pairs)
