@@ -130,7 +130,7 @@ def _pairs(where: ColumnElement[bool], session: Session) -> Counter:
     rows = session.execute(
         select(SeatSummary.player_id, other.player_id, func.count())
         .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
-        .join(Game, Game.id == SeatSummary.game_id)
+        .join(GameSummary, GameSummary.game_id == SeatSummary.game_id).join(Game, Game.id == SeatSummary.game_id)
         .where(where, other.player_id != SeatSummary.player_id)
         .group_by(SeatSummary.player_id, other.player_id))
     return Counter({(pid, oid): int(n) for pid, oid, n in rows})
@@ -186,11 +186,11 @@ def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: S
     if not keys:
         return
     players = {pid for pid, _ in keys}
-    stored = {(row.player_id, row.rules): row for row in session.scalars(
-        select(PlayerSummary).where(PlayerSummary.player_id.in_(players)))}
+    stored = {(row.player_id, row.rules): row for row in session.execute(
+        select(*PlayerSummary.__table__.c).where(PlayerSummary.player_id.in_(players)))}
+    rows = {key: _figures_of(row) for key, row in stored.items()}
     for key in sorted(keys):
-        row = stored.get(key)
-        now = _figures_of(row) if row is not None else Figures()
+        now = rows.get(key, Figures())
         old, new = before.get(key, Figures()), after.get(key, Figures())
         for name in SUMS:
             setattr(now, name, getattr(now, name) - getattr(old, name) + getattr(new, name))
@@ -204,19 +204,19 @@ def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: S
             candidates = [v for v in (kept, came) if v is not None]
             setattr(now, name, (min if least else max)(candidates) if candidates else None)
         if now.played <= 0:
-            if row is not None:
-                session.delete(row)
-            continue
-        if again:
-            now = _sums(and_(_counted(), Game.rules == key[1]), session, key[0])[key]
-        if row is None:
-            session.add(PlayerSummary(player_id=key[0], rules=key[1], **now.stored()))
+            rows.pop(key, None)
+        elif again:
+            rows[key] = _sums(and_(_counted(), Game.rules == key[1]), session, key[0])[key]
         else:
-            for name, value in now.stored().items():
-                setattr(row, name, value)
+            rows[key] = now
+    # The players' rows written again whole: three statements, however many rows moved.
+    session.execute(delete(PlayerSummary).where(PlayerSummary.player_id.in_(players)))
+    if rows:
+        session.execute(insert(PlayerSummary), [{"player_id": pid, "rules": rules, **figures.stored()}
+                                                for (pid, rules), figures in sorted(rows.items())])
 
 
-def _figures_of(row: PlayerSummary) -> Figures:
+def _figures_of(row) -> Figures:
     values = {f.name: getattr(row, f.name) for f in fields(Figures)}
     values["climbs"] = climbs_counted(row.climbs)
     return Figures(**values)
@@ -229,42 +229,41 @@ def _move_counts(model: type[PlayerLevel] | type[PlayerPair], before: Counter, a
     moved = Counter({k: n for k, n in moved.items() if n})
     if not moved:
         return
-    rows = _count_rows(model, {k[0] for k in moved}, session)
-    for key, n in moved.items():
-        row_key, column = (key[:3], key[3]) if model is PlayerLevel else (key, "games")
-        row = rows.get(row_key)
-        if row is None:
-            row = model(**dict(zip(_key_names(model), row_key, strict=True)), games=0,
-                        **({"rounds": 0} if model is PlayerLevel else {}))
-            session.add(row)
-            rows[row_key] = row
-        setattr(row, column, getattr(row, column) + n)
-    for row in rows.values():
-        if row.games <= 0 and row in session:
-            session.delete(row)
+    players = {key[0] for key in moved}
+    counts = _count_rows(model, session, players)
+    counts.update(moved)
+    session.execute(delete(model).where(model.player_id.in_(players)))
+    rows = _rows_of(model, counts)
+    if rows:
+        session.execute(insert(model), rows)
 
 
-def _key_names(model) -> tuple[str, ...]:
-    return ("player_id", "rules", "level") if model is PlayerLevel else ("player_id", "other_id")
+def _count_rows(model, session: Session, players: set[int] | None = None) -> Counter:
+    """The stored rows as counts, keyed as :func:`_levels` and :func:`_pairs` key them."""
+    query = select(*model.__table__.c)
+    if players is not None:
+        query = query.where(model.player_id.in_(players))
+    if model is PlayerLevel:
+        return _level_counts((r.player_id, r.rules, r.level, r.games, r.rounds) for r in session.execute(query))
+    return Counter({(r.player_id, r.other_id): r.games for r in session.execute(query)})
 
 
-def _count_rows(model, players: set[int], session: Session) -> dict:
-    return {tuple(getattr(row, k) for k in _key_names(model)): row
-            for row in session.scalars(select(model).where(model.player_id.in_(players)))}
+def _rows_of(model, counts: Counter) -> list[dict]:
+    if model is PlayerPair:
+        return [{"player_id": pid, "other_id": oid, "games": n} for (pid, oid), n in sorted(counts.items()) if n > 0]
+    keys = sorted({key[:3] for key in counts})
+    return [{"player_id": pid, "rules": rules, "level": level, "games": counts[(pid, rules, level, "games")],
+             "rounds": counts[(pid, rules, level, "rounds")]}
+            for pid, rules, level in keys if counts[(pid, rules, level, "games")] > 0]
 
 
 # ================================================================ a rebuild
 
 def _stored(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counter]:
     counted = set(session.scalars(select(CountedGame.game_id)))
-    sums = {}
-    for row in session.scalars(select(PlayerSummary)):
-        figures = _figures_of(row)
-        sums[(row.player_id, row.rules)] = figures.stored()
-    levels = _level_counts((r.player_id, r.rules, r.level, r.games, r.rounds)
-                           for r in session.scalars(select(PlayerLevel)))
-    pairs = Counter({(r.player_id, r.other_id): r.games for r in session.scalars(select(PlayerPair))})
-    return counted, sums, levels, pairs
+    sums = {(row.player_id, row.rules): _figures_of(row).stored()
+            for row in session.execute(select(*PlayerSummary.__table__.c))}
+    return counted, sums, _count_rows(PlayerLevel, session), _count_rows(PlayerPair, session)
 
 
 def _fresh(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counter]:
@@ -298,14 +297,10 @@ def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
         if sums:
             session.execute(insert(PlayerSummary), [{"player_id": pid, "rules": rules, **values}
                                                     for (pid, rules), values in sorted(sums.items())])
-        level_rows = {key[:3] for key in levels}
-        if level_rows:
-            session.execute(insert(PlayerLevel), [
-                {"player_id": pid, "rules": rules, "level": level, "games": levels[(pid, rules, level, "games")],
-                 "rounds": levels[(pid, rules, level, "rounds")]} for pid, rules, level in sorted(level_rows)])
-        if pairs:
-            session.execute(insert(PlayerPair), [{"player_id": pid, "other_id": oid, "games": n}
-                                                 for (pid, oid), n in sorted(pairs.items())])
+        for model, counts in ((PlayerLevel, levels), (PlayerPair, pairs)):
+            rows = _rows_of(model, counts)
+            if rows:
+                session.execute(insert(model), rows)
         session.flush()
     return differences
 
