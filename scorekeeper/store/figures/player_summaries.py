@@ -137,8 +137,10 @@ def _pairs(where: ColumnElement[bool], session: Session) -> Counter:
 
 
 def _counted(game_ids: Collection[int] | None = None) -> ColumnElement[bool]:
-    where = Game.id.in_(select(CountedGame.game_id))
-    return and_(where, Game.id.in_(list(game_ids))) if game_ids is not None else where
+    """The games counted (of ``game_ids``: those ids, read as counted already)."""
+    if game_ids is not None:
+        return Game.id.in_(sorted(game_ids))
+    return Game.id.in_(select(CountedGame.game_id))
 
 
 # ================================================================ a change
@@ -148,6 +150,8 @@ class Taken:
     """What a change took out of its players' sums: the figures its games counted for."""
 
     game_ids: tuple[int, ...]
+    #: Of those games, the ones the sums counted.
+    counted: frozenset[int]
     sums: dict[Key, Figures]
     levels: Counter
     pairs: Counter
@@ -160,8 +164,11 @@ def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken |
     if not ids:
         return None
     session = session or db.session()
-    where = _counted(ids)
-    return Taken(ids, _sums(where, session), _levels(where, session), _pairs(where, session))
+    counted = frozenset(session.scalars(select(CountedGame.game_id).where(CountedGame.game_id.in_(ids))))
+    if not counted:  # new games: nothing to take out
+        return Taken(ids, counted, {}, Counter(), Counter())
+    where = _counted(counted)
+    return Taken(ids, counted, _sums(where, session), _levels(where, session), _pairs(where, session))
 
 
 def put_in(taken: Taken | None, session: Session | None = None) -> None:
@@ -171,14 +178,17 @@ def put_in(taken: Taken | None, session: Session | None = None) -> None:
         return
     session = session or db.session()
     ids = list(taken.game_ids)
-    session.execute(delete(CountedGame).where(CountedGame.game_id.in_(ids)))
-    session.execute(insert(CountedGame).from_select(
-        ["game_id"], select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
-        .where(GameSummary.game_id.in_(ids), Game.deleted_at.is_(None))))
-    where = _counted(ids)
-    _move_sums(taken.sums, _sums(where, session), session)
-    _move_counts(PlayerLevel, taken.levels, _levels(where, session), session)
-    _move_counts(PlayerPair, taken.pairs, _pairs(where, session), session)
+    counted = frozenset(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
+                                        .where(GameSummary.game_id.in_(ids), Game.deleted_at.is_(None))))
+    left, came = taken.counted - counted, counted - taken.counted
+    if left:
+        session.execute(delete(CountedGame).where(CountedGame.game_id.in_(sorted(left))))
+    if came:
+        session.execute(insert(CountedGame), [{"game_id": gid} for gid in sorted(came)])
+    where = _counted(counted) if counted else None
+    _move_sums(taken.sums, _sums(where, session) if where is not None else {}, session)
+    _move_counts(PlayerLevel, taken.levels, _levels(where, session) if where is not None else Counter(), session)
+    _move_counts(PlayerPair, taken.pairs, _pairs(where, session) if where is not None else Counter(), session)
 
 
 def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: Session) -> None:
