@@ -81,39 +81,52 @@ def _count(condition: ColumnElement[bool]):
 def _sums(where: ColumnElement[bool], session: Session, player_id: int | None = None) -> dict[Key, Figures]:
     """The figures of the games ``where`` picks (those that can be worked out), per player and
     rule set."""
+    return _added_up(where, session, player_id)[0]
+
+
+def _added_up(where: ColumnElement[bool], session: Session,
+              player_id: int | None = None) -> tuple[dict[Key, Figures], Counter]:
+    """:func:`_sums`, and per player, rule set and level the finished ladder games that ended on
+    it and the rounds spent there (``games`` and ``rounds`` each, in a :class:`Counter`), in
+    one pass: grouped by that level too, whose groups add up to the rule set's."""
     finished = GameSummary.finished
     won = and_(finished, SeatSummary.won)
     others = aliased(SeatSummary)
     winners = select(func.count()).where(others.game_id == SeatSummary.game_id, others.won).scalar_subquery()
-    query = (select(SeatSummary.player_id, Game.rules, func.count(), _count(finished), _count(won),
+    query = (select(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level, func.sum(SeatSummary.stuck_rounds),
+                    func.count(), _count(finished), _count(won),
                     _count(and_(won, winners > 1)), func.sum(case((finished, SeatSummary.total), else_=0)),
                     func.min(case((finished, SeatSummary.total))), func.sum(GameSummary.rounds),
                     func.sum(SeatSummary.total), func.sum(SeatSummary.times_out), func.min(Game.started_at),
                     func.max(Game.started_at), func.max(Game.id), func.aggregate_strings(SeatSummary.climbs, " "))
              .select_from(SeatSummary).join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
              .join(Game, Game.id == SeatSummary.game_id)
-             .where(where, GameSummary.worked_out).group_by(SeatSummary.player_id, Game.rules))
+             .where(where, GameSummary.worked_out)
+             .group_by(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level))
     if player_id is not None:
         query = query.where(SeatSummary.player_id == player_id)
-    found = {}
-    for pid, rules, *n, best, rounds, penalty, out, first, last, newest, climbs in session.execute(query):
-        found[(pid, rules)] = Figures(*(int(x or 0) for x in n), best, int(rounds or 0), int(penalty or 0),
-                                      int(out or 0), first, last, int(newest),
-                                      Counter((climbs or "").split()))
-    return found
+    found: dict[Key, Figures] = {}
+    levels: Counter = Counter()
+    for pid, rules, level, stuck_rounds, *n, best, rounds, penalty, out, first, last, newest, climbs \
+            in session.execute(query):
+        part = Figures(*(int(x or 0) for x in n), best, int(rounds or 0), int(penalty or 0), int(out or 0),
+                       first, last, int(newest), Counter((climbs or "").split()))
+        if level is not None:
+            levels[(pid, rules, level, "games")] += part.played
+            levels[(pid, rules, level, "rounds")] += int(stuck_rounds or 0)
+        whole = found.get((pid, rules))
+        found[(pid, rules)] = part if whole is None else _together(whole, part)
+    return found, levels
 
 
-def _levels(where: ColumnElement[bool], session: Session) -> Counter:
-    """Per player, rule set and level: the finished ladder games that ended on it, and the
-    rounds spent there, as ``(games, rounds)`` counted in a :class:`Counter` each."""
-    rows = session.execute(
-        select(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level, func.count(),
-               func.sum(SeatSummary.stuck_rounds))
-        .select_from(SeatSummary).join(GameSummary, GameSummary.game_id == SeatSummary.game_id)
-        .join(Game, Game.id == SeatSummary.game_id)
-        .where(where, GameSummary.worked_out, SeatSummary.stuck_level.is_not(None))
-        .group_by(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level))
-    return _level_counts(rows.all())
+def _together(one: Figures, other: Figures) -> Figures:
+    for name in SUMS:
+        setattr(one, name, getattr(one, name) + getattr(other, name))
+    for name, least in EXTREMES:
+        values = [v for v in (getattr(one, name), getattr(other, name)) if v is not None]
+        setattr(one, name, (min if least else max)(values) if values else None)
+    one.climbs.update(other.climbs)
+    return one
 
 
 def _level_counts(rows: Iterable) -> Counter:
@@ -168,7 +181,7 @@ def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken |
     if not counted:  # new games: nothing to take out
         return Taken(ids, counted, {}, Counter(), Counter())
     where = _counted(counted)
-    return Taken(ids, counted, _sums(where, session), _levels(where, session), _pairs(where, session))
+    return Taken(ids, counted, *_added_up(where, session), _pairs(where, session))
 
 
 def put_in(taken: Taken | None, session: Session | None = None) -> None:
@@ -186,8 +199,9 @@ def put_in(taken: Taken | None, session: Session | None = None) -> None:
     if came:
         session.execute(insert(CountedGame), [{"game_id": gid} for gid in sorted(came)])
     where = _counted(counted) if counted else None
-    _move_sums(taken.sums, _sums(where, session) if where is not None else {}, session)
-    _move_counts(PlayerLevel, taken.levels, _levels(where, session) if where is not None else Counter(), session)
+    sums, levels = _added_up(where, session) if where is not None else ({}, Counter())
+    _move_sums(taken.sums, sums, session)
+    _move_counts(PlayerLevel, taken.levels, levels, session)
     _move_counts(PlayerPair, taken.pairs, _pairs(where, session) if where is not None else Counter(), session)
 
 
@@ -280,8 +294,9 @@ def _fresh(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counte
     counted = set(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
                                   .where(Game.deleted_at.is_(None))))
     kept = Game.deleted_at.is_(None)
-    sums = {key: figures.stored() for key, figures in _sums(kept, session).items()}
-    return counted, sums, _levels(kept, session), _pairs(kept, session)
+    found, levels = _added_up(kept, session)
+    sums = {key: figures.stored() for key, figures in found.items()}
+    return counted, sums, levels, _pairs(kept, session)
 
 
 def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
