@@ -5,8 +5,8 @@ back, a rename, a new edit key, a player's word on a round, an import), it ends 
 change forgets a part of it: each game it changed moves on one version (what the game's ETags
 and the watchers' polls are made of: every phone showing the game hears of the change), the
 summaries of the games whose facts changed are written from the state those facts now make,
-their players' sums move with them, the games whose place in the ratings may have moved are rated again, and it is all committed
-with the facts, or none of it. A change writes no figure of its own.
+their players' sums move with them (finished games only), the games whose place in the
+ratings may have moved are rated again, and it is all committed with the facts, or none of it. A change writes no figure of its own.
 """
 
 from __future__ import annotations
@@ -34,13 +34,16 @@ def finish_game(game: Game, state: GameState | None = None, player_ids: Sequence
     """
     if not moved:
         game.version += 1
+    # The players' sums count finished games only: a round of a game that neither had
+    # finished nor finishes with it leaves them as they are, at no cost to the round.
+    counted = game.finished_at is not None
     if state is not None:
         if state.finished and game.finished_at is None:
             game.finished_at = utcnow()
         elif not state.finished and game.finished_at is not None:
             game.finished_at = None
     _finish([summaries.rows_of(game.id, player_ids, state)] if state is not None else (),
-            [game.id] if rated else ())
+            [game.id] if rated else (), players=counted or game.finished_at is not None)
     if keep:
         db.session.flush()
         db.session.expunge(game)
@@ -60,10 +63,10 @@ def finish_games(game_ids: Collection[int] | Select, *, written: Sequence[summar
     db.session.commit()
 
 
-def _finish(written: Sequence[summaries.Rows], rated: Collection[int]) -> None:
+def _finish(written: Sequence[summaries.Rows], rated: Collection[int], players: bool = True) -> None:
     # The games whose figures changed, or that went in or out of the bin (each such change is
     # rated): their players' sums lose what they counted for them and gain what they count now.
-    taken = player_summaries.take_out([rows.game["game_id"] for rows in written] + list(rated))
+    taken = player_summaries.take_out([rows.game["game_id"] for rows in written] + list(rated)) if players else None
     summaries.store(written)
     player_summaries.put_in(taken)
     rating_summaries.refresh(rated)

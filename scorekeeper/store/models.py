@@ -27,6 +27,7 @@ from sqlalchemy import (
     UniqueConstraint,
     event,
     false,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -119,6 +120,10 @@ class Game(db.Model):
         Index("ix_game_rules_started_at", "rules", "started_at"),
         Index("ix_game_deleted_at_started_at", "deleted_at", "started_at"),
         Index("ix_game_fingerprint", "fingerprint"),
+        # The games not yet finished, which a player's page adds to their stored sums
+        # (scorekeeper.store.figures.player_summaries): a few, however many have finished.
+        Index("ix_game_unfinished", "id", sqlite_where=text("finished_at IS NULL"),
+              postgresql_where=text("finished_at IS NULL")),
     )
 
 

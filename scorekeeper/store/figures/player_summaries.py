@@ -1,13 +1,15 @@
-"""Each player's figures added up over their kept games: what a player's page reads.
+"""Each player's figures added up over their finished kept games: what a player's page reads.
 
 A player's page read the summaries of every game they sat in, so its cost grew with their
-games. Instead each change takes the figures of the games it touches out of their players'
-sums before it writes their new summaries, and puts the new figures in after
-(:func:`take_out`, :func:`put_in`, from :mod:`scorekeeper.store.changes`): counts and sums
-move by the difference. A least or a most (the best final total, the first and last game, the
-newest game) cannot be taken out: it is added up again for that player and rule set only when
-the game that gave it leaves with a worse one, which a change to today's game never does (a
-round leaves its game's start and number as they were).
+games. Instead the sums count every game that has finished (``Game.finished_at``) and is not in
+the bin, and a player's page adds to them the few games still being played, read as they stand
+(:func:`of_player`). A round of a game in progress leaves the sums alone; a change to a game
+that finished, or that finishes with it, takes the game's figures out of its players' sums
+before it writes its new summary, and puts the new figures in after (:func:`take_out`,
+:func:`put_in`, from :mod:`scorekeeper.store.changes`): counts and sums move by the difference.
+A least or a most (the best final total, the first and last game, the newest game) cannot be
+taken out: it is added up again for that player and rule set only when the game that gave it
+leaves with a worse one.
 
 Which games are counted is stored too (:class:`~scorekeeper.store.models.CountedGame`): a game
 put in the bin keeps its summary, so what to take out is known only from what was put in.
@@ -28,6 +30,14 @@ from scorekeeper.store.models import (CountedGame, Game, GameSummary, Player, Pl
                                       PlayerSummary, SeatSummary, db)
 
 Key = tuple[int, str]
+
+#: The games the sums count: finished and not in the bin (with a summary, as every figure
+#: here is read from one). The rest of a player's games are few and read as they stand.
+COUNTED = and_(Game.finished_at.is_not(None), Game.deleted_at.is_(None))
+#: A player's games still being played (or never finished), not in the bin: along the index
+#: of the unfinished games, not the player's seats, so that the read does not grow with the
+#: player's finished games.
+UNCOUNTED = and_(Game.id.in_(select(Game.id).where(Game.finished_at.is_(None))), Game.deleted_at.is_(None))
 
 
 @dataclass
@@ -185,14 +195,14 @@ def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken |
 
 
 def put_in(taken: Taken | None, session: Session | None = None) -> None:
-    """Move the players' sums from what ``taken`` counted to what the games now count (kept
-    games with a summary), once their new summaries are written."""
+    """Move the players' sums from what ``taken`` counted to what the games now count
+    (finished kept games with a summary), once their new summaries are written."""
     if taken is None:
         return
     session = session or db.session()
     ids = list(taken.game_ids)
     counted = frozenset(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
-                                        .where(GameSummary.game_id.in_(ids), Game.deleted_at.is_(None))))
+                                        .where(GameSummary.game_id.in_(ids), COUNTED)))
     left, came = taken.counted - counted, counted - taken.counted
     if left:
         session.execute(delete(CountedGame).where(CountedGame.game_id.in_(sorted(left))))
@@ -292,11 +302,10 @@ def _stored(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Count
 
 def _fresh(session: Session) -> tuple[set[int], dict[Key, dict], Counter, Counter]:
     counted = set(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
-                                  .where(Game.deleted_at.is_(None))))
-    kept = Game.deleted_at.is_(None)
-    found, levels = _added_up(kept, session)
+                                  .where(COUNTED)))
+    found, levels = _added_up(COUNTED, session)
     sums = {key: figures.stored() for key, figures in found.items()}
-    return counted, sums, levels, _pairs(kept, session)
+    return counted, sums, levels, _pairs(COUNTED, session)
 
 
 def rebuild(session: Session | None = None, fix: bool = True) -> list[str]:
@@ -344,16 +353,32 @@ class PlayerFigures:
 
 
 def of_player(player_id: int, session: Session | None = None) -> PlayerFigures:
-    """A player's sums: three queries of a row a rule set, a level and an opponent, whatever
-    the number of their games."""
+    """A player's sums, with their games not yet finished added as they stand: a row a rule
+    set, a level and an opponent, and the unfinished games' seats, whatever the number of their
+    finished games (four queries; six while they have a game unfinished)."""
     session = session or db.session()
     by_rules = {row.rules: _figures_of(row) for row in session.scalars(
         select(PlayerSummary).where(PlayerSummary.player_id == player_id))}
-    levels: dict[str, list[tuple[int, int, int]]] = {}
-    for row in session.scalars(select(PlayerLevel).where(PlayerLevel.player_id == player_id)
-                               .order_by(PlayerLevel.rules, PlayerLevel.level)):
-        levels.setdefault(row.rules, []).append((row.level, row.games, row.rounds))
-    pairs = [(oid, name, n) for oid, name, n in session.execute(
-        select(PlayerPair.other_id, Player.name, PlayerPair.games).join(Player, Player.id == PlayerPair.other_id)
-        .where(PlayerPair.player_id == player_id))]
-    return PlayerFigures(by_rules, levels, pairs)
+    levels = _count_rows(PlayerLevel, session, {player_id})
+    pairs: Counter = Counter()
+    names: dict[int, str] = {}
+    for oid, name, n in session.execute(
+            select(PlayerPair.other_id, Player.name, PlayerPair.games).join(Player, Player.id == PlayerPair.other_id)
+            .where(PlayerPair.player_id == player_id)):
+        pairs[oid], names[oid] = n, name
+    playing, playing_levels = _added_up(UNCOUNTED, session, player_id)
+    if playing:
+        for (_, rules), figures in playing.items():
+            by_rules[rules] = _together(by_rules[rules], figures) if rules in by_rules else figures
+        levels.update(playing_levels)
+        pairs.update({oid: n for (_, oid), n in
+                      _pairs(and_(UNCOUNTED, SeatSummary.player_id == player_id), session).items()})
+        unnamed = sorted(set(pairs) - set(names))
+        if unnamed:  # met only at a game still being played
+            names.update(session.execute(select(Player.id, Player.name).where(Player.id.in_(unnamed))).all())
+    by_level: dict[str, list[tuple[int, int, int]]] = {}
+    for _, rules, level in sorted({key[:3] for key in levels}):
+        if levels[(player_id, rules, level, "games")] > 0:
+            by_level.setdefault(rules, []).append(
+                (level, levels[(player_id, rules, level, "games")], levels[(player_id, rules, level, "rounds")]))
+    return PlayerFigures(by_rules, by_level, [(oid, names[oid], n) for oid, n in sorted(pairs.items()) if n > 0])

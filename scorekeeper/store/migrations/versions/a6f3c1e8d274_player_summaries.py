@@ -1,13 +1,14 @@
 """each player's figures added up over their kept games, for their page
 
-A player's page read every one of their games' summaries; it now reads their sums, one row a
-rule set (player_summary), a ladder level (player_level) and an opponent (player_pair), moved by
-each change in its transaction (see scorekeeper/store/figures/player_summaries.py), with the
+A player's page read every one of their games' summaries; it now reads their sums over their
+finished games, one row a rule set (player_summary), a ladder level (player_level) and an
+opponent (player_pair), moved by each change to a finished game in its transaction, and adds
+their unfinished games as they stand (found along ix_game_unfinished) (see scorekeeper/store/figures/player_summaries.py), with the
 games they count (counted_game). This makes the tables; they are filled by the upgrade's next
 step, ``flask games rebuild --if-stale``.
 
 Revision ID: a6f3c1e8d274
-Revises: 9c4d2e7f1a36
+Revises: 5a7c9e1b3d20
 Create Date: 2026-12-06 08:00:00
 
 """
@@ -15,12 +16,14 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = 'a6f3c1e8d274'
-down_revision = '9c4d2e7f1a36'
+down_revision = '5a7c9e1b3d20'
 branch_labels = None
 depends_on = None
 
 
 def upgrade():
+    op.create_index('ix_game_unfinished', 'game', ['id'], unique=False,
+                    sqlite_where=sa.text('finished_at IS NULL'), postgresql_where=sa.text('finished_at IS NULL'))
     op.create_table(
         'counted_game',
         sa.Column('game_id', sa.Integer(), nullable=False),
@@ -70,6 +73,8 @@ def upgrade():
 
 
 def downgrade():
+    op.drop_index('ix_game_unfinished', table_name='game',
+                  sqlite_where=sa.text('finished_at IS NULL'), postgresql_where=sa.text('finished_at IS NULL'))
     op.drop_table('player_pair')
     op.drop_table('player_level')
     op.drop_table('player_summary')
