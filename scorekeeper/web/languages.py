@@ -114,13 +114,21 @@ def chosen(req: Request) -> str | None:
     return value if value in LANGUAGES else None
 
 
+def asked(req: Request) -> str | None:
+    """The language a link carries (``?lang=fr``), if it is one shipped: a result card's link
+    pasted into a chat is opened by a preview that has no cookie and another language."""
+    value = req.args.get(COOKIE, "")
+    return value if value in LANGUAGES else None
+
+
 def select_locale() -> str:
-    """The language of this request: the person's choice, else the browser's best match. The
-    API answers in English whatever the browser says: its answers do not vary by language; so
-    does whatever the app works out outside a request."""
+    """The language of this request: the one its link carries, else the person's choice,
+    else the browser's best match. The API answers in English whatever the browser says: its
+    answers do not vary by language; so does whatever the app works out outside a request."""
     if not has_request_context() or request.path.startswith("/api/"):
         return DEFAULT
-    return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+    return (asked(request) or chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT)
+            or DEFAULT)
 
 
 @dataclass(frozen=True)
