@@ -12,11 +12,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import astuple, dataclass
 
-from flask import current_app
+from flask import current_app, url_for
 from flask_babel import format_decimal
 
-from scorekeeper.web import presenters
-from scorekeeper.web.languages import day_time, gettext, ngettext, ordinal, rounds_count, rule_text
+from scorekeeper.web import links, presenters
+from scorekeeper.web.languages import day_time, gettext, locale_code, ngettext, ordinal, rounds_count, rule_text
 
 #: The name a card carries when the club has set none (``CLUB_NAME``, docs/running.md).
 APP_NAME = "Scorekeeper"
@@ -59,6 +59,14 @@ def club_name() -> str:
     """The club's name as its server is configured (``CLUB_NAME``), else the app's."""
     name = str(current_app.config.get("CLUB_NAME") or "").strip()
     return name or APP_NAME
+
+
+def address(endpoint: str, external: bool = False, **values) -> str:
+    """A card's address in this page's language (``?lang=``): the picture a phone shares, or a
+    chat's preview fetches without the reader's cookie, says what the page said. ``external``:
+    the whole address, on the host links are made for (a preview needs it whole)."""
+    values["lang"] = locale_code()
+    return links.external(endpoint, **values) if external else url_for(endpoint, **values)
 
 
 def _medal(place: int, ranked: bool) -> int | None:
