@@ -6,6 +6,7 @@ it as their preview (Open Graph)."""
 from __future__ import annotations
 
 import re
+from datetime import date
 from fractions import Fraction
 from io import BytesIO
 
@@ -31,7 +32,7 @@ def balmoral_over(web) -> int:
 
 def game_card_in(app, game_id: int, lang: str, **config) -> cards.Card:
     app.config.update(config)
-    with app.test_request_context(f"/?lang={lang}"):
+    with app.test_request_context(f"/games/{game_id}/card.png?lang={lang}"):
         loaded = store.load(game_id)
         return cards.game_card(loaded.state, loaded.game.started_at, loaded.game.finished_at, cards.club_name())
 
@@ -99,9 +100,7 @@ def seat(pid: int, name: str, total: int, place: int) -> SeatResult:
 def test_a_closed_night_says_its_podium_with_ties_and_place_points(app):
     tables = a_night(GameResult(1, True, (seat(1, "Ann", 10, 1), seat(2, "Ben", 30, 2), seat(3, "Cat", 50, 3))),
                      GameResult(2, True, (seat(4, "Dan", 10, 1), seat(5, "Eve", 30, 2), seat(6, "Fay", 50, 3))))
-    from datetime import date
-
-    with app.test_request_context("/?lang=en"):
+    with app.test_request_context("/nights/1/card.png?lang=en"):
         card = cards.night_card(date(2026, 12, 3), True, tables, "Balmoral Rummy", "The Thursday Club")
     assert card.title == "Club night of Thu 03 Dec 2026" and card.club == "The Thursday Club"
     assert card.headline == "Ann and Dan share the night's win."
@@ -110,7 +109,7 @@ def test_a_closed_night_says_its_podium_with_ties_and_place_points(app):
         ("1st", "Ann", "(tied) · 1 game", "1.00"), ("1st", "Dan", "(tied) · 1 game", "1.00"),
         ("3rd", "Ben", "(tied) · 1 game", "0.50")]
     assert card.footer == "Balmoral Rummy"
-    with app.test_request_context("/?lang=fr"):
+    with app.test_request_context("/nights/1/card.png?lang=fr"):
         card = cards.night_card(date(2026, 12, 3), False, tables, "Rami Balmoral", "The Thursday Club")
     assert card.title == "Soirée du jeu. 3 déc. 2026"
     assert card.headline.startswith("La soirée continue")
@@ -119,9 +118,7 @@ def test_a_closed_night_says_its_podium_with_ties_and_place_points(app):
 
 def test_an_open_night_with_one_winner_and_one_still_playing(app):
     tables = a_night(GameResult(1, False, (seat(1, "Ann", 10, 1), seat(2, "Ben", 30, 2))))
-    from datetime import date
-
-    with app.test_request_context("/?lang=en"):
+    with app.test_request_context("/nights/1/card.png?lang=en"):
         closed = cards.night_card(date(2026, 12, 3), True, tables, "Balmoral Rummy", "Club")
         empty = cards.night_card(date(2026, 12, 3), False, [], "Balmoral Rummy", "Club")
     assert closed.headline == "Ann wins the night."
@@ -229,6 +226,8 @@ def test_the_game_s_pages_carry_the_card_as_their_preview(web, path):
     assert og(page, "og:description") == "Ann and Ben share the win with 35 each."
     french = web.get(path.format(id=game_id), headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert og(french, "og:image").endswith(f"/games/{game_id}/card.png?lang=fr")
+    # The page itself stays in its reader's language, whatever language a link to it named.
+    assert '<html lang="en">' in web.get(path.format(id=game_id) + "?lang=fr").get_data(as_text=True)
 
 
 def test_a_finished_game_offers_its_card_to_share_a_game_in_play_does_not(web):
