@@ -30,8 +30,7 @@ def balmoral_over(web) -> int:
     return game_id
 
 
-def game_card_in(app, game_id: int, lang: str, **config) -> cards.Card:
-    app.config.update(config)
+def game_card_in(app, game_id: int, lang: str) -> cards.Card:
     with app.test_request_context(f"/games/{game_id}/card.png?lang={lang}"):
         loaded = store.load(game_id)
         return cards.game_card(loaded.state, loaded.game.started_at, loaded.game.finished_at, cards.club_name())
@@ -54,9 +53,10 @@ def test_a_finished_ladder_game_says_its_podium_levels_totals_rules_and_date_in_
     assert re.fullmatch(r"Balmoral Rummy · \d\d \w{3} \d{4}", card.footer)
 
 
-def test_a_finished_ladder_game_in_french_with_the_club_s_name(web, app):
+def test_a_finished_ladder_game_in_french_with_the_club_s_name(web, app, monkeypatch):
     game_id = balmoral_over(web)
-    card = game_card_in(app, game_id, "fr", CLUB_NAME="Club de rami d’Åbo")
+    monkeypatch.setitem(app.config, "CLUB_NAME", "Club de rami d’Åbo")  # the session's app: set for this test
+    card = game_card_in(app, game_id, "fr")
     assert card.club == "Club de rami d’Åbo"
     assert card.title == "Partie terminée"
     assert [(line.place, line.name, line.total) for line in card.lines] == [
@@ -249,3 +249,13 @@ def test_a_closed_night_offers_its_card_and_carries_it_as_its_preview(web):
     web.post(f"{url}/close")
     page = web.get(url).get_data(as_text=True)
     assert "data-share-file" in page and "Share the result" in text(web.get(url))
+
+
+def test_the_club_s_name_is_the_previews_site_name_and_a_new_name_a_new_card(web, app, monkeypatch):
+    game_id = classic_game(web, ANN_AND_BEN_TIE)
+    before = web.get(f"/games/{game_id}/card.png").headers["ETag"]
+    assert og(web.get(f"/games/{game_id}/watch").get_data(as_text=True), "og:site_name") == "Scorekeeper"
+    monkeypatch.setitem(app.config, "CLUB_NAME", "The Thursday Club")  # the session's app: set for this test
+    assert og(web.get(f"/games/{game_id}/watch").get_data(as_text=True), "og:site_name") == "The Thursday Club"
+    answer = web.get(f"/games/{game_id}/card.png", headers={"If-None-Match": before})
+    assert answer.status_code == 200 and answer.headers["ETag"] != before
