@@ -185,9 +185,15 @@ def test_a_change_to_the_game_gives_its_card_a_new_etag(web):
     assert answer.status_code == 200 and answer.headers["ETag"] != before
 
 
-def test_no_such_game_or_night_is_a_404(web):
+def test_no_such_game_or_night_is_a_404_and_a_game_in_the_bin_has_no_card(web, app):
     assert web.get("/games/999999/card.png").status_code == 404
     assert web.get("/nights/999999/card.png").status_code == 404
+    game_id = classic_game(web, ANN_AND_BEN_TIE)
+    with app.app_context():
+        store.delete_game(game_id)
+    assert web.get(f"/games/{game_id}/card.png").status_code == 404
+    page = web.get(f"/games/{game_id}").get_data(as_text=True)
+    assert og(page, "og:image") is None and "data-share-file" not in page
 
 
 def test_a_night_s_card_is_served_and_its_etag_follows_its_standings(web, app):
