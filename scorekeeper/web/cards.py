@@ -20,6 +20,9 @@ from scorekeeper.web.languages import day_time, gettext, locale_code, ngettext, 
 
 #: The name a card carries when the club has set none (``CLUB_NAME``, docs/running.md).
 APP_NAME = "Scorekeeper"
+#: The most players a night's card lists (a game has at most eight): a picture as tall as a
+#: whole club's check-in would be no preview at all; the rest are counted under them.
+MOST_LINES = 16
 
 
 @dataclass(frozen=True)
@@ -43,12 +46,15 @@ class Card:
     heads: tuple[str, str, str]
     lines: tuple[Line, ...]
     footer: str
+    #: Said under the lines when some players are left off ("and 4 more players").
+    more: str = ""
 
     def text(self) -> str:
         """Every word on the card, a line each, in the order drawn."""
         rows = [" | ".join(part for part in (line.place, line.name, line.detail, line.total) if part)
                 for line in self.lines]
-        return "\n".join([self.club, self.title, self.headline, " | ".join(self.heads), *rows, self.footer])
+        return "\n".join([self.club, self.title, self.headline, " | ".join(self.heads), *rows,
+                          *([self.more] if self.more else []), self.footer])
 
     def digest(self) -> str:
         """A short digest of everything the card shows: two cards alike draw the same picture."""
@@ -125,5 +131,7 @@ def night_card(held_on, closed: bool, standings: Sequence, rule_name: str, club:
     else:
         headline = gettext("The night goes on: the standings as they stand.")
     title = gettext("Club night of %(date)s", date=day_time(held_on, time=False, weekday=True))
-    return Card(club, title, headline, (gettext("Place"), gettext("Player"), gettext("Place points")), lines,
-                rule_name)
+    left = len(lines) - MOST_LINES
+    more = ngettext("and %(num)d more player", "and %(num)d more players", left) if left > 0 else ""
+    return Card(club, title, headline, (gettext("Place"), gettext("Player"), gettext("Place points")),
+                lines[:MOST_LINES], rule_name, more)

@@ -6,7 +6,7 @@ carries every language's letters (ä ö å é è ç ñ ¡ ¿ « », French's nar
 is a variable font: one file, each weight set on its axis.
 
 The picture is 1,200 pixels wide, the shape a chat's preview of a link shows whole
-(Open Graph's ``summary_large_image``), and 630 high, or taller for more than six players.
+(Open Graph's ``summary_large_image``), and 630 high, or taller for more than four players.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ _drawing = threading.Lock()
 
 def size_of(card: Card) -> tuple[int, int]:
     """The picture's width and height for this card: taller only when its players need it."""
-    return WIDTH, max(HEIGHT, TOP + ROW * len(card.lines) + FOOT)
+    return WIDTH, max(HEIGHT, TOP + ROW * (len(card.lines) + bool(card.more)) + FOOT)
 
 
 @cache
@@ -127,9 +127,13 @@ def _drawn(card: Card) -> bytes:
             pen.text((x, middle), _fit(line.name, name_font, room), font=name_font, fill=INK, anchor="lm")
         pen.text((total_right, middle), line.total, font=total_font, fill=INK, anchor="rm")
 
+    if card.more:
+        pen.text((MARGIN + place_width, TOP + ROW * len(card.lines) + ROW // 2), _fit(card.more, detail_font, inner),
+                 font=_font(26, REGULAR), fill=MUTED, anchor="lm")
     foot = height - FOOT + 24
     pen.line((MARGIN, foot - 16, total_right, foot - 16), fill=RULE, width=2)
     pen.text((MARGIN, foot), _fit(card.footer, _font(26, REGULAR), inner), font=_font(26, REGULAR), fill=MUTED)
     out = BytesIO()
-    image.save(out, "PNG", optimize=True)
+    # zlib's default level: optimize=True took four times as long (88 ms against 21) to save 3%.
+    image.save(out, "PNG")
     return out.getvalue()

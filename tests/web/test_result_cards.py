@@ -116,6 +116,17 @@ def test_a_closed_night_says_its_podium_with_ties_and_place_points(app):
     assert (card.lines[0].place, card.lines[0].total) == ("1er", "1,00")
 
 
+def test_a_night_s_card_lists_sixteen_players_and_counts_the_rest(app):
+    games = [GameResult(g, True, (seat(2 * g, f"P{2 * g}", 10, 1), seat(2 * g + 1, f"P{2 * g + 1}", 20, 2)))
+             for g in range(10)]
+    with app.test_request_context("/nights/1/card.png?lang=en"):
+        card = cards.night_card(date(2026, 12, 3), True, a_night(*games), "Balmoral Rummy", "Club")
+    assert len(card.lines) == cards.MOST_LINES == 16 and card.more == "and 4 more players"
+    assert card.text().splitlines()[-2:] == ["and 4 more players", "Balmoral Rummy"]
+    image = Image.open(BytesIO(picture.draw(card)))
+    assert image.size == picture.size_of(card) == (1200, 262 + 64 * 17 + 96)
+
+
 def test_an_open_night_with_one_winner_and_one_still_playing(app):
     tables = a_night(GameResult(1, False, (seat(1, "Ann", 10, 1), seat(2, "Ben", 30, 2))))
     with app.test_request_context("/nights/1/card.png?lang=en"):
