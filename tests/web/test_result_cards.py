@@ -240,7 +240,7 @@ def test_the_game_s_pages_carry_the_card_as_their_preview(web, path):
     assert og(page, "og:image") == f"http://localhost/games/{game_id}/card.png?lang=en"
     assert og(page, "twitter:card") == "summary_large_image"
     assert "Contract Rummy (classic)" in og(page, "og:title")
-    assert og(page, "og:description") == "Ann and Ben share the win with 35 each."
+    assert og(page, "og:description") == og(page, "og:image:alt") == "Ann and Ben share the win with 35 each."
     french = web.get(path.format(id=game_id), headers={"Accept-Language": "fr"}).get_data(as_text=True)
     assert og(french, "og:image").endswith(f"/games/{game_id}/card.png?lang=fr")
     # The page itself stays in its reader's language, whatever language a link to it named.
