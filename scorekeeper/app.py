@@ -99,7 +99,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.cli import register_cli
     from scorekeeper.web.views import register_views
 
-    from scorekeeper.web import presenters, scriptwords
+    from scorekeeper.web import cards, presenters, scriptwords
 
     app.jinja_env.globals.update(
         result_words=presenters.result_words,
@@ -139,6 +139,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         script_words=scriptwords.page_words,
         describe=presenters.describe,
         rules_summary=presenters.rules_summary,
+        club_name=cards.club_name,
+        card_address=cards.address,
     )
     app.jinja_env.filters["fromjson"] = json.loads
     app.jinja_env.filters["ordinal"] = languages.ordinal

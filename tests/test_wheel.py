@@ -118,5 +118,8 @@ def test_the_wheel_holds_everything_and_runs_outside_the_checkout(tmp_path):
         status, kind, css = fetch(server.base + stylesheet.group(1).decode())
         assert (status, kind.split(";")[0]) == (200, "text/css")
         assert css == (ROOT / "static" / "app.css").read_bytes()
+        # The result card, drawn in the font that came with the locked dependencies (no system font).
+        status, kind, picture = fetch(server.base + f"/games/{created['id']}/card.png?lang=fi")
+        assert (status, kind, picture[:8]) == (200, "image/png", b"\x89PNG\r\n\x1a\n")
     finally:
         server.stop()

@@ -114,13 +114,26 @@ def chosen(req: Request) -> str | None:
     return value if value in LANGUAGES else None
 
 
+#: The blueprints whose addresses may carry their language (``?lang=fr``): a result card's
+#: picture, which a chat's preview fetches with no cookie of the reader's. A page stays in its
+#: reader's language whatever the link that led there said.
+CARRIED = frozenset({"cards"})
+
+
+def asked(req: Request) -> str | None:
+    """The language a result card's address carries (``?lang=fr``), if it is one shipped."""
+    value = req.args.get(COOKIE, "") if req.blueprint in CARRIED else ""
+    return value if value in LANGUAGES else None
+
+
 def select_locale() -> str:
-    """The language of this request: the person's choice, else the browser's best match. The
-    API answers in English whatever the browser says: its answers do not vary by language; so
-    does whatever the app works out outside a request."""
+    """The language of this request: the one a result card's address carries, else the
+    person's choice, else the browser's best match. The API answers in English whatever the browser says: its
+    answers do not vary by language; so does whatever the app works out outside a request."""
     if not has_request_context() or request.path.startswith("/api/"):
         return DEFAULT
-    return chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT) or DEFAULT
+    return (asked(request) or chosen(request) or request.accept_languages.best_match(LANGUAGES, DEFAULT)
+            or DEFAULT)
 
 
 @dataclass(frozen=True)

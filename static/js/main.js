@@ -64,11 +64,14 @@ var seats = null;
 function seatList() {
   seats = seats || import("./seats.js").then(function (part) { part.install(); }, function () { seats = null; });
 }
-// The share sheet offered beside a link (share.js). Not reached: the link is there to copy.
+// The share sheet offered beside a link, or for a result card's picture (share.js). Not
+// reached: the link is there to copy, the picture's link downloads it.
 var share = null;
 function shareSheet(root) {
   share = share || import("./share.js").catch(function () { share = null; });
-  share.then(function (part) { if (part) { part.offer(root, navigator); } });
+  share.then(function (part) {
+    if (part) { part.offer(root, navigator); part.offerFile(root, navigator, window.fetch.bind(window)); }
+  });
 }
 // A part not reached (no signal, and no service worker yet): the page works as without this
 // script, and the next page or fragment tries again.
@@ -102,7 +105,7 @@ function init(root) {
     }, notLoaded);
   }
   if (root.querySelector("[data-seats]")) { seatList(); }
-  if (root.querySelector("button[data-share-url]")) { shareSheet(root); }
+  if (root.querySelector("button[data-share-url], a[data-share-file]")) { shareSheet(root); }
   keepPartsForNoSignal();
   wake();
   showOutbox();

@@ -16,7 +16,9 @@ const phone = page(`<!doctype html><html><head><title>New game · Scorekeeper</t
     <label for="seat-0">Seat 1</label><input id="seat-0" name="seat-0" value="">
     <label class="dealer-pick"><input type="radio" name="dealer" value="0" checked> deals first</label></li></ol>
   <p hidden><button type="button" data-share-url="http://table.lan/games/7/watch" data-share-title="Watch game 7 live">Share</button></p>
+  <p><a href="/games/7/card.png?lang=en" download="game-7.png" data-share-file data-share-title="Ann wins">Share the result</a></p>
 </main></body></html>`, { share: (what) => { shared.push(what); return Promise.resolve(); } });
+phone.navigator.canShare = () => true;  // a phone that shares pictures too
 phone.navigator.serviceWorker = {
   register: (url, options) => { registered.push([url, options.scope]); return Promise.resolve(); },
   addEventListener() {}, ready: new Promise(() => {}),
@@ -48,6 +50,10 @@ test("the share sheet is offered where the page has a share button and the phone
   assert.equal(button.parentNode.hidden, false);
   button.dispatchEvent(new Event("click"));
   assert.deepEqual(shared, [{ title: "Watch game 7 live", url: "http://table.lan/games/7/watch" }]);
+});
+
+test("a result card's link has its picture fetched, for the share sheet to take in the tap", () => {
+  assert.deepEqual(phone.net.sent.filter((r) => r.url.includes("card.png")).map((r) => r.url), ["/games/7/card.png?lang=en"]);
 });
 
 test("the service worker is registered for the whole app", () => {

@@ -9,7 +9,7 @@ csrf = CSRFProtect()
 
 
 def register_views(app: Flask) -> None:
-    from scorekeeper.web.views import errors, files, games, hands, languages, pwa, rounds, seats
+    from scorekeeper.web.views import cards, errors, files, games, hands, languages, pwa, rounds, seats
     # api.seats, api.ratings and api.nights add their routes to the API's blueprint (api.games.bp).
     from scorekeeper.web.views.api import games as api, nights as api_nights, ratings as api_ratings  # noqa: F401
     from scorekeeper.web.views.api import seats as api_seats  # noqa: F401
@@ -32,6 +32,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(nights.bp)
     app.register_blueprint(languages.bp)
+    app.register_blueprint(cards.bp)
     errors.register(app)
     app.after_request(add_vary)
     # Every id in every address: a number too big for the database is a 404, not a 500.
