@@ -68,12 +68,12 @@ def _night_page(night: store.Night, status: int = 200, problem: str | None = Non
     page = render("night.html", status, night=night, here=here, problem=problem, runs=runs,
                   roster=[p for p in store.roster() if p.id not in checked], waiting=waiting,
                   waiting_round=waiting_round, games=store.night_games(night.id),
-                  standings=night_standings(night.id), rule_name=_rule_name(night.rules),
+                  standings=night_standings(night.id), rule_name=rule_name(night.rules),
                   night_link=links.night_link(night.id, key) if key else None)
     return no_store(page) if key else page  # a page that shows a key is kept by no cache
 
 
-def _rule_name(key: str) -> str:
+def rule_name(key: str) -> str:
     """The night's rule set by name, a preset's in the reader's language."""
     try:
         return preset_name(key, store.get_ruleset(key).name)
