@@ -10,12 +10,19 @@ phone of the table opens the history or a player's page. Each table starts at a 
 of each of these periods, and each phone's timer drifts a little, so requests spread over time
 as real phones' do.
 
+The first three tables are one club night's, made as its keeper makes them (the night opened,
+twelve players checked in, drawn to three tables and each started), and one big screen on the
+club's wall polls the night as its page does: ``GET /nights/ID/screen/live?v=TAG`` every 2 s,
+204 while nothing changed; after a round at one of the night's tables, the screen's fragment,
+whose new tag it polls with next. Its requests are a kind of their own ("big screen") and count
+in the 95th percentile like every other.
+
 The server is started as `make run` starts it (``flask serve``: waitress, the same threads) on a
 seeded history. The number of tables is raised (doubled, then bisected) to find the most that
 the server holds with the 95th percentile of every request within 100 ms and no error, each
 number held for a measured window after a short settling. The same is done for the floor app
 (bench/floor.py) answering the same paths and methods, each with one query by primary key and
-a small template. The headline is the app's tables against the floor's.
+a small template (the big screen's too). The headline is the app's tables against the floor's.
 
 The client is one asyncio loop speaking HTTP/1.1 over plain sockets, a new connection for each
 request (a phone's poll two seconds after the last often finds its connection gone; a new one
