@@ -196,3 +196,21 @@ def test_the_floor_answers_the_big_screens_paths_with_its_tag(tmp_path, monkeypa
         server.close()
         thread.join(timeout=10)
     assert set(statuses) == {204}
+
+
+def test_the_big_screens_line_reads_its_polls_of_the_windows_held():
+    """The report's line for the screen: its unchanged polls and its fragments after a change,
+    over every window held, not over one that was not."""
+
+    def step(tables: int, screen: list[tuple[int, float]], held: bool = True) -> table_load.Step:
+        made = table_load.Step(tables)
+        made.latencies["big screen"] = [ms for _, ms in screen] or [1.0]
+        made.latencies["unchanged poll"] = [1.0] if held else [500.0]
+        made.screen = screen
+        return made
+
+    found = table_load.Search("app", held=16, steps=[step(16, [(204, 2.0), (200, 30.0)]),
+                                                     step(32, [(204, 300.0), (200, 400.0)], held=False),
+                                                     step(8, [(204, 3.0)])])
+    assert found.screen_polls(204) == [2.0, 3.0]
+    assert found.screen_polls(200) == [30.0]
