@@ -5,7 +5,9 @@ this, so every figure in the benchmark is also given as a ratio to it. `make ben
 board (``/games/ID``) with wrk; the table load model (bench/table_load.py) sends every path a
 table's phones send: the watch poll (204 while the version it names is the game's), the round
 screen and its post (the post's one query moves the game's version on, so the table's polls
-then get the board, as Scorekeeper's do), the history and a player's page.
+then get the board, as Scorekeeper's do), the history and a player's page, and a club night's
+big screen and its poll (204 while the tag it names is the night's: a round, which moves no
+night row on here, leaves it 204; its fragment is as small a template as the 204 is cheap).
 
 FLOOR_DATABASE names the database: a SQLite file's path, or a PostgreSQL connection URL
 (``postgresql://...``), which is read with psycopg directly.
@@ -31,6 +33,7 @@ _local = threading.local()
 _QUERY = "SELECT id, rules, version, started_at FROM game WHERE id = {}"
 _MOVE_ON = "UPDATE game SET version = version + 1 WHERE id = {} RETURNING id, rules, version, started_at"
 _PLAYER = "SELECT id, name FROM player WHERE id = {}"
+_NIGHT = "SELECT id, rules, held_on, closed_at FROM night WHERE id = {}"
 
 
 def _connect():
@@ -96,3 +99,24 @@ def history():
 def player(player_id: int):
     row = _row(_PLAYER, player_id)
     return render_template("floor.html", id=row[0], rules=row[1], version="", started_at="")
+
+
+def _screen(row: tuple, template: str = "floor_screen.html"):
+    return render_template(template, id=row[0], rules=row[1], held_on=row[2], tag=_tag(row))
+
+
+def _tag(row: tuple) -> str:
+    return f"n{row[0]}-{'closed' if row[3] else 'open'}"
+
+
+@app.get("/nights/<int:night_id>/screen")
+def screen(night_id: int):
+    return _screen(_row(_NIGHT, night_id))
+
+
+@app.get("/nights/<int:night_id>/screen/live")
+def screen_live(night_id: int):
+    row = _row(_NIGHT, night_id)
+    if request.args.get("v") == _tag(row):
+        return "", 204
+    return _screen(row, "floor_screen_live.html")

@@ -10,12 +10,19 @@ phone of the table opens the history or a player's page. Each table starts at a 
 of each of these periods, and each phone's timer drifts a little, so requests spread over time
 as real phones' do.
 
+The first three tables are one club night's, made as its keeper makes them (the night opened,
+twelve players checked in, drawn to three tables and each started), and one big screen on the
+club's wall polls the night as its page does: ``GET /nights/ID/screen/live?v=TAG`` every 2 s,
+204 while nothing changed; after a round at one of the night's tables, the screen's fragment,
+whose new tag it polls with next. Its requests are a kind of their own ("big screen") and count
+in the 95th percentile like every other.
+
 The server is started as `make run` starts it (``flask serve``: waitress, the same threads) on a
 seeded history. The number of tables is raised (doubled, then bisected) to find the most that
 the server holds with the 95th percentile of every request within 100 ms and no error, each
 number held for a measured window after a short settling. The same is done for the floor app
 (bench/floor.py) answering the same paths and methods, each with one query by primary key and
-a small template. The headline is the app's tables against the floor's.
+a small template (the big screen's too). The headline is the app's tables against the floor's.
 
 The client is one asyncio loop speaking HTTP/1.1 over plain sockets, a new connection for each
 request (a phone's poll two seconds after the last often finds its connection gone; a new one
@@ -40,6 +47,7 @@ import tempfile
 import time
 import urllib.parse
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 
 from scorekeeper.serving import THREADS as SERVED_THREADS  # what `make run` serves with
@@ -66,7 +74,10 @@ NAMES = ("Ann", "Ben", "Cat", "Dev")
 STARTING_ROUNDS = 4     # each table's game has this many rounds when the model starts
 PROBE_EVERY = 1.0       # seconds between the extra rounds recorded while the most tables held run
 PROBE_GAMES = 8         # games of their own for those rounds (a game holds at most 25)
-KINDS = ("unchanged poll", "changed poll", "board", "round screen", "round", "history or player")
+#: The club night the first tables play at: twelve players checked in, drawn to three tables of four.
+CLUB = ("Eve", "Fay", "Gus", "Hal", "Ida", "Jon", "Kim", "Lou", "Max", "Ned", "Oli", "Pam")
+SCREEN_POLL = {"HX-Request": "true", "HX-Trigger": "screen", "HX-Target": "screen"}  # what htmx sends
+KINDS = ("unchanged poll", "changed poll", "board", "round screen", "round", "history or player", "big screen")
 
 
 # ============================================================ the tables
@@ -77,6 +88,7 @@ class Table:
     game_id: int
     cookie: str            # the session of the phone keeping score (its edit key)
     players: list[int]     # the players' ids, for their pages
+    night: int | None = None  # the club night the table plays at, if any (its big screen polls it)
 
 
 def hand_round(number: int) -> tuple[str, dict[str, str]]:
@@ -86,36 +98,64 @@ def hand_round(number: int) -> tuple[str, dict[str, str]]:
     return out, {name: "K Q 7 5 3" for name in NAMES if name != out}
 
 
+def seated_round(number: int, names: list[str] | tuple[str, ...]):
+    """:func:`hand_round` as a record of the game whose seats are ``names`` (in seat order)."""
+    from scorekeeper.rules import RoundRecord, parse_hand
+
+    out, hands = hand_round(number)
+    at = dict(zip(NAMES, names, strict=True))
+    return RoundRecord.create(at[out], {at[n]: parse_hand(h) for n, h in hands.items()}, {}, {at[out]})
+
+
 def make_tables(db: Database, count: int) -> list[Table]:
-    """``count`` new Balmoral games of four players, each STARTING_ROUNDS rounds in, stored
-    through the store; each with the session cookie of a phone that keeps its score, made by
-    the app's own session and edit-key code."""
+    """``count`` tables stored through the store (:func:`seat_tables`) on the bench database."""
+    with app_context(db) as app:
+        return seat_tables(app, count)
+
+
+def seat_tables(app, count: int) -> list[Table]:
+    """``count`` tables of Balmoral games of four players, each STARTING_ROUNDS rounds in, each
+    with the session cookie of a phone that keeps its score (made by the app's own session and
+    edit-key code). The first three are one club night's, made as its keeper makes them (the
+    night opened, CLUB's twelve checked in, drawn to tables of four, each table started and
+    played to STARTING_ROUNDS through the store); the others are imported games of their own.
+    In ``app``'s app context."""
     from flask import session
     from sqlalchemy import select
 
     from scorekeeper import store
-    from scorekeeper.rules import BALMORAL, GameSetup, RoundRecord, advance, parse_hand, start
+    from scorekeeper.rules import BALMORAL, GameSetup, advance, start
     from scorekeeper.store.imports import GameFile
     from scorekeeper.store.models import Player
     from scorekeeper.store.models import db as sqla
     from scorekeeper.web import keyring
 
+    signer = app.session_interface.get_signing_serializer(app)
+
+    def table(game_id: int, key: str, players: list[int], night: int | None = None) -> Table:
+        with app.test_request_context():
+            keyring.remember(game_id, key)
+            return Table(game_id, f"session={signer.dumps(dict(session))}", players, night)
+
+    rng = random.Random(7)
+    night, _ = store.open_night(BALMORAL.key, date.today())
+    store.check_in(night.id, CLUB)
+    tables = []
+    for drawn in store.draw_night(night.id, rng)[:count]:
+        started = store.start_table(night.id, drawn.table, rng)
+        for number in range(1, STARTING_ROUNDS + 1):
+            store.record_round(started.game.id, number, seated_round(number, drawn.names))
+        tables.append(table(started.game.id, started.key, drawn.player_ids, night.id))
+
     setup = GameSetup.create(BALMORAL, list(NAMES), first_dealer=NAMES[0])
     state, records = start(setup), []
     for number in range(1, STARTING_ROUNDS + 1):
-        out, hands = hand_round(number)
-        records.append(RoundRecord.create(out, {n: parse_hand(h) for n, h in hands.items()}, {}, {out}))
+        records.append(seated_round(number, NAMES))
         state = advance(state, records[-1])
-    with app_context(db) as app:
-        keys: list[str] = []
-        ids = store.import_games([GameFile(setup, tuple(records), state, None, None)] * count, keys=keys)
-        players = list(sqla.session.scalars(select(Player.id).where(Player.name.in_(NAMES))))
-        signer = app.session_interface.get_signing_serializer(app)
-        tables = []
-        for game_id, key in zip(ids, keys, strict=True):
-            with app.test_request_context():
-                keyring.remember(game_id, key)
-                tables.append(Table(game_id, f"session={signer.dumps(dict(session))}", players))
+    keys: list[str] = []
+    ids = store.import_games([GameFile(setup, tuple(records), state, None, None)] * (count - len(tables)), keys=keys)
+    players = list(sqla.session.scalars(select(Player.id).where(Player.name.in_(NAMES))))
+    tables += [table(game_id, key, players) for game_id, key in zip(ids, keys, strict=True)]
     return tables
 
 
@@ -147,6 +187,7 @@ class Step:
     cpu: float = 0.0  # the client's CPU seconds during the window
     stopped_early: bool = False
     log_span: tuple[int, int] = (0, 0)  # the window's lines in the server's access log, in bytes
+    screen: list[tuple[int, float]] = field(default_factory=list)  # the big screen's polls: status, ms
 
     @property
     def all(self) -> list[float]:
@@ -189,6 +230,9 @@ class Phones:
         self.step: Step | None = None
         self.in_flight: dict[int, tuple[float, str]] = {}
         self.rng = random.Random(7)
+        # One big screen polls the night the first tables play at, from the first number held on.
+        self.night = next((t.night for t in tables if t.night is not None), None)
+        self.on_the_wall: asyncio.Task | None = None
 
     # ---------------------------------------------------------------- HTTP
 
@@ -222,7 +266,7 @@ class Phones:
             self.in_flight.pop(token, None)
             if writer is not None:
                 writer.close()
-        expected = (200, 204) if kind in ("unchanged poll", "changed poll") else (200,)
+        expected = (200, 204) if kind in ("unchanged poll", "changed poll", "big screen") else (200,)
         kind = "changed poll" if kind == "unchanged poll" and status == 200 else kind
         self._count(kind, started, "" if status in expected else f"{method} {path}: HTTP {status}")
         if status not in expected:
@@ -312,6 +356,32 @@ class Phones:
             while at < time.perf_counter():
                 at += POLL_EVERY
 
+    async def screen(self, night: int) -> None:
+        """The night's big screen on the club's wall: its page once, then its poll every 2 s with
+        the tag the last answer showed, as htmx swaps the fragment in (204 while nothing changed;
+        after a round at one of the night's tables, the fragment, with the new tag)."""
+        tag = ""
+        at = time.perf_counter() + self.rng.uniform(0, POLL_EVERY)
+        while True:
+            await self.until(at)
+            at += POLL_EVERY * self.rng.uniform(0.98, 1.02)
+            started = time.perf_counter()
+            try:
+                if tag:
+                    status, answer, body = await self.request(
+                        "big screen", "GET", f"/nights/{night}/screen/live?v={tag}", self.headers("", **SCREEN_POLL))
+                    if self.step is not None:
+                        self.step.screen.append((status, (time.perf_counter() - started) * 1000))
+                else:
+                    status, answer, body = await self.request("big screen", "GET", f"/nights/{night}/screen",
+                                                              self.headers(""))
+            except Failed:
+                continue
+            if status == 200:
+                tag = screen_tag(body, answer) or tag
+            while at < time.perf_counter():
+                at += POLL_EVERY
+
     async def keeper(self, table: Table, cookies: list[str], seen: list[int]) -> None:
         """A round every 3 minutes through the round screen, then every phone's board again."""
         game = table.game_id
@@ -373,10 +443,12 @@ class Phones:
                 self.start(table)
         for table in self.tables[count:]:
             self.stop(table)
+        if self.night is not None and self.on_the_wall is None:
+            self.on_the_wall = asyncio.create_task(self.screen(self.night))
         await self.drained()
         await asyncio.sleep(settle)
         step = Step(count)
-        expected = count * window * PHONES / POLL_EVERY
+        expected = (count * PHONES + (self.on_the_wall is not None)) * window / POLL_EVERY
         self.step = step
         cpu = resource.getrusage(resource.RUSAGE_SELF)
         logged = self.log.stat().st_size if self.log else 0
@@ -437,10 +509,19 @@ class Phones:
 
     async def close(self) -> None:
         tasks = [task for tasks in self.running.values() for task in tasks]
+        if self.on_the_wall is not None:
+            tasks.append(self.on_the_wall)
+            self.on_the_wall = None
         self.running.clear()
         for task in tasks:
             task.cancel()
         await asyncio.wait(tasks, timeout=15)
+
+
+def screen_tag(body: bytes, answer: dict[str, str]) -> str:
+    """The tag a big screen (its page or its poll's fragment) shows: its poll asks with it next."""
+    found = re.search(r"screen/live\?v=([\w.-]+)", decoded(body, answer))
+    return found.group(1) if found else ""
 
 
 def shown(seen: list[int], seat: int, body: bytes, answer: dict[str, str]) -> None:
@@ -543,6 +624,11 @@ class Search:
     def kind_count(self, kind: str) -> int:
         return sum(len(s.latencies[kind]) for s in self.steps if s.held)
 
+    def screen_polls(self, status: int) -> list[float]:
+        """How long the big screen waited for each of its polls answered ``status`` (204:
+        nothing changed; 200: the fragment after a change) over every window held."""
+        return [ms for s in self.steps if s.held for answered, ms in s.screen if answered == status]
+
 
 async def search(name: str, port: int, tables: list[Table], start_versions: dict[int, int], first: int,
                  settle: float, window: float, precision: float = 1.15, rounds: bool = False,
@@ -612,7 +698,8 @@ def model(db: Database, threads: int, settle: float = 3.0, window: float = 15.0,
     say("")
     say(f"== table load model on the {db.title} history: {PHONES} phones a table polling every "
             f"{POLL_EVERY:g} s, a round every {ROUND_EVERY / 60:g} min through the round screen, a history or "
-            f"player page every {PAGE_EVERY / 60:g} min; {settle:g} s settling + {window:g} s measured per number; "
+            f"player page every {PAGE_EVERY / 60:g} min, the first {len(CLUB) // len(NAMES)} tables a club night's "
+            f"with its big screen polling; {settle:g} s settling + {window:g} s measured per number; "
             f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores")
     tables = make_tables(db, max_tables)
     results: dict[str, Search] = {}
@@ -644,6 +731,11 @@ def report(db: Database, app: Search, floor: Search) -> None:
         kinds = "".join(f"{found.kind_p95(k):13.1f} ({found.kind_count(k):5d})" for k in KINDS)
         say(f"{found.server:<14}{held:>12}{rate:8.0f}{(best.p95 if best else 0):8.1f}  {kinds}")
     say("  (each kind's p95 in ms over every window held, with its number of requests)")
+    for found in (app, floor):
+        same, changed = found.screen_polls(204), found.screen_polls(200)
+        say(f"  {found.server}'s big screen over the windows held: {len(same)} polls unchanged (204), "
+                f"p95 {percentile(same, 95):.1f} ms; {len(changed)} after a change (the fragment), "
+                f"p95 {percentile(changed, 95):.1f} ms")
     worked, polls = app.in_app(ROUND_SAVED), app.in_app(POLL_UNCHANGED)
     say(f"  recording a round at {app.held} tables, {len(worked)} rounds: p95 {percentile(worked, 95):.1f} ms "
             f"the app's own time (its access log), {percentile(app.round_times, 95):.1f} ms as the phone waited; "

@@ -5,6 +5,11 @@ the app takes it, and a watcher's poll then shows the version the model polls wi
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
+import pytest
+
 from scorekeeper import store
 from scorekeeper.rules import BALMORAL, GameSetup
 
@@ -84,3 +89,128 @@ def test_a_rounds_time_in_the_app_is_read_from_the_access_log_of_those_windows(t
                                      step(362, (ends[5], ends[6]))])
     assert found.in_app(table_load.ROUND_SAVED) == [12.5, 21.0]
     assert found.in_app(table_load.POLL_UNCHANGED) == [0.4]
+
+
+# ------------------------------------------------------------------ a club night and its big screen
+
+
+@pytest.fixture
+def quick_phones(monkeypatch):
+    """The model's timers made short (a poll every 0.1 s) and its keepers' rounds and pages far
+    off, so that a test records the one round it asks for."""
+    monkeypatch.setattr(table_load, "POLL_EVERY", 0.1)
+    monkeypatch.setattr(table_load, "ROUND_EVERY", 1e6)
+    monkeypatch.setattr(table_load, "PAGE_EVERY", 1e6)
+
+
+def served(app):
+    """``app`` served by waitress as `make run` serves it, in a thread of this process."""
+    from scorekeeper.serving import make_server
+
+    server = make_server(app, "127.0.0.1", 0, 4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    return server, thread
+
+
+async def screen_until(phones: table_load.Phones, done, most: int = 100) -> list[int]:
+    """Short windows of the night's three tables until ``done`` holds of the statuses the big
+    screen's polls were answered with (bounded: a screen that never gets there fails)."""
+    statuses: list[int] = []
+    for _ in range(most):
+        step = await phones.hold(3, 0.0, 0.3)
+        statuses += [status for status, _ in step.screen]
+        if done(statuses):
+            return statuses
+    raise AssertionError(f"the big screen's polls were answered {statuses}")
+
+
+def test_the_first_three_tables_are_a_club_nights_and_its_big_screen_follows_them(tmp_path, quick_phones):
+    """The night's tables are started as its keeper starts them; the screen polls the night with
+    the tag it was given, 204 while nothing changed, and after a round at one of the night's
+    tables gets the fragment once, whose new tag it polls with from then on."""
+    from conftest import close, make_app
+
+    app = make_app(tmp_path, CONNECTIONS_PER_ADDRESS=0)
+    with app.app_context():
+        tables = table_load.seat_tables(app, 5)
+        night = tables[0].night
+        assert [t.night for t in tables] == [night] * 3 + [None] * 2
+        assert sorted(t.game_id for t in store.night_games(night)) == sorted(t.game_id for t in tables[:3])
+        seated = {p for t in tables[:3] for p in t.players}
+        assert len(seated) == len(table_load.CLUB) == 12
+        assert all(len(store.load(t.game_id).state.rounds) == table_load.STARTING_ROUNDS for t in tables)
+    server, thread = served(app)
+    try:
+        port = server.effective_port
+        with app.app_context():
+            versions = {t.game_id: store.load(t.game_id).game.version for t in tables}
+
+        async def night() -> tuple[list[int], list[int], table_load.Phones]:
+            phones = table_load.Phones(port, tables, versions)
+            try:
+                before = await screen_until(phones, lambda s: 204 in s)
+                await phones.probe(tables[1:2], 0.5)  # one round at the night's second table
+                after = await screen_until(phones, lambda s: 200 in s and 204 in s[s.index(200):])
+                return before, after, phones
+            finally:
+                await phones.close()
+
+        before, after, _ = asyncio.run(night())
+    finally:
+        server.close()
+        thread.join(timeout=10)
+    assert set(before) == {204}
+    assert after.count(200) == 1 and set(after[after.index(200) + 1:]) == {204}
+    with app.app_context():
+        assert len(store.load(tables[1].game_id).state.rounds) == table_load.STARTING_ROUNDS + 1
+    close(app)
+
+
+def test_the_floor_answers_the_big_screens_paths_with_its_tag(tmp_path, monkeypatch, quick_phones):
+    """The floor serves the screen's page and its poll (one query by primary key, 204 while the
+    tag the poll names is the night's), so the model's screen runs against it as against the app."""
+    from conftest import close, make_app
+
+    from bench import floor
+    from bench.databases import PostgreSQL
+
+    app = make_app(tmp_path)
+    with app.app_context():
+        tables = table_load.seat_tables(app, 3)
+    url = app.config["SQLALCHEMY_DATABASE_URI"]
+    monkeypatch.setenv("FLOOR_DATABASE", url.removeprefix("sqlite:///") if url.startswith("sqlite")
+                       else PostgreSQL(url).floor_target(url))
+    close(app)
+    server, thread = served(floor.app)
+    try:
+        async def night() -> list[int]:
+            phones = table_load.Phones(server.effective_port, tables, {t.game_id: 1 for t in tables})
+            try:
+                return await screen_until(phones, lambda s: s.count(204) >= 2)
+            finally:
+                await phones.close()
+
+        statuses = asyncio.run(night())
+    finally:
+        server.close()
+        thread.join(timeout=10)
+    assert set(statuses) == {204}
+
+
+def test_the_big_screens_line_reads_its_polls_of_the_windows_held():
+    """The report's line for the screen: its unchanged polls and its fragments after a change,
+    over every window held, not over one that was not."""
+
+    def step(tables: int, screen: list[tuple[int, float]], held: bool = True) -> table_load.Step:
+        made = table_load.Step(tables)
+        made.latencies["big screen"] = [ms for _, ms in screen] or [1.0]
+        made.latencies["unchanged poll"] = [1.0] if held else [500.0]
+        made.screen = screen
+        return made
+
+    found = table_load.Search("app", held=16, steps=[step(16, [(204, 2.0), (200, 30.0)]),
+                                                     step(32, [(204, 300.0), (200, 400.0)], held=False),
+                                                     step(8, [(204, 3.0)])])
+    assert found.screen_polls(204) == [2.0, 3.0]
+    assert found.screen_polls(200) == [30.0]

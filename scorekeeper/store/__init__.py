@@ -59,9 +59,10 @@ from scorekeeper.store.imports import (EXISTING, IMPORTED_KEY, NEW, REPEATED, RE
                                        import_games)
 # The rows the store hands back, named for type hints: the layers above do not query them.
 from scorekeeper.store.models import MAX_ID, Game, Night, Player
-from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightTable, StartedTable, check_in, checked_in, close_night,
-                                      draw_night, drawn_tables, get_night, join_night, leave_night, list_nights,
-                                      night_games, night_key_matches, night_of, open_night, start_table)
+from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightTable, NightVersion, StartedTable, check_in, checked_in,
+                                      close_night, draw_night, drawn_tables, get_night, join_night, leave_night,
+                                      list_nights, night_games, night_key_matches, night_of, night_version, open_night,
+                                      start_table)
 from scorekeeper.store.players import (
     GamesPlayed,
     add_player,
@@ -120,6 +121,7 @@ __all__ = [
     "Night",
     "NightRefused",
     "NightTable",
+    "NightVersion",
     "NotFound",
     "NotInBin",
     "Outcome",
@@ -177,6 +179,7 @@ __all__ = [
     "night_games",
     "night_key_matches",
     "night_of",
+    "night_version",
     "open_night",
     "peek",
     "peek_with_rules",

@@ -156,6 +156,32 @@ def night_games(night_id: int) -> list[NightTable]:
     return [NightTable(game_id, rnd, table, bool(finished)) for game_id, rnd, table, finished in rows]
 
 
+class NightVersion(NamedTuple):
+    """What a night's big screen shows, told apart in one query: whether the night is closed,
+    the tables drawn and waiting, and each of its games (out of the bin) with its version.
+    Every change to a game (a round, a correction, a rename of a seated player) moves its
+    version on, so an unchanged one means an unchanged screen."""
+
+    closed: bool
+    drawn: str | None
+    games: tuple[tuple[int, int], ...]
+
+
+def night_version(night_id: int) -> NightVersion | None:
+    """The night's :class:`NightVersion` in one query (None: no such night): what the big
+    screen's ETag is made of, read before anything is worked out."""
+    rows = db.session.execute(select(Night.closed_at, Night.drawn, Game.id, Game.version)
+                              .select_from(Night)
+                              .outerjoin(NightGame, NightGame.night_id == Night.id)
+                              .outerjoin(Game, (Game.id == NightGame.game_id) & Game.deleted_at.is_(None))
+                              .where(Night.id == night_id)
+                              .order_by(Game.id)).all()
+    if not rows:
+        return None
+    return NightVersion(rows[0][0] is not None, rows[0][1],
+                        tuple((game_id, version) for _c, _d, game_id, version in rows if game_id is not None))
+
+
 def night_of(game_id: int) -> int | None:
     """The night a game was played at, if any."""
     return db.session.scalar(select(NightGame.night_id).where(NightGame.game_id == game_id))

@@ -281,6 +281,8 @@ def catalogue(s: Seeded) -> list[Page]:
         Page("night", f"/nights/{s.night}"),
         Page("night-watcher", f"/nights/{s.night}", editor=False),
         Page("night-close", f"/nights/{s.night}/close"),
+        Page("night-screen", f"/nights/{s.night}/screen", editor=False),
+        Page("night-screen-live", f"/nights/{s.night}/screen/live?v=0", whole=False),
         Page("import", "/import"),
         Page("import-refused", "/import", 422, form={}, files=bad_file, token_from="/import",
              browser="import_refused"),

@@ -13,7 +13,7 @@ def register_views(app: Flask) -> None:
     # api.seats, api.ratings and api.nights add their routes to the API's blueprint (api.games.bp).
     from scorekeeper.web.views.api import games as api, nights as api_nights, ratings as api_ratings  # noqa: F401
     from scorekeeper.web.views.api import seats as api_seats  # noqa: F401
-    from scorekeeper.web.views.club import history, house_rules, keeper, nights, players, ratings, stats
+    from scorekeeper.web.views.club import history, house_rules, keeper, night_screen, nights, players, ratings, stats
 
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API takes no cookies: changes carry the edit key as a bearer token
@@ -31,6 +31,7 @@ def register_views(app: Flask) -> None:
     app.register_blueprint(keeper.bp)
     app.register_blueprint(house_rules.bp)
     app.register_blueprint(nights.bp)
+    app.register_blueprint(night_screen.bp)
     app.register_blueprint(languages.bp)
     app.register_blueprint(cards.bp)
     errors.register(app)
