@@ -710,7 +710,7 @@ def model(db: Database, threads: int, settle: float = 3.0, window: float = 15.0,
             server.ready(ready)
             first = (results["Scorekeeper"].held or 16) if results else 16
             results[name] = asyncio.run(search(name, server.port, tables, versions(db, tables), first,
-                                               settle, window, rounds=name == "Scorekeeper",
+                                               settle, window, rounds=True,
                                                log=server.log_path))
         finally:
             server.stop()
