@@ -15,13 +15,13 @@ import json
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from itertools import combinations
 from typing import NamedTuple
 
 from sqlalchemy import select
 
-from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, clean_name, draw_tables, start
+from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, RuleSet, clean_name, draw_tables, start
 from scorekeeper.store.access import issue_key
 from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import writing
@@ -29,7 +29,8 @@ from scorekeeper.store.games import add_game
 from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
 from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, db, utcnow
 from scorekeeper.store.players import get_or_create_player
-from scorekeeper.store.rulesets import get_ruleset
+from scorekeeper.store.replays import rules_of
+from scorekeeper.store.rulesets import get_ruleset, ruleset_for
 from scorekeeper.store.seats.seat_keys import issue_seat_keys
 
 
@@ -188,15 +189,6 @@ def add_night_game(night_id: int, game_id: int, round_number: int, table: int) -
     db.session.flush()
 
 
-@writing()
-def join_night(night_id: int, game_id: int, round_number: int, table: int) -> None:
-    """A game already started becomes one of the night's (its page now says so)."""
-    if db.session.get(Game, game_id) is None:
-        raise NotFound(f"no game {game_id}")
-    add_night_game(night_id, game_id, round_number, table)
-    finish_games([game_id])
-
-
 class DrawnTable(NamedTuple):
     """A table drawn and not yet started: its number and its players (ids and names) in seat order."""
 
@@ -290,3 +282,112 @@ def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
     _set_drawn(night, round_number, tables)
     finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
     return StartedTable(game, key, seat_keys)
+
+
+# ------------------------------------------------------------------ backups
+
+
+class NightPlayerRecord(NamedTuple):
+    """A player of a night as a backup keeps them: when they arrived and, if they went home, left."""
+
+    name: str
+    arrived_at: datetime
+    left_at: datetime | None
+
+
+class NightGameRecord(NamedTuple):
+    """A game of a night as a backup keeps it: ``game`` is the game's id when read from the store,
+    and its place (from 0) among the backup's games when restored."""
+
+    game: int
+    round: int
+    table: int
+
+
+class NightRecord(NamedTuple):
+    """A whole night, as the club's backup writes it and a restore stores it again."""
+
+    held_on: date
+    rules: RuleSet
+    opened_at: datetime
+    closed_at: datetime | None
+    players: tuple[NightPlayerRecord, ...]
+    games: tuple[NightGameRecord, ...]
+    #: The round the tables waiting were drawn for (0: none wait), and those tables' players by name.
+    drawn_round: int = 0
+    drawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)  # SQLite hands a stored time back without its zone
+
+
+def every_night() -> list[NightRecord]:
+    """Every night as a backup keeps it, the earliest first, in four queries whatever their number.
+
+    A night's rules are its rule set's as it is now; a closed night whose house rule set was
+    deleted since keeps its first game's copy (a night with neither is left out: nothing of it
+    can be played again)."""
+    nights = list(db.session.scalars(select(Night).order_by(Night.held_on, Night.id)))
+    players: dict[int, list[NightPlayerRecord]] = {}
+    for night_id, name, arrived, left in db.session.execute(
+            select(NightPlayer.night_id, Player.name, NightPlayer.arrived_at, NightPlayer.left_at)
+            .join(Player, Player.id == NightPlayer.player_id).order_by(NightPlayer.arrived_at, Player.name_key)):
+        players.setdefault(night_id, []).append(NightPlayerRecord(name, _utc(arrived), _utc(left)))
+    games: dict[int, list[NightGameRecord]] = {}
+    for night_id, game_id, rnd, table in db.session.execute(
+            select(NightGame.night_id, NightGame.game_id, NightGame.round, NightGame.table)
+            .order_by(NightGame.round, NightGame.table, NightGame.game_id)):
+        games.setdefault(night_id, []).append(NightGameRecord(game_id, rnd, table))
+    names = dict(db.session.execute(select(Player.id, Player.name)).all()) if any(n.drawn for n in nights) else {}
+    records = []
+    for night in nights:
+        try:
+            rules = get_ruleset(night.rules).rules
+        except NotFound:
+            first = games.get(night.id)
+            if not first:
+                continue
+            rules = rules_of(db.session.get(Game, first[0].game))
+        drawn_round, drawn = _drawn(night)
+        records.append(NightRecord(night.held_on, rules, _utc(night.opened_at), _utc(night.closed_at),
+                                   tuple(players.get(night.id, ())), tuple(games.get(night.id, ())), drawn_round,
+                                   tuple((table, tuple(names[p] for p in ids)) for table, ids in sorted(drawn.items()))))
+    return records
+
+
+def _same_moment(stored: datetime, kept: datetime) -> bool:
+    """Whether a stored time is a backup's (which keeps whole seconds)."""
+    return _utc(stored).replace(microsecond=0) == kept.replace(microsecond=0)
+
+
+def restore_nights(records: Sequence[NightRecord], game_ids: Sequence[int]) -> list[int]:
+    """The nights of a backup stored again, in the caller's write (an import, which finishes it),
+    their games being ``game_ids`` (the backup's games as stored, in its order). A night already
+    here (its date and the moment it was opened) is not stored twice. The games of the existing
+    ones newly tied to a night, whose version the caller moves on as a change to them."""
+    tied: list[int] = []
+    for record in records:
+        if any(_same_moment(opened, record.opened_at) for opened in db.session.scalars(
+                select(Night.opened_at).where(Night.held_on == record.held_on))):
+            continue
+        night = Night(rules=ruleset_for(record.rules), held_on=record.held_on, opened_at=record.opened_at)
+        db.session.add(night)
+        db.session.flush()
+        for who in record.players:
+            player = get_or_create_player(who.name)
+            db.session.add(NightPlayer(night_id=night.id, player_id=player.id, arrived_at=who.arrived_at,
+                                       left_at=who.left_at))
+        db.session.flush()
+        for kept in record.games:
+            game_id = game_ids[kept.game]
+            if night_of(game_id) is None:  # a game another night of this club has already stays there
+                add_night_game(night.id, game_id, kept.round, kept.table)
+                tied.append(game_id)
+        _set_drawn(night, record.drawn_round,
+                   {table: [get_or_create_player(name).id for name in names] for table, names in record.drawn})
+        night.closed_at = record.closed_at
+    db.session.flush()
+    return tied

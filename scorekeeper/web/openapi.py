@@ -290,6 +290,31 @@ BACKUP = {
     "properties": {
         "format": {"type": "string", "enum": ["scorekeeper-backup/1"]},
         "games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}, "maxItems": 20},
+        # The club's nights, their games by their number in "games" (1 the first); a backup
+        # written before nights were kept has none.
+        "nights": {"type": "array", "maxItems": 5, "items": {
+            "type": "object",
+            "required": ["held_on", "rules", "opened_at"],
+            "properties": {
+                "held_on": {"type": "string", "format": "date"},
+                "rules": {"description": "a preset's key or a whole rule-set document, as a game file's"},
+                "opened_at": {"type": "string", "format": "date-time"},
+                "closed_at": {"type": "string", "format": "date-time", "nullable": True},
+                "players": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string"}, "arrived_at": {"type": "string", "format": "date-time", "nullable": True},
+                    "left_at": {"type": "string", "format": "date-time", "nullable": True}}}},
+                "games": {"type": "array", "items": {"type": "object", "required": ["game", "round", "table"],
+                                                     "properties": {"game": {"type": "integer", "minimum": 1},
+                                                                    "round": {"type": "integer", "minimum": 1},
+                                                                    "table": {"type": "integer", "minimum": 1}}}},
+                "drawn": {"type": "object", "required": ["round", "tables"], "properties": {
+                    "round": {"type": "integer", "minimum": 1},
+                    "tables": {"type": "array", "items": {"type": "object", "required": ["table", "players"],
+                                                          "properties": {"table": {"type": "integer", "minimum": 1},
+                                                                         "players": {"type": "array",
+                                                                                     "items": {"type": "string"}}}}}}},
+            },
+        }},
     },
 }
 IMPORTED = {
