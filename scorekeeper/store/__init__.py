@@ -62,7 +62,8 @@ from scorekeeper.store.models import MAX_ID, Game, Night, Player
 from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightGameRecord, NightPlayerRecord, NightRecord, NightTable,
                                       StartedTable, check_in, checked_in, close_night, draw_night, drawn_tables,
                                       every_night, get_night, leave_night, list_nights, night_games,
-                                      night_key_matches, night_of, open_night, start_table)
+                                      night_key_matches, night_of, open_night, start_table,
+                                      table_seat_keys)
 from scorekeeper.store.players import (
     GamesPlayed,
     add_player,
@@ -203,5 +204,6 @@ __all__ = [
     "sent_hands",
     "sent_tag",
     "start_table",
+    "table_seat_keys",
     "write_private",
 ]

@@ -9,6 +9,7 @@ at a time. Every change ends as every other does (:mod:`~scorekeeper.store.chang
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -19,7 +20,7 @@ from datetime import UTC, date, datetime
 from itertools import combinations
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, RuleSet, clean_name, draw_tables, start
 from scorekeeper.store.access import issue_key
@@ -31,7 +32,7 @@ from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightP
 from scorekeeper.store.players import get_or_create_player
 from scorekeeper.store.replays import rules_of
 from scorekeeper.store.rulesets import get_ruleset, ruleset_for
-from scorekeeper.store.seats.seat_keys import issue_seat_keys
+from scorekeeper.store.seats.seat_keys import issue_seat_keys, seat_keys_match
 
 
 class CheckedIn(NamedTuple):
@@ -256,10 +257,31 @@ def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:
     return {frozenset(pair) for players in at.values() for pair in combinations(players, 2)}
 
 
+def _table_keys(night_key: str, game_id: int, seats: int) -> list[str]:
+    """The seat keys of a night's table, made from the night's key: whoever holds it (it runs
+    the night, and starts its tables) can show every table's seat links again, without a phone
+    keeping each table's keys in its session cookie; a seat key tells nothing of the night's."""
+    return [base64.urlsafe_b64encode(hmac.new(night_key.encode("utf-8"), f"seat {game_id} {position}".encode(),
+                                              hashlib.sha256).digest()).rstrip(b"=").decode("ascii")
+            for position in range(seats)]
+
+
+def table_seat_keys(game_id: int, night_key: str | None) -> list[str] | None:
+    """A night's table's seat keys in seat order, for whoever holds the night's key; None for a
+    game of no night, another key, or a table whose seat links were made anew since it started."""
+    night_id = night_of(game_id)
+    if night_id is None or not night_key_matches(get_night(night_id), night_key):
+        return None
+    seats = db.session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) or 0
+    keys = _table_keys(night_key, game_id, seats)  # type: ignore[arg-type]
+    return keys if seat_keys_match(game_id, keys) else None
+
+
 @writing()
-def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
+def start_table(night_id: int, table: int, rng: random.Random, night_key: str | None = None) -> StartedTable:
     """Start a drawn table's game in one go: the night's rule set, its first dealer drawn by
-    ``rng``, its edit key and every seat's link, tied to the night."""
+    ``rng``, its edit key and every seat's link, tied to the night. With the night's key, the
+    seat keys are made from it (:func:`table_seat_keys` shows them again); else at random."""
     night = _open(night_id)
     round_number, tables = _drawn(night)
     if table not in tables:
@@ -277,7 +299,8 @@ def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
     game = add_game(setup)
     key = issue_key(game)
     add_night_game(night.id, game.id, round_number, table)
-    seat_keys = issue_seat_keys(game.seats)
+    seat_keys = issue_seat_keys(game.seats, _table_keys(night_key, game.id, len(game.seats))
+                                if night_key_matches(night, night_key) else None)
     del tables[table]
     _set_drawn(night, round_number, tables)
     finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version

@@ -245,3 +245,27 @@ def test_a_purged_game_leaves_its_night(app):
         store.delete_game(game_id)
         store.purge_game(game_id)
         assert store.night_of(game_id) is None
+
+
+def test_a_tables_seat_keys_are_made_from_the_nights_key_until_new_links_are_made(app):
+    with app.app_context():
+        night, key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, ELEVEN[:4])
+        store.draw_night(night.id, random.Random(1))
+        started = store.start_table(night.id, 1, random.Random(1), key)
+        game_id = started.game.id
+        assert store.table_seat_keys(game_id, key) == started.seat_keys
+        assert [store.seat_of(game_id, k).position for k in started.seat_keys] == [0, 1, 2, 3]
+        assert store.table_seat_keys(game_id, key + "x") is None
+        store.make_seat_keys(game_id)
+        assert store.table_seat_keys(game_id, key) is None
+
+
+def test_a_table_started_without_the_nights_key_has_random_seat_keys(app):
+    with app.app_context():
+        night, key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, ELEVEN[:4])
+        store.draw_night(night.id, random.Random(1))
+        started = store.start_table(night.id, 1, random.Random(1))
+        assert all(store.seat_of(started.game.id, k) for k in started.seat_keys)
+        assert store.table_seat_keys(started.game.id, key) is None

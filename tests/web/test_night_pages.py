@@ -189,3 +189,44 @@ def test_a_phone_given_the_nights_link_runs_the_night_and_a_wrong_key_is_refused
     assert second_phone.post(f"{url}/draw", data={"how": "random"}).status_code == 303
     assert "Start table 1" in text(second_phone.get(url))
     assert second_phone.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"}).status_code == 403
+
+
+TWENTY = [f"Player {n}" for n in range(1, 21)]
+
+
+def test_a_night_of_five_tables_started_from_one_phone_shows_every_tables_seat_links(web, app):
+    """The phone keeps each table's seat links without a cookie that grows with the tables: they
+    are made from the night's key, which it keeps once for the night."""
+    url = open_a_night(web, TWENTY)
+    web.post(f"{url}/draw", data={"how": "random"})
+    for table in range(1, 6):
+        assert web.post(f"{url}/tables/{table}/start").status_code == 303
+    with app.app_context():
+        games = [t.game_id for t in store.night_games(int(url.rsplit("/", 1)[1]))]
+        seated = {g: list(store.load(g).state.setup.players) for g in games}
+    assert len(games) == 5
+    for game_id in games:
+        page = web.get(f"/games/{game_id}/share").get_data(as_text=True)
+        keys = re.findall(rf"/games/{game_id}/seat#key=([\w-]+)", page)
+        assert len(set(keys)) == len(seated[game_id]) == 4, game_id
+        with app.app_context():
+            assert [store.seat_of(game_id, key).name for key in dict.fromkeys(keys)] == seated[game_id]
+    with web.session_transaction() as session:
+        assert not session.get("seat_links")  # nothing per table in the cookie
+    # New links made for one table revoke its old ones: the phone shows the new ones.
+    web.post(f"/games/{games[0]}/seat-links")
+    page = web.get(f"/games/{games[0]}/share").get_data(as_text=True)
+    with app.app_context():
+        assert all(store.seat_of(games[0], key) for key in re.findall(rf"/games/{games[0]}/seat#key=([\w-]+)", page))
+
+
+def test_a_phone_without_the_nights_key_sees_no_tables_seat_links(web, app):
+    url = open_a_night(web, ELEVEN[:4])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    with app.app_context():
+        game_id = store.night_games(store.list_nights()[0].id)[0].game_id
+        assert store.table_seat_keys(game_id, None) is None and store.table_seat_keys(game_id, "x" * 43) is None
+    with web.session_transaction() as session:
+        session.pop("night_keys")
+    assert "seat#key=" not in web.get(f"/games/{game_id}/share").get_data(as_text=True)

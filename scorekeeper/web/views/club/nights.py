@@ -172,7 +172,7 @@ def draw(night_id: int):
 def start(night_id: int, table: int):
     night = _running(night_id)
     try:
-        started = store.start_table(night.id, table, random.SystemRandom())
+        started = store.start_table(night.id, table, random.SystemRandom(), keyring.held_night_key(night))
     except store.NotFound:
         abort(404)
     except store.NightRefused as exc:
@@ -180,7 +180,8 @@ def start(night_id: int, table: int):
     except SetupError as exc:
         return _night_page(night, 422, problem_words(exc.first))
     keyring.remember(started.game.id, started.key)
-    keyring.remember_made(started.game.id, started.seat_keys)
+    if keyring.made_here(started.game.id) is None:  # seat keys not made from the night's key (the keeper without it)
+        keyring.remember_made(started.game.id, started.seat_keys)
     flash(gettext("Table %(table)s is playing: game %(number)s.", table=table, number=started.game.id), "ok")
     return go(url_for("nights.night", night_id=night.id) + "#tables")
 
