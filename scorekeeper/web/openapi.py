@@ -208,7 +208,7 @@ ROUND_ANSWER = {
 RATED_PLAYER = {
     "type": "object",
     "required": ["rank", "player_id", "name", "rating", "mu", "sigma", "games", "wins", "recent", "recent_change",
-                 "provisional", "url"],
+                 "provisional", "nights_played", "nights_won", "url"],
     "properties": {
         "rank": {"type": "integer", "nullable": True, "description": "1 is the best; null for a provisional player"},
         "player_id": {"type": "integer"},
@@ -222,6 +222,10 @@ RATED_PLAYER = {
                    "description": "the rating before the last five games and after each of them"},
         "recent_change": {"type": "number", "description": "the change over the last five games"},
         "provisional": {"type": "boolean", "description": "fewer than five rated games"},
+        "nights_played": {"type": "integer", "description": "club nights the player played a game at (all of them, "
+                                                              "whatever the filters)"},
+        "nights_won": {"type": "integer", "description": "closed club nights the player was first in the standings "
+                                                           "of (a tie for first counts for each)"},
         "url": {"type": "string", "description": "the player's page"},
     },
 }

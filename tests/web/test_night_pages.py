@@ -230,3 +230,24 @@ def test_a_phone_without_the_nights_key_sees_no_tables_seat_links(web, app):
     with web.session_transaction() as session:
         session.pop("night_keys")
     assert "seat#key=" not in web.get(f"/games/{game_id}/share").get_data(as_text=True)
+
+
+def test_a_players_page_and_the_ratings_api_count_nights_played_and_won(web, app):
+    url = open_a_night(web, ELEVEN[:3])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    with app.app_context():
+        game_id = store.night_games(store.list_nights()[0].id)[0].game_id
+        names = list(store.load(game_id).state.setup.players)
+        while not store.load(game_id).state.finished:
+            number = len(store.load(game_id).state.rounds) + 1
+            store.record_round(game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+        winner, other = store.find_player(names[0]).id, store.find_player(names[1]).id
+    page = text(web.get(f"/players/{winner}"))
+    assert "Club nights 1" in page and "Nights won 0" in page  # open: nobody has won it yet
+    web.post(f"{url}/close")
+    assert "Nights won 1" in text(web.get(f"/players/{winner}"))
+    assert "Club nights 1" in text(web.get(f"/players/{other}")) and "Nights won 0" in text(web.get(f"/players/{other}"))
+    lines = {p["player_id"]: p for p in web.get("/api/ratings").json["provisional"]}
+    assert (lines[winner]["nights_played"], lines[winner]["nights_won"]) == (1, 1)
+    assert (lines[other]["nights_played"], lines[other]["nights_won"]) == (1, 0)
