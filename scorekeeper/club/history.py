@@ -412,6 +412,11 @@ def game_ratings(game_id: int) -> dict[int, ratings.Step]:
     return rating_summaries.game_steps(game_id)
 
 
+def ratings_over(game_ids) -> dict[int, list[ratings.Step]]:
+    """Each player's rating steps over these games (the rated ones), in the order rated."""
+    return rating_summaries.steps_of_games(game_ids)
+
+
 def player_names(player_ids) -> dict[int, str]:
     ids = list(player_ids)
     if not ids:

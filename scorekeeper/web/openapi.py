@@ -275,7 +275,7 @@ NIGHT = {
                            "finished": {"type": "boolean"}}}},
         "standings": {"type": "array", "items": {
             "type": "object", "required": ["rank", "tied", "player_id", "name", "points", "relative", "games",
-                                           "playing"],
+                                           "playing", "rating"],
             "properties": {
                 "rank": {"type": "integer"}, "tied": {"type": "boolean"},
                 "player_id": {"type": "integer"}, "name": {"type": "string"},
@@ -283,7 +283,13 @@ NIGHT = {
                            " for each game, tied players sharing the average of their places"},
                 "relative": {"type": "number", "description": "total penalty less each table's average"},
                 "games": {"type": "integer"},
-                "playing": {"type": "boolean", "description": "one of their games is still in progress"}}}},
+                "playing": {"type": "boolean", "description": "one of their games is still in progress"},
+                "rating": {
+                    "type": "object", "nullable": True, "required": ["before", "after", "change", "games"],
+                    "description": "the club's rating over the player's finished games of the night (null before the "
+                                   "first ends): before the first, after the last, and the change those games made",
+                    "properties": {"before": {"type": "number"}, "after": {"type": "number"},
+                                   "change": {"type": "number"}, "games": {"type": "integer"}}}}}},
     },
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
+import pytest
 from factories import a_round, counted
 
 from scorekeeper import store
@@ -95,3 +96,39 @@ def test_an_open_night_is_played_and_not_yet_won_and_the_tally_is_one_query(app)
         assert len(statements) == 1
         assert tally == {someone: NightsTally(1, 0)}
         assert player_stats(someone).nights == NightsTally(1, 0)
+
+
+def test_a_nights_rating_changes_are_its_finished_games_steps(app):
+    from scorekeeper.club.history import game_ratings, rating_path
+    from scorekeeper.club.nights import night_rating_changes
+
+    with app.app_context():
+        rng = random.Random(5)
+        night_id = a_night(rng, 4, close=False)
+        finished = [t.game_id for t in store.night_games(night_id) if t.finished]
+        changes = night_rating_changes(night_id)
+        steps: dict[int, list] = {}
+        for game_id in finished:
+            for pid, step in game_ratings(game_id).items():
+                steps.setdefault(pid, []).append(step)
+        assert set(changes) == set(steps) and changes
+        for pid, change in changes.items():
+            mine = sorted(steps[pid], key=lambda s: s.index)
+            assert change.games == len(mine)
+            assert change.before == pytest.approx(mine[0].before) and change.after == pytest.approx(mine[-1].after)
+            assert change.change == pytest.approx(sum(s.after - s.before for s in mine))
+            # Nothing but the night was played: its change is the player's rating now, from the start.
+            path = rating_path(pid)
+            assert change.after == pytest.approx(path.after[-1])
+            assert change.before == pytest.approx(path.start)
+
+
+def test_a_night_with_no_game_finished_has_no_rating_changes(app):
+    from scorekeeper.club.nights import night_rating_changes
+
+    with app.app_context():
+        night, _key = store.open_night("balmoral", date(2026, 12, 3))
+        store.check_in(night.id, NAMES[:4])
+        store.draw_night(night.id, random.Random(1))
+        store.start_table(night.id, 1, random.Random(1))
+        assert night_rating_changes(night.id) == {}

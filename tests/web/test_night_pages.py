@@ -251,3 +251,25 @@ def test_a_players_page_and_the_ratings_api_count_nights_played_and_won(web, app
     lines = {p["player_id"]: p for p in web.get("/api/ratings").json["provisional"]}
     assert (lines[winner]["nights_played"], lines[winner]["nights_won"]) == (1, 1)
     assert (lines[other]["nights_played"], lines[other]["nights_won"]) == (1, 0)
+
+
+def test_the_nights_standings_show_each_players_rating_change_on_the_page_and_in_the_api(web, app):
+    url = open_a_night(web, ELEVEN[:3])
+    night_id = int(url.rsplit("/", 1)[1])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    assert "Rating 0.0" not in text(web.get(url))  # no game finished yet: nothing rated
+    assert all(s["rating"] is None for s in web.get(f"/api/nights/{night_id}").json["standings"])
+    with app.app_context():
+        game_id = store.night_games(night_id)[0].game_id
+        names = list(store.load(game_id).state.setup.players)
+        while not store.load(game_id).state.finished:
+            number = len(store.load(game_id).state.rounds) + 1
+            store.record_round(game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+    standings = web.get(f"/api/nights/{night_id}").json["standings"]
+    winner = standings[0]
+    assert winner["name"] == names[0] and winner["rating"]["games"] == 1
+    assert winner["rating"]["change"] > 0 > standings[-1]["rating"]["change"]
+    assert abs(winner["rating"]["after"] - winner["rating"]["before"] - winner["rating"]["change"]) <= 0.11
+    rating = winner["rating"]
+    assert f"Rating {rating['before']:.1f} → {rating['after']:.1f} (+{rating['change']:.1f})" in text(web.get(url))

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, request, url_for
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
-from scorekeeper.club.nights import night_standings, ratings_now
+from scorekeeper.club.nights import night_rating_changes, night_standings, ratings_now
 from scorekeeper.rules import N_, SeatingRefused, SetupError
 from scorekeeper.web import keyring, links
 from scorekeeper.web.clubkey import NotKeeper, club_only, is_keeper
@@ -68,7 +68,7 @@ def _night_page(night: store.Night, status: int = 200, problem: str | None = Non
     page = render("night.html", status, night=night, here=here, problem=problem, runs=runs,
                   roster=[p for p in store.roster() if p.id not in checked], waiting=waiting,
                   waiting_round=waiting_round, games=store.night_games(night.id),
-                  standings=night_standings(night.id), rule_name=_rule_name(night.rules),
+                  standings=night_standings(night.id), changes=night_rating_changes(night.id), rule_name=_rule_name(night.rules),
                   night_link=links.night_link(night.id, key) if key else None)
     return no_store(page) if key else page  # a page that shows a key is kept by no cache
 
