@@ -28,7 +28,8 @@ from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.games import add_game
 from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
-from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, db, utcnow
+from scorekeeper.store.models import (Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, SeatSummary, db,
+                                      utcnow)
 from scorekeeper.store.players import get_or_create_player
 from scorekeeper.store.replays import rules_of
 from scorekeeper.store.rulesets import get_ruleset, ruleset_for
@@ -227,24 +228,35 @@ def drawn_tables(night: Night) -> tuple[int, list[DrawnTable]]:
 
 @writing()
 def draw_night(night_id: int, rng: random.Random, *, ratings: Mapping[int, float] | None = None,
-               usual: int = USUAL_TABLE) -> list[DrawnTable]:
+               usual: int = USUAL_TABLE, winners_together: bool = False) -> list[DrawnTable]:
     """Draw tables from the players here and not at a table still playing (``rules.draw_tables``:
     at random, or balanced by ``ratings``, seating fewer pairs who have played each other
-    tonight). It replaces the tables drawn before and not yet started."""
+    tonight; with ``winners_together``, the winners of the last round's tables at one table).
+    It replaces the tables drawn before and not yet started."""
     night = _open(night_id)
     playing = _playing(night.id)
     here = [c.player_id for c in checked_in(night.id) if c.here and c.player_id not in playing]
     games = night_games(night.id)
     met = _met(night.id, [t.game_id for t in games])
-    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met)
     # A redraw draws the same round again (numbering its tables around those already started);
     # with none waiting, the draw is the night's next round.
     round_number = _drawn(night)[0] or max((t.round for t in games), default=0) + 1
+    together = _winners_of(games, round_number - 1) if winners_together else set()
+    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met,
+                         together=together)
     started = {t.table for t in games if t.round == round_number}
     numbers = (n for n in range(1, len(started) + len(tables) + 1) if n not in started)
     _set_drawn(night, round_number, dict(zip(numbers, tables)))
     finish_games(())
     return drawn_tables(night)[1]
+
+
+def _winners_of(games: Sequence[NightTable], round_number: int) -> set[int]:
+    """The winners of the finished games of one of the night's rounds of games (ties: each)."""
+    ids = [t.game_id for t in games if t.round == round_number and t.finished]
+    if not ids:
+        return set()
+    return set(db.session.scalars(select(SeatSummary.player_id).where(SeatSummary.game_id.in_(ids), SeatSummary.won)))
 
 
 def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:

@@ -269,3 +269,20 @@ def test_a_table_started_without_the_nights_key_has_random_seat_keys(app):
         started = store.start_table(night.id, 1, random.Random(1))
         assert all(store.seat_of(started.game.id, k) for k in started.seat_keys)
         assert store.table_seat_keys(started.game.id, key) is None
+
+
+def test_the_last_rounds_winners_sit_together_when_the_club_asks(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN[:12])
+        for t in store.draw_night(night_id, random.Random(4)):
+            store.start_table(night_id, t.table, random.Random(0))
+        for t in store.night_games(night_id):
+            finish(t.game_id)  # the first seated goes out every round: the table's winner
+        winners = {store.load(t.game_id).state.setup.players[0] for t in store.night_games(night_id)}
+        assert len(winners) == 3
+        second = store.draw_night(night_id, random.Random(4), winners_together=True)
+        assert winners <= set(second[0].names)
+        # Asked again without: a redraw of the same round, drawn as usual.
+        plain = store.draw_night(night_id, random.Random(4))
+        assert store.drawn_tables(store.get_night(night_id))[0] == 2
+        assert sorted(n for t in plain for n in t.names) == sorted(ELEVEN)

@@ -273,3 +273,25 @@ def test_the_nights_standings_show_each_players_rating_change_on_the_page_and_in
     assert abs(winner["rating"]["after"] - winner["rating"]["before"] - winner["rating"]["change"]) <= 0.11
     rating = winner["rating"]
     assert f"Rating {rating['before']:.1f} → {rating['after']:.1f} (+{rating['change']:.1f})" in text(web.get(url))
+
+
+def test_the_draw_form_offers_the_winners_together_from_the_second_round_on(web, app):
+    url = open_a_night(web, ELEVEN[:6])
+    assert "winners at one table" not in text(web.get(url))  # a first round has no winners yet
+    web.post(f"{url}/draw", data={"how": "random"})
+    for table in (1, 2):
+        web.post(f"{url}/tables/{table}/start")
+    with app.app_context():
+        night_id = store.list_nights()[0].id
+        winners = set()
+        for t in store.night_games(night_id):
+            names = list(store.load(t.game_id).state.setup.players)
+            while not store.load(t.game_id).state.finished:
+                number = len(store.load(t.game_id).state.rounds) + 1
+                store.record_round(t.game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+            winners.add(names[0])
+    assert "The last round’s winners at one table" in text(web.get(url))
+    assert web.post(f"{url}/draw", data={"how": "random", "winners": "together"}).status_code == 303
+    with app.app_context():
+        round_number, tables = store.drawn_tables(store.list_nights()[0])
+    assert round_number == 2 and winners <= set(tables[0].names)

@@ -162,7 +162,8 @@ def draw(night_id: int):
     night = _running(night_id)
     balanced = request.form.get("how") == "rating"
     try:
-        store.draw_night(night.id, random.SystemRandom(), ratings=ratings_now() if balanced else None)
+        store.draw_night(night.id, random.SystemRandom(), ratings=ratings_now() if balanced else None,
+                         winners_together=request.form.get("winners") == "together")
     except (SeatingRefused, store.NightRefused) as exc:
         return _night_page(night, 422, said(exc))
     return go(url_for("nights.night", night_id=night.id) + "#tables")
