@@ -82,8 +82,11 @@ def read_night(doc: object, files: Sequence[GameFile], taken: dict[int, int], nu
     for p in players_doc:
         arrived = parse_time(p.get("arrived_at"), "arrived_at") or opened_at
         players.append(NightPlayerRecord(_name(p.get("name"), "players"), arrived, parse_time(p.get("left_at"), "left_at")))
-    if len({name_key(p.name) for p in players}) != len(players):
-        raise GameFileError(Phrase(N_("a player is checked in twice")), "players")
+    seen: set[str] = set()
+    for p in players:
+        if name_key(p.name) in seen:
+            raise GameFileError(Phrase(N_("{name} is checked in twice"), {"name": p.name}), "players")
+        seen.add(name_key(p.name))
     games_doc = doc.get("games", [])
     if not isinstance(games_doc, list) or not all(isinstance(g, Mapping) for g in games_doc):
         raise _shape("games")

@@ -401,8 +401,8 @@ def _same_moment(stored: datetime, kept: datetime) -> bool:
 def restore_nights(records: Sequence[NightRecord], game_ids: Sequence[int]) -> list[int]:
     """The nights of a backup stored again, in the caller's write (an import, which finishes it),
     their games being ``game_ids`` (the backup's games as stored, in its order). A night already
-    here (its date and the moment it was opened) is not stored twice. The games of the existing
-    ones newly tied to a night, whose version the caller moves on as a change to them."""
+    here (its date and the moment it was opened) is not stored twice. Returns the games tied to a
+    night here: the caller moves on the version of those stored before, as a change to them."""
     tied: list[int] = []
     for record in records:
         if any(_same_moment(opened, record.opened_at) for opened in db.session.scalars(

@@ -137,7 +137,7 @@ def night(**fields):
     (a_backup(["Ann", "Ben"], nights=[night(held_on="Thursday")]),
      'Night 1 of the backup: "held_on" is not as a backup writes it'),
     (a_backup(["Ann", "Ben"], nights=[night(players=[{"name": "Ann"}, {"name": "ann"}])]),
-     "Night 1 of the backup: a player is checked in twice"),
+     "Night 1 of the backup: ann is checked in twice"),
     (a_backup(["Ann", "Ben"], nights={}), 'a backup\'s "nights" must be a list'),
 ])
 def test_a_night_the_backup_gets_wrong_is_refused_saying_why(doc, said):
