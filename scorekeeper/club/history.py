@@ -252,8 +252,11 @@ def nights_tally(player_id: int | None = None) -> dict[int, NightsTally]:
                  .join(GameSummary, GameSummary.game_id == seat.game_id)
                  .where(GameSummary.rounds > 0, _kept(seat.game_id)))
     if player_id is not None:
-        theirs = select(NightGame.night_id).join(SeatSummary, SeatSummary.game_id == NightGame.game_id) \
-            .where(SeatSummary.player_id == player_id)
+        # The nights' games sought, each looked up in the player's seats by the index (player, game):
+        # as costly for a player of thousands of games as for one of ten.
+        mine = aliased(SeatSummary)
+        theirs = select(NightGame.night_id).where(
+            select(mine.game_id).where(mine.player_id == player_id, mine.game_id == NightGame.game_id).exists())
         at_nights = at_nights.where(NightGame.night_id.in_(theirs))
     games = at_nights.subquery()
     counted = games.c.size.between(2, 8)
