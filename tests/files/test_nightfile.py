@@ -155,3 +155,18 @@ def test_the_upload_page_refuses_a_night_at_two_tables_and_stores_nothing(web, a
     assert "Ann sits at two tables at once" in answer.get_data(as_text=True)
     with app.app_context():
         assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_command_lines_backup_and_import_carry_the_nights(fresh_app, tmp_path):
+    runner = fresh_app.test_cli_runner()
+    with fresh_app.app_context():
+        a_whole_night()
+        before = what_the_club_has()
+    printed = runner.invoke(args=["games", "export", "--all"])
+    assert printed.exit_code == 0 and json.loads(printed.output)["nights"]
+    (tmp_path / "backup.json").write_text(printed.output, encoding="utf-8")
+    emptied(fresh_app)
+    done = runner.invoke(args=["games", "import", str(tmp_path / "backup.json")])
+    assert done.exit_code == 0, done.output
+    with fresh_app.app_context():
+        assert what_the_club_has() == before
