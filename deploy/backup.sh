@@ -1,6 +1,6 @@
 #!/bin/sh
 # The daily backup (scorekeeper-backup.timer), as the scorekeeper user, with the settings of
-# /etc/scorekeeper/scorekeeper.env: the app's own backup (every game as JSON, which
+# /etc/scorekeeper/scorekeeper.env: the app's own backup (every game and club night as JSON, which
 # `flask games import` takes on any server) and PostgreSQL's whole database (pg_dump, which
 # deploy/restore.sh puts back). Files older than SCOREKEEPER_BACKUP_DAYS (14) go.
 set -eu

@@ -24,7 +24,7 @@ games_cli = AppGroup("games", help="Import and export game files (GAME-FORMAT.md
 def import_command(file) -> None:
     """Import a game file or a backup; print the id of each game (a game already here is not
     stored twice: its id is printed, and stderr says so)."""
-    from scorekeeper.files.transfer import NEW, import_files, read_files
+    from scorekeeper.files.transfer import NEW, import_files, read_files, read_nights
 
     try:
         doc = json.load(file)
@@ -33,11 +33,12 @@ def import_command(file) -> None:
         sys.exit(1)
     try:
         files = read_files(doc)
+        nights = read_nights(doc, files)
     except GameFileError as exc:
         click.echo(f"{file.name}: refused: {exc}", err=True)
         sys.exit(1)
     try:
-        outcomes = import_files(files)
+        outcomes = import_files(files, nights=nights)
     except store.DatabaseRefused as exc:
         if not store.is_disk_full(exc):
             raise

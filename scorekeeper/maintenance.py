@@ -2,7 +2,7 @@
 
 ``flask --app scorekeeper backup FILE`` copies the live SQLite database with
 SQLite's online backup API (consistent while the app is writing). On another
-database it writes a JSON backup of every game (GAME-FORMAT.md) instead.
+database it writes a JSON backup of every game and club night (docs/game-format.md) instead.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ def take_backup(target: Path) -> str:
 
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(json.dumps(backup(), ensure_ascii=False, indent=1), encoding="utf-8")
-    return "JSON backup of every game (restore it with: flask games import FILE)"
+    return "JSON backup of every game and club night (restore it with: flask games import FILE)"
 
 
 @click.command("backup")

@@ -24,10 +24,10 @@ from sqlalchemy.orm import aliased
 from scorekeeper.store.figures import player_summaries, rating_summaries, ratings, summaries
 from scorekeeper.club import statistics
 from scorekeeper.rules.words import N_
-from scorekeeper.store.models import Game, GameSummary, Player, Seat, SeatSummary, db
+from scorekeeper.store.models import Game, GameSummary, Night, NightGame, Player, Seat, SeatSummary, db
 from scorekeeper.store import IMPORTED_KEY
 from scorekeeper.rules import PRESETS, Progression, RuleSetError, ruleset_from_text
-from scorekeeper.club.statistics import HeadToHead, PlayerStats, Tally
+from scorekeeper.club.statistics import HeadToHead, NightsTally, PlayerStats, Tally
 from scorekeeper.store.figures.summaries import Summary
 
 PER_PAGE = 20
@@ -198,7 +198,54 @@ def player_stats(player_id: int) -> PlayerStats | None:
     newest = summaries.read(Game.id.in_(stored_last), NEWEST_FIRST, limit=statistics.RECENT_GAMES)
     return PlayerStats(player, overall, by_rules, ladders[0].levels if ladders else [],
                        [statistics.played_game(g, player_id) for g in newest], statistics.opponents(figures.pairs),
-                       min(starts, default=None), max(starts, default=None), rulesets, ladders)
+                       min(starts, default=None), max(starts, default=None), rulesets, ladders,
+                       nights_tally(player_id).get(player_id, NightsTally()))
+
+
+#: A whole multiple of every place point and every penalty relative to a table of 2 to 8 players
+#: (the least common multiple of 1 to 8): the night's standings added up in SQL, exactly, in integers.
+_WHOLE = 840
+
+
+def nights_tally(player_id: int | None = None) -> dict[int, NightsTally]:
+    """Each player's nights played and won (``player_id``: that player's alone), in one query
+    whatever the number of nights: the standings of :mod:`scorekeeper.club.nights` (place points,
+    then penalty relative to the table) added up per night and player in SQL, in multiples of
+    1/840, so that equal standings are equal, and ranked there. Games in the bin, games of no
+    round yet and tables of more than eight count for nothing, as in the standings."""
+    seat = SeatSummary
+    size = func.count().over(partition_by=seat.game_id)
+    tied = func.count().over(partition_by=(seat.game_id, seat.place))
+    table_total = func.sum(seat.total).over(partition_by=seat.game_id)
+    at_nights = (select(NightGame.night_id, seat.player_id, seat.place, seat.total, size.label("size"),
+                        tied.label("tied"), table_total.label("table_total"))
+                 .join(NightGame, NightGame.game_id == seat.game_id)
+                 .join(GameSummary, GameSummary.game_id == seat.game_id)
+                 .where(GameSummary.rounds > 0, _kept(seat.game_id)))
+    if player_id is not None:
+        # The nights' games sought, each looked up in the player's seats by the index (player, game):
+        # as costly for a player of thousands of games as for one of ten.
+        mine = aliased(SeatSummary)
+        theirs = select(NightGame.night_id).where(
+            select(mine.game_id).where(mine.player_id == player_id, mine.game_id == NightGame.game_id).exists())
+        at_nights = at_nights.where(NightGame.night_id.in_(theirs))
+    games = at_nights.subquery()
+    counted = games.c.size.between(2, 8)
+    points = (_WHOLE // 2) // (games.c.size - 1) * (2 * games.c.size - 2 * games.c.place - games.c.tied + 1)
+    relative = _WHOLE * games.c.total - _WHOLE // games.c.size * games.c.table_total
+    per_night = (select(games.c.night_id, games.c.player_id, func.sum(points).label("points"),
+                        func.sum(relative).label("relative"))
+                 .where(counted).group_by(games.c.night_id, games.c.player_id).subquery())
+    rank = func.rank().over(partition_by=per_night.c.night_id,
+                            order_by=(per_night.c.points.desc(), per_night.c.relative)).label("rank")
+    ranked = (select(per_night.c.player_id, rank, Night.closed_at)
+              .join(Night, Night.id == per_night.c.night_id).subquery())
+    rows = select(ranked.c.player_id, func.count(),
+                  func.sum(case((and_(ranked.c.rank == 1, ranked.c.closed_at.is_not(None)), 1), else_=0)))
+    if player_id is not None:
+        rows = rows.where(ranked.c.player_id == player_id)
+    return {pid: NightsTally(int(played), int(won or 0))
+            for pid, played, won in db.session.execute(rows.group_by(ranked.c.player_id))}
 
 
 def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:
@@ -329,6 +376,11 @@ def rating_path(player_id: int) -> ratings.RatingPath:
 def game_ratings(game_id: int) -> dict[int, ratings.Step]:
     """Each player's rating before and after one game (empty if the game is not rated)."""
     return rating_summaries.game_steps(game_id)
+
+
+def ratings_over(game_ids) -> dict[int, list[ratings.Step]]:
+    """Each player's rating steps over these games (the rated ones), in the order rated."""
+    return rating_summaries.steps_of_games(game_ids)
 
 
 def player_names(player_ids) -> dict[int, str]:

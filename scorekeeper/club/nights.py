@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from sqlalchemy import select
 
-from scorekeeper.club.history import leaderboard
+from scorekeeper.club.history import leaderboard, ratings_over
 from scorekeeper.store import night_games
 from scorekeeper.store.models import GameSummary, Player, SeatSummary, db
 
@@ -125,6 +125,30 @@ def night_results(night_id: int) -> list[GameResult]:
 
 def night_standings(night_id: int) -> list[Standing]:
     return standings(night_results(night_id))
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A player's rating over a night's games (the finished ones: a game is rated when it ends):
+    before their first, after their last, and the change those games made (the steps added up,
+    so a game played elsewhere meanwhile is not in it)."""
+
+    before: float
+    after: float
+    change: float
+    games: int
+
+
+def rating_changes(steps: Sequence) -> RatingChange:
+    """The change over one player's steps (:class:`~scorekeeper.store.figures.ratings.Step`), in order."""
+    return RatingChange(steps[0].before, steps[-1].after, sum(s.change for s in steps), len(steps))
+
+
+def night_rating_changes(night_id: int) -> dict[int, RatingChange]:
+    """Each player's rating change over the night's rated games, from the club's stored ratings
+    (every game, one query): the players of no finished game yet have none."""
+    steps = ratings_over([t.game_id for t in night_games(night_id) if t.finished])
+    return {player_id: rating_changes(mine) for player_id, mine in steps.items()}
 
 
 def ratings_now() -> dict[int, float]:

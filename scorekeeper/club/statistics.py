@@ -184,6 +184,15 @@ class Ladder(LevelFigures):
     levels: list[LevelTally]
 
 
+@dataclass(frozen=True)
+class NightsTally:
+    """A player's club nights: those they played a game at, and the closed ones they won (first
+    in the night's standings, a tie for first winning for each player in it)."""
+
+    played: int = 0
+    won: int = 0
+
+
 @dataclass
 class PlayerStats(LevelFigures):
     """What a player's page shows, every figure added up over all their kept games."""
@@ -205,6 +214,7 @@ class PlayerStats(LevelFigures):
     rulesets: dict[str, RuleSet] = field(default_factory=dict)
     #: Every ladder rule set the player played, in the order of :attr:`by_rules`.
     ladders: list[Ladder] = field(default_factory=list)
+    nights: NightsTally = NightsTally()
 
     def rules(self, key: str) -> RuleSet:
         return self.rulesets[key]

@@ -38,6 +38,7 @@ from scorekeeper.files.gamefile import (
     v1_expressible,
 )
 from scorekeeper.files.cells import round_cells, signed
+from scorekeeper.files.nightfile import night_document, read_nights
 from scorekeeper.rules import N_, GameState, Phrase, Progression
 
 #: The largest upload an import takes over the web (a backup of years of games is far larger
@@ -150,7 +151,8 @@ class Imported:
         return f"{which} is the same game as an earlier one in the file (game {self.game_id}); imported once."
 
 
-def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> list[Imported]:
+def import_files(files: Sequence[GameFile], keys: list[str] | None = None,
+                 nights: Sequence[store.NightRecord] = ()) -> list[Imported]:
     """Store the games not stored yet, in one transaction; say what became of each.
 
     A game already here is not stored again (if it was deleted, it comes back from
@@ -158,9 +160,10 @@ def import_files(files: Sequence[GameFile], keys: list[str] | None = None) -> li
     from :func:`scorekeeper.files.gamefile.read_document`, which refuses a file whole.
     Pass a list as ``keys`` to receive the edit keys of the games stored (in order).
     The store keeps them (:func:`scorekeeper.store.import_files`); this layer tells each
-    game's fingerprint, stored or not.
+    game's fingerprint, stored or not. ``nights``: a backup's club nights (:func:`read_nights`
+    of the same document), stored with the games in the same transaction.
     """
-    outcomes = store.import_files(files, [fingerprint(gf) for gf in files], stored_fingerprint, keys)
+    outcomes = store.import_files(files, [fingerprint(gf) for gf in files], stored_fingerprint, keys, nights)
     return [Imported(number, outcome.game_id, outcome.status) for number, outcome in enumerate(outcomes, start=1)]
 
 
@@ -178,14 +181,19 @@ def export_game(game_id: int) -> dict:
 
 
 def backup() -> dict[str, Any]:
-    """A backup of every game, deleted ones too (``flask games export``, and the backup
-    download), read in a fixed number of queries instead of a few per game."""
+    """A backup of every game, deleted ones too, and of the club's nights (``flask games
+    export``, and the backup download), read in a fixed number of queries instead of a few per
+    game or night."""
     docs = []
+    number_of: dict[int, int] = {}
     for stored in store.every_game():
         if stored.state is None:
             raise ValueError(f"game {stored.id}: {stored.problem}")
         docs.append(document_of(stored))
-    return backup_document(docs)
+        number_of[stored.id] = len(docs)
+    doc = backup_document(docs)
+    doc["nights"] = [night_document(night, number_of) for night in store.every_night()]
+    return doc
 
 
 def as_json(doc: Any) -> str:
@@ -306,5 +314,6 @@ __all__ = [
     "ratings_csv",
     "import_files",
     "read_files",
+    "read_nights",
     "too_many",
 ]

@@ -7,7 +7,9 @@ the caller passes (seeded, the same draw comes again), either at random or balan
 the strongest spread over the tables in snake order (1st, 2nd, 3rd table, then 3rd, 2nd, 1st...).
 For a night's later rounds, ``met`` (the pairs who have played each other tonight) makes the
 draw swap players between tables where that seats fewer of them together again; a balanced draw
-swaps only players of the same strength band, so that the spread holds.
+swaps only players of the same strength band, so that the spread holds. If the club asks for it,
+``together`` (the last round's table winners) sit together: they fill the first table, and the
+next when they are more than it seats, and the others are drawn around them as usual.
 
 >>> import random
 >>> from scorekeeper.rules import BALMORAL
@@ -16,6 +18,8 @@ swaps only players of the same strength band, so that the spread holds.
 >>> strength = dict(zip("ABCDEFG", range(7, 0, -1)))  # A the strongest
 >>> [sorted(table) for table in draw_tables(list(strength), BALMORAL, random.Random(1), ratings=strength)]
 [['A', 'D', 'E', 'G'], ['B', 'C', 'F']]
+>>> {"C", "F"} <= set(draw_tables(list("ABCDEFG"), BALMORAL, random.Random(1), together="CF")[0])
+True
 """
 
 from __future__ import annotations
@@ -60,23 +64,32 @@ def table_sizes(count: int, rules: RuleSet, usual: int = USUAL_TABLE) -> list[in
 
 
 def draw_tables(players: Sequence[P], rules: RuleSet, rng: random.Random, *, usual: int = USUAL_TABLE,
-                ratings: Mapping[P, float] | None = None, met: Collection[frozenset[P]] = ()) -> list[list[P]]:
+                ratings: Mapping[P, float] | None = None, met: Collection[frozenset[P]] = (),
+                together: Collection[P] = ()) -> list[list[P]]:
     """The players split into tables (each in seat order, clockwise from the first): at random,
     or balanced by ``ratings`` (higher is stronger; a player without one counts as the weakest);
-    seating as few pairs of ``met`` together as the draw can."""
+    seating as few pairs of ``met`` together as the draw can; ``together`` (those of them among
+    the players) at the first tables, as few as seat them."""
     if len(set(players)) != len(players):
         raise ValueError("a player is drawn twice")
     sizes = table_sizes(len(players), rules, usual)
+    first = [p for p in players if p in set(together)]
+    rng.shuffle(first)
+    # The players seated together fill the first tables in turn; the rest are drawn around them.
+    tables: list[list[P]] = [[] for _ in sizes]
+    for i, p in enumerate(first):
+        tables[_table_of(i, sizes)].append(p)
+    rest = [p for p in players if p not in set(first)]
     if ratings is None:
-        order = list(players)
+        order = list(rest)
         rng.shuffle(order)
         bands = [order]  # any two players may swap
     else:
-        shuffled = list(players)
+        shuffled = list(rest)
         rng.shuffle(shuffled)  # equal ratings: drawn
         order = sorted(shuffled, key=lambda p: -ratings.get(p, float("-inf")))
         bands = [order[i:i + len(sizes)] for i in range(0, len(order), len(sizes))]
-    tables = _snake(order, sizes)
+    tables = _snake(order, sizes, tables)
     if met:
         _fewer_meetings(tables, bands, set(met))
     for table in tables:
@@ -84,9 +97,19 @@ def draw_tables(players: Sequence[P], rules: RuleSet, rng: random.Random, *, usu
     return tables
 
 
-def _snake(order: Sequence[P], sizes: Sequence[int]) -> list[list[P]]:
-    """Deal ``order`` over the tables 1, 2, 3, 3, 2, 1, 1, 2...; a full table is passed over."""
-    tables: list[list[P]] = [[] for _ in sizes]
+def _table_of(i: int, sizes: Sequence[int]) -> int:
+    """The table of the ``i``-th seat (from 0) when the tables are filled one after another."""
+    for t, size in enumerate(sizes):
+        if i < size:
+            return t
+        i -= size
+    raise IndexError(i)
+
+
+def _snake(order: Sequence[P], sizes: Sequence[int], seated: list[list[P]] | None = None) -> list[list[P]]:
+    """Deal ``order`` over the tables 1, 2, 3, 3, 2, 1, 1, 2...; a full table is passed over
+    (``seated``: the tables with those already seated there)."""
+    tables: list[list[P]] = seated if seated is not None else [[] for _ in sizes]
     turn = list(range(len(sizes)))
     i = 0
     while i < len(order):

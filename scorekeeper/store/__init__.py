@@ -59,10 +59,11 @@ from scorekeeper.store.imports import (EXISTING, IMPORTED_KEY, NEW, REPEATED, RE
                                        import_games)
 # The rows the store hands back, named for type hints: the layers above do not query them.
 from scorekeeper.store.models import MAX_ID, Game, Night, Player
-from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightTable, NightVersion, StartedTable, check_in, checked_in,
-                                      close_night, draw_night, drawn_tables, get_night, join_night, leave_night,
-                                      list_nights, night_games, night_key_matches, night_of, night_version, open_night,
-                                      start_table)
+from scorekeeper.store.nights import (CheckedIn, DrawnTable, NightGameRecord, NightPlayerRecord, NightRecord, NightTable,
+                                      NightVersion, StartedTable, check_in, checked_in, close_night, draw_night,
+                                      drawn_tables, every_night, get_night, leave_night, list_nights, night_games,
+                                      night_key_matches, night_of, night_version, open_night, start_table,
+                                      table_seat_keys)
 from scorekeeper.store.players import (
     GamesPlayed,
     add_player,
@@ -119,6 +120,9 @@ __all__ = [
     "InBin",
     "LoadedGame",
     "Night",
+    "NightGameRecord",
+    "NightPlayerRecord",
+    "NightRecord",
     "NightRefused",
     "NightTable",
     "NightVersion",
@@ -149,6 +153,7 @@ __all__ = [
     "draw_night",
     "drawn_tables",
     "every_game",
+    "every_night",
     "find_player",
     "flag_round",
     "flags_of",
@@ -166,7 +171,6 @@ __all__ = [
     "import_games",
     "is_database_away",
     "is_disk_full",
-    "join_night",
     "key_matches",
     "leave_night",
     "list_nights",
@@ -202,5 +206,6 @@ __all__ = [
     "sent_hands",
     "sent_tag",
     "start_table",
+    "table_seat_keys",
     "write_private",
 ]

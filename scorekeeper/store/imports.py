@@ -16,6 +16,7 @@ from scorekeeper.store.changes import finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.figures import summaries
 from scorekeeper.store.games import game_row, take_out_of_bin
+from scorekeeper.store.nights import NightRecord, restore_nights
 from scorekeeper.store.models import Game, HandEntry, Player, Round, Seat, db, utcnow
 from scorekeeper.store.replays import LoadedGame, load_games
 from scorekeeper.store.rounds import hand_values
@@ -148,7 +149,8 @@ def _chunks(values: Sequence, size: int = _CHUNK):
 
 
 def import_files(files: Sequence[GameFile], fingerprints: Sequence[str],
-                 fingerprint_of: Callable[[LoadedGame], str | None], keys: list[str] | None = None) -> list[Outcome]:
+                 fingerprint_of: Callable[[LoadedGame], str | None], keys: list[str] | None = None,
+                 nights: Sequence[NightRecord] = ()) -> list[Outcome]:
     """Store the games of ``files`` that are not stored yet, in one transaction; what became of
     each (in order). The command line and the upload page import through here.
 
@@ -157,7 +159,9 @@ def import_files(files: Sequence[GameFile], fingerprints: Sequence[str],
     a backup of this very database, imported again, is recognised game by game. A game already
     here is not stored again (if it is in the bin, it comes back: a change to it, so its version
     moves); a game given twice is stored once. Pass a list as ``keys`` to receive the edit keys
-    of the games stored.
+    of the games stored. ``nights`` (a backup's, their games by their place in ``files``) are
+    stored in the same transaction, a night already here not twice
+    (:func:`~scorekeeper.store.nights.restore_nights`).
 
     The costly part (the stored games compared with the fingerprints) is read before the write,
     without SQLite's write lock; the write then looks again only at what may have changed
@@ -169,7 +173,7 @@ def import_files(files: Sequence[GameFile], fingerprints: Sequence[str],
         last_id = db.session.scalar(select(func.max(Game.id))) or 0
     finally:
         db.session.commit()  # a read: this only lets its snapshot go before the write (as writing() does)
-    return _store_new(files, fingerprints, fingerprint_of, found, last_id, keys)
+    return _store_new(files, fingerprints, fingerprint_of, found, last_id, keys, nights)
 
 
 def _matches(prints: Sequence[str], files: Sequence[GameFile],
@@ -192,7 +196,8 @@ def _matches(prints: Sequence[str], files: Sequence[GameFile],
 
 @writing()
 def _store_new(files: Sequence[GameFile], prints: Sequence[str], fingerprint_of: Callable[[LoadedGame], str | None],
-               found: dict[str, int], last_id: int, keys: list[str] | None) -> list[Outcome]:
+               found: dict[str, int], last_id: int, keys: list[str] | None,
+               nights: Sequence[NightRecord] = ()) -> list[Outcome]:
     # Under the lock: what changed since the read. A game stored since with the same
     # fingerprint (another import), or made since (by id) whose file is the same ...
     missing = sorted({fp for fp in prints if fp not in found})
@@ -231,5 +236,10 @@ def _store_new(files: Sequence[GameFile], prints: Sequence[str], fingerprint_of:
     # One transaction: the new games (with their fingerprints) and what comes back from the bin.
     take_out_of_bin(restore)
     new_ids, written, rated = _insert(fresh, keys, fresh_prints) if fresh else ([], [], [])
-    finish_games(restore, written=written, rated=[*rated, *restore])
-    return [Outcome(found[fp] if fp in found else new_ids[first_of[fp]], status) for fp, status in outcomes]
+    done = [Outcome(found[fp] if fp in found else new_ids[first_of[fp]], status) for fp, status in outcomes]
+    # A game already here that a night of the backup takes is changed (its page names the night);
+    # a new one is born at its first version.
+    tied = restore_nights(nights, [o.game_id for o in done]) if nights else []
+    finish_games(restore | {game_id for game_id in tied if game_id not in new_ids}, written=written,
+                 rated=[*rated, *restore])
+    return done

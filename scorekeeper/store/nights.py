@@ -9,28 +9,31 @@ at a time. Every change ends as every other does (:mod:`~scorekeeper.store.chang
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
 import random
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import date
+from datetime import UTC, date, datetime
 from itertools import combinations
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
-from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, clean_name, draw_tables, start
+from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, RuleSet, clean_name, draw_tables, start
 from scorekeeper.store.access import issue_key
 from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.games import add_game
 from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
-from scorekeeper.store.models import Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, db, utcnow
+from scorekeeper.store.models import (Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, SeatSummary, db,
+                                      utcnow)
 from scorekeeper.store.players import get_or_create_player
-from scorekeeper.store.rulesets import get_ruleset
-from scorekeeper.store.seats.seat_keys import issue_seat_keys
+from scorekeeper.store.replays import rules_of
+from scorekeeper.store.rulesets import get_ruleset, ruleset_for
+from scorekeeper.store.seats.seat_keys import issue_seat_keys, seat_keys_match
 
 
 class CheckedIn(NamedTuple):
@@ -214,15 +217,6 @@ def add_night_game(night_id: int, game_id: int, round_number: int, table: int) -
     db.session.flush()
 
 
-@writing()
-def join_night(night_id: int, game_id: int, round_number: int, table: int) -> None:
-    """A game already started becomes one of the night's (its page now says so)."""
-    if db.session.get(Game, game_id) is None:
-        raise NotFound(f"no game {game_id}")
-    add_night_game(night_id, game_id, round_number, table)
-    finish_games([game_id])
-
-
 class DrawnTable(NamedTuple):
     """A table drawn and not yet started: its number and its players (ids and names) in seat order."""
 
@@ -260,24 +254,35 @@ def drawn_tables(night: Night) -> tuple[int, list[DrawnTable]]:
 
 @writing()
 def draw_night(night_id: int, rng: random.Random, *, ratings: Mapping[int, float] | None = None,
-               usual: int = USUAL_TABLE) -> list[DrawnTable]:
+               usual: int = USUAL_TABLE, winners_together: bool = False) -> list[DrawnTable]:
     """Draw tables from the players here and not at a table still playing (``rules.draw_tables``:
     at random, or balanced by ``ratings``, seating fewer pairs who have played each other
-    tonight). It replaces the tables drawn before and not yet started."""
+    tonight; with ``winners_together``, the winners of the last round's tables at one table).
+    It replaces the tables drawn before and not yet started."""
     night = _open(night_id)
     playing = _playing(night.id)
     here = [c.player_id for c in checked_in(night.id) if c.here and c.player_id not in playing]
     games = night_games(night.id)
     met = _met(night.id, [t.game_id for t in games])
-    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met)
     # A redraw draws the same round again (numbering its tables around those already started);
     # with none waiting, the draw is the night's next round.
     round_number = _drawn(night)[0] or max((t.round for t in games), default=0) + 1
+    together = _winners_of(games, round_number - 1) if winners_together else set()
+    tables = draw_tables(here, get_ruleset(night.rules).rules, rng, usual=usual, ratings=ratings, met=met,
+                         together=together)
     started = {t.table for t in games if t.round == round_number}
     numbers = (n for n in range(1, len(started) + len(tables) + 1) if n not in started)
     _set_drawn(night, round_number, dict(zip(numbers, tables)))
     finish_games(())
     return drawn_tables(night)[1]
+
+
+def _winners_of(games: Sequence[NightTable], round_number: int) -> set[int]:
+    """The winners of the finished games of one of the night's rounds of games (ties: each)."""
+    ids = [t.game_id for t in games if t.round == round_number and t.finished]
+    if not ids:
+        return set()
+    return set(db.session.scalars(select(SeatSummary.player_id).where(SeatSummary.game_id.in_(ids), SeatSummary.won)))
 
 
 def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:
@@ -290,10 +295,31 @@ def _met(night_id: int, game_ids: Sequence[int]) -> set[frozenset[int]]:
     return {frozenset(pair) for players in at.values() for pair in combinations(players, 2)}
 
 
+def _table_keys(night_key: str, game_id: int, seats: int) -> list[str]:
+    """The seat keys of a night's table, made from the night's key: whoever holds it (it runs
+    the night, and starts its tables) can show every table's seat links again, without a phone
+    keeping each table's keys in its session cookie; a seat key tells nothing of the night's."""
+    return [base64.urlsafe_b64encode(hmac.new(night_key.encode("utf-8"), f"seat {game_id} {position}".encode(),
+                                              hashlib.sha256).digest()).rstrip(b"=").decode("ascii")
+            for position in range(seats)]
+
+
+def table_seat_keys(game_id: int, night_key: str | None) -> list[str] | None:
+    """A night's table's seat keys in seat order, for whoever holds the night's key; None for a
+    game of no night, another key, or a table whose seat links were made anew since it started."""
+    night_id = night_of(game_id)
+    if night_id is None or not night_key_matches(get_night(night_id), night_key):
+        return None
+    seats = db.session.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) or 0
+    keys = _table_keys(night_key, game_id, seats)  # type: ignore[arg-type]
+    return keys if seat_keys_match(game_id, keys) else None
+
+
 @writing()
-def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
+def start_table(night_id: int, table: int, rng: random.Random, night_key: str | None = None) -> StartedTable:
     """Start a drawn table's game in one go: the night's rule set, its first dealer drawn by
-    ``rng``, its edit key and every seat's link, tied to the night."""
+    ``rng``, its edit key and every seat's link, tied to the night. With the night's key, the
+    seat keys are made from it (:func:`table_seat_keys` shows them again); else at random."""
     night = _open(night_id)
     round_number, tables = _drawn(night)
     if table not in tables:
@@ -311,8 +337,118 @@ def start_table(night_id: int, table: int, rng: random.Random) -> StartedTable:
     game = add_game(setup)
     key = issue_key(game)
     add_night_game(night.id, game.id, round_number, table)
-    seat_keys = issue_seat_keys(game.seats)
+    seat_keys = issue_seat_keys(game.seats, _table_keys(night_key, game.id, len(game.seats))
+                                if night_key_matches(night, night_key) else None)
     del tables[table]
     _set_drawn(night, round_number, tables)
     finish_game(game, start(setup), [seat.player_id for seat in game.seats], moved=True)  # born at its first version
     return StartedTable(game, key, seat_keys)
+
+
+# ------------------------------------------------------------------ backups
+
+
+class NightPlayerRecord(NamedTuple):
+    """A player of a night as a backup keeps them: when they arrived and, if they went home, left."""
+
+    name: str
+    arrived_at: datetime
+    left_at: datetime | None
+
+
+class NightGameRecord(NamedTuple):
+    """A game of a night as a backup keeps it: ``game`` is the game's id when read from the store,
+    and its place (from 0) among the backup's games when restored."""
+
+    game: int
+    round: int
+    table: int
+
+
+class NightRecord(NamedTuple):
+    """A whole night, as the club's backup writes it and a restore stores it again."""
+
+    held_on: date
+    rules: RuleSet
+    opened_at: datetime
+    closed_at: datetime | None
+    players: tuple[NightPlayerRecord, ...]
+    games: tuple[NightGameRecord, ...]
+    #: The round the tables waiting were drawn for (0: none wait), and those tables' players by name.
+    drawn_round: int = 0
+    drawn: tuple[tuple[int, tuple[str, ...]], ...] = ()
+
+
+def _utc(moment: datetime | None) -> datetime | None:
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)  # SQLite hands a stored time back without its zone
+
+
+def every_night() -> list[NightRecord]:
+    """Every night as a backup keeps it, the earliest first, in four queries whatever their number.
+
+    A night's rules are its rule set's as it is now; a closed night whose house rule set was
+    deleted since keeps its first game's copy (a night with neither is left out: nothing of it
+    can be played again)."""
+    nights = list(db.session.scalars(select(Night).order_by(Night.held_on, Night.id)))
+    players: dict[int, list[NightPlayerRecord]] = {}
+    for night_id, name, arrived, left in db.session.execute(
+            select(NightPlayer.night_id, Player.name, NightPlayer.arrived_at, NightPlayer.left_at)
+            .join(Player, Player.id == NightPlayer.player_id).order_by(NightPlayer.arrived_at, Player.name_key)):
+        players.setdefault(night_id, []).append(NightPlayerRecord(name, _utc(arrived), _utc(left)))
+    games: dict[int, list[NightGameRecord]] = {}
+    for night_id, game_id, rnd, table in db.session.execute(
+            select(NightGame.night_id, NightGame.game_id, NightGame.round, NightGame.table)
+            .order_by(NightGame.round, NightGame.table, NightGame.game_id)):
+        games.setdefault(night_id, []).append(NightGameRecord(game_id, rnd, table))
+    names = dict(db.session.execute(select(Player.id, Player.name)).all()) if any(n.drawn for n in nights) else {}
+    records = []
+    for night in nights:
+        try:
+            rules = get_ruleset(night.rules).rules
+        except NotFound:
+            first = games.get(night.id)
+            if not first:
+                continue
+            rules = rules_of(db.session.get(Game, first[0].game))
+        drawn_round, drawn = _drawn(night)
+        records.append(NightRecord(night.held_on, rules, _utc(night.opened_at), _utc(night.closed_at),
+                                   tuple(players.get(night.id, ())), tuple(games.get(night.id, ())), drawn_round,
+                                   tuple((table, tuple(names[p] for p in ids)) for table, ids in sorted(drawn.items()))))
+    return records
+
+
+def _same_moment(stored: datetime, kept: datetime) -> bool:
+    """Whether a stored time is a backup's (which keeps whole seconds)."""
+    return _utc(stored).replace(microsecond=0) == kept.replace(microsecond=0)
+
+
+def restore_nights(records: Sequence[NightRecord], game_ids: Sequence[int]) -> list[int]:
+    """The nights of a backup stored again, in the caller's write (an import, which finishes it),
+    their games being ``game_ids`` (the backup's games as stored, in its order). A night already
+    here (its date and the moment it was opened) is not stored twice. Returns the games tied to a
+    night here: the caller moves on the version of those stored before, as a change to them."""
+    tied: list[int] = []
+    for record in records:
+        if any(_same_moment(opened, record.opened_at) for opened in db.session.scalars(
+                select(Night.opened_at).where(Night.held_on == record.held_on))):
+            continue
+        night = Night(rules=ruleset_for(record.rules), held_on=record.held_on, opened_at=record.opened_at)
+        db.session.add(night)
+        db.session.flush()
+        for who in record.players:
+            player = get_or_create_player(who.name)
+            db.session.add(NightPlayer(night_id=night.id, player_id=player.id, arrived_at=who.arrived_at,
+                                       left_at=who.left_at))
+        db.session.flush()
+        for kept in record.games:
+            game_id = game_ids[kept.game]
+            if night_of(game_id) is None:  # a game another night of this club has already stays there
+                add_night_game(night.id, game_id, kept.round, kept.table)
+                tied.append(game_id)
+        _set_drawn(night, record.drawn_round,
+                   {table: [get_or_create_player(name).id for name in names] for table, names in record.drawn})
+        night.closed_at = record.closed_at
+    db.session.flush()
+    return tied

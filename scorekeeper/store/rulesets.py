@@ -184,3 +184,26 @@ def delete_ruleset(ruleset_id: int) -> None:
                                   {"name": row.name}))
     db.session.delete(row)
     db.session.commit()
+
+
+def ruleset_for(rules: RuleSet) -> str:
+    """The key of a rule set whose document is ``rules``'s, in the caller's write: a preset's or
+    a house rule set's, else a house rule set made of it (a night restored into a club that has
+    not got its house rules). ``RuleSetError`` when another rule set has its name."""
+    text = document_text(rules)
+    for entry in list_rulesets():
+        if document_text(entry.rules) == text:
+            return entry.key
+    for number in range(2, 100):
+        try:
+            _name_taken(rules, None)
+            break
+        except RuleSetError:  # a rule set of its name, other rules: this one comes back as "Name (2)"
+            document = ruleset_document(rules)
+            document["name"] = f"{document['name'][:30]} ({number})"
+            rules = parse_ruleset(document)
+    row = HouseRuleSet(created_at=utcnow())
+    _house_row(row, rules)
+    db.session.add(row)
+    db.session.flush()
+    return house_key(row.id)

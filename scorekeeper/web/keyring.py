@@ -27,7 +27,10 @@ MADE = "seat_links"
 #: The newest games a player's browser keeps its seat key for (about 50 bytes each of the cookie).
 MAX_HELD = 10
 #: The newest games a scorekeeper's browser keeps every seat's key for (up to 8 keys each: the
-#: cookie must stay well under 4 KB with the edit keys beside them).
+#: cookie must stay well under 4 KB with the edit keys beside them). A club night's tables are
+#: not kept here: their seat keys are made from the night's key, which the browser keeps once
+#: for the whole night (:func:`night_table_keys`), so a night of any number of tables costs the
+#: cookie nothing more.
 MAX_MADE = 3
 
 
@@ -94,8 +97,10 @@ def remember_made(game_id: int, keys: list[str]) -> None:
 
 
 def made_here(game_id: int) -> list[str] | None:
+    """The seat keys this browser made for the game: kept in its session, or, for a club night's
+    table, made again from the night's key it holds."""
     keys = session.get(MADE, {}).get(str(game_id))
-    return list(keys) if isinstance(keys, list) else None
+    return list(keys) if isinstance(keys, list) else night_table_keys(game_id)
 
 
 # ---------------------------------------------------------------- a club night's key
@@ -116,4 +121,20 @@ def night_key(night_id: int) -> str | None:
 
 def runs_night(night: store.Night) -> bool:
     """True when this request carries the night's key (session or bearer token)."""
-    return store.night_key_matches(night, bearer_key()) or store.night_key_matches(night, night_key(night.id))
+    return held_night_key(night) is not None
+
+
+def held_night_key(night: store.Night) -> str | None:
+    """The night's key this request carries (its bearer token, else its browser's), or None."""
+    for key in (bearer_key(), night_key(night.id)):
+        if store.night_key_matches(night, key):
+            return key
+    return None
+
+
+def night_table_keys(game_id: int) -> list[str] | None:
+    """A club night's table's seat keys, for a request that carries the night's key."""
+    night_id = store.night_of(game_id)
+    if night_id is None:
+        return None
+    return store.table_seat_keys(game_id, held_night_key(store.get_night(night_id)))

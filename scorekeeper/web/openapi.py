@@ -208,7 +208,7 @@ ROUND_ANSWER = {
 RATED_PLAYER = {
     "type": "object",
     "required": ["rank", "player_id", "name", "rating", "mu", "sigma", "games", "wins", "recent", "recent_change",
-                 "provisional", "url"],
+                 "provisional", "nights_played", "nights_won", "url"],
     "properties": {
         "rank": {"type": "integer", "nullable": True, "description": "1 is the best; null for a provisional player"},
         "player_id": {"type": "integer"},
@@ -222,6 +222,10 @@ RATED_PLAYER = {
                    "description": "the rating before the last five games and after each of them"},
         "recent_change": {"type": "number", "description": "the change over the last five games"},
         "provisional": {"type": "boolean", "description": "fewer than five rated games"},
+        "nights_played": {"type": "integer", "description": "club nights the player played a game at (all of them, "
+                                                              "whatever the filters)"},
+        "nights_won": {"type": "integer", "description": "closed club nights the player was first in the standings "
+                                                           "of (a tie for first counts for each)"},
         "url": {"type": "string", "description": "the player's page"},
     },
 }
@@ -271,7 +275,7 @@ NIGHT = {
                            "finished": {"type": "boolean"}}}},
         "standings": {"type": "array", "items": {
             "type": "object", "required": ["rank", "tied", "player_id", "name", "points", "relative", "games",
-                                           "playing"],
+                                           "playing", "rating"],
             "properties": {
                 "rank": {"type": "integer"}, "tied": {"type": "boolean"},
                 "player_id": {"type": "integer"}, "name": {"type": "string"},
@@ -279,7 +283,13 @@ NIGHT = {
                            " for each game, tied players sharing the average of their places"},
                 "relative": {"type": "number", "description": "total penalty less each table's average"},
                 "games": {"type": "integer"},
-                "playing": {"type": "boolean", "description": "one of their games is still in progress"}}}},
+                "playing": {"type": "boolean", "description": "one of their games is still in progress"},
+                "rating": {
+                    "type": "object", "nullable": True, "required": ["before", "after", "change", "games"],
+                    "description": "the club's rating over the player's finished games of the night (null before the "
+                                   "first ends): before the first, after the last, and the change those games made",
+                    "properties": {"before": {"type": "number"}, "after": {"type": "number"},
+                                   "change": {"type": "number"}, "games": {"type": "integer"}}}}}},
     },
 }
 
@@ -290,6 +300,31 @@ BACKUP = {
     "properties": {
         "format": {"type": "string", "enum": ["scorekeeper-backup/1"]},
         "games": {"type": "array", "items": {"$ref": "#/components/schemas/Game"}, "maxItems": 20},
+        # The club's nights, their games by their number in "games" (1 the first); a backup
+        # written before nights were kept has none.
+        "nights": {"type": "array", "maxItems": 5, "items": {
+            "type": "object",
+            "required": ["held_on", "rules", "opened_at"],
+            "properties": {
+                "held_on": {"type": "string", "format": "date"},
+                "rules": {"description": "a preset's key or a whole rule-set document, as a game file's"},
+                "opened_at": {"type": "string", "format": "date-time"},
+                "closed_at": {"type": "string", "format": "date-time", "nullable": True},
+                "players": {"type": "array", "items": {"type": "object", "required": ["name"], "properties": {
+                    "name": {"type": "string"}, "arrived_at": {"type": "string", "format": "date-time", "nullable": True},
+                    "left_at": {"type": "string", "format": "date-time", "nullable": True}}}},
+                "games": {"type": "array", "items": {"type": "object", "required": ["game", "round", "table"],
+                                                     "properties": {"game": {"type": "integer", "minimum": 1},
+                                                                    "round": {"type": "integer", "minimum": 1},
+                                                                    "table": {"type": "integer", "minimum": 1}}}},
+                "drawn": {"type": "object", "required": ["round", "tables"], "properties": {
+                    "round": {"type": "integer", "minimum": 1},
+                    "tables": {"type": "array", "items": {"type": "object", "required": ["table", "players"],
+                                                          "properties": {"table": {"type": "integer", "minimum": 1},
+                                                                         "players": {"type": "array",
+                                                                                     "items": {"type": "string"}}}}}}},
+            },
+        }},
     },
 }
 IMPORTED = {

@@ -111,3 +111,39 @@ def test_a_balanced_later_round_keeps_the_strongest_apart():
     table_of = {p: t for t, table in enumerate(tables) for p in table}
     assert len({table_of[p] for p in "ABC"}) == 3 and len({table_of[p] for p in "DEF"}) == 3
     assert meetings(tables, met) == 0
+
+
+@given(count=st.integers(2, 40), key=RULE_SETS, seed=st.integers(0, 2**32), usual=st.integers(2, 8),
+       rated=st.booleans(), data=st.data())
+def test_winners_together_sit_at_the_fewest_tables_and_everyone_else_is_seated_once(count, key, seed, usual, rated,
+                                                                                   data):
+    rules = PRESETS[key]
+    players = list(range(count))
+    if count < rules.min_players:
+        return
+    winners = data.draw(st.sets(st.sampled_from(players + [-1])))  # -1: a winner gone home
+    rng = random.Random(seed)
+    met = {frozenset(pair) for pair in combinations(players, 2) if rng.random() < 0.3}
+    ratings = {p: random.Random(p).random() for p in players} if rated else None
+    tables = draw_tables(players, rules, random.Random(seed), usual=usual, ratings=ratings, met=met, together=winners)
+    assert sorted(p for table in tables for p in table) == players
+    sizes = [len(table) for table in tables]
+    assert all(rules.min_players <= size <= rules.max_players for size in sizes) and max(sizes) - min(sizes) <= 1
+    here = winners - {-1}
+    # The winners fill the first tables one after another: every table before the last one they
+    # sit at is theirs alone.
+    at = [t for t, table in enumerate(tables) if here & set(table)]
+    if here:
+        assert at == list(range(len(at)))
+        assert all(set(tables[t]) <= here for t in at[:-1])
+
+
+def test_the_winners_of_three_tables_sit_at_one_and_the_others_meet_fewer_again():
+    players = list(range(12))
+    first = draw_tables(players, BALMORAL, random.Random(3))
+    met = {frozenset(pair) for table in first for pair in combinations(table, 2)}
+    winners = {table[0] for table in first}
+    second = draw_tables(players, BALMORAL, random.Random(3), met=met, together=winners)
+    assert winners <= set(second[0]) and len(second[0]) == 4
+    assert meetings(second, met) <= meetings(first, met)
+    assert meetings(second[1:], met) == 2  # two tables of four from 9 players of 3 tables of last round

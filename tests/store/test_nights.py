@@ -14,6 +14,9 @@ from factories import a_round, start_game, version_of
 
 from scorekeeper import store
 from scorekeeper.rules import SeatingRefused, meetings
+from scorekeeper.store.changes import finish_games
+from scorekeeper.store.database import writing
+from scorekeeper.store.nights import add_night_game
 
 THURSDAY = date(2026, 12, 3)
 
@@ -76,26 +79,33 @@ def test_a_night_closed_twice_is_refused_clearly_and_a_closed_night_takes_nobody
         assert store.checked_in(night.id) == []
 
 
+@writing()
+def join_night(night_id, game_id, round_number, table):
+    """A game tied to a night as a restore ties the games it finds already here."""
+    add_night_game(night_id, game_id, round_number, table)
+    finish_games([game_id])
+
+
 def test_a_game_joins_a_night_once_and_its_version_moves(app):
     with app.app_context():
         first, _ = store.open_night("balmoral", THURSDAY)
         second, _ = store.open_night("balmoral", THURSDAY)
         game_id = start_game(("Ann", "Ben", "Cat"))
-        store.join_night(first.id, game_id, 1, 1)
+        join_night(first.id, game_id, 1, 1)
         assert version_of(game_id) == 2 and store.night_of(game_id) == first.id
         assert store.night_games(first.id) == [store.NightTable(game_id, 1, 1, False)]
         with pytest.raises(store.NightRefused, match=f"Game {game_id} is already played at a night"):
-            store.join_night(second.id, game_id, 1, 1)
+            join_night(second.id, game_id, 1, 1)
         assert store.night_games(second.id) == []
 
 
 def test_a_player_at_a_table_still_playing_cannot_sit_at_another(app):
     with app.app_context():
         night, _ = store.open_night("balmoral", THURSDAY)
-        store.join_night(night.id, start_game(("Ann", "Ben", "Cat")), 1, 1)
+        join_night(night.id, start_game(("Ann", "Ben", "Cat")), 1, 1)
         other = start_game(("Dan", "Ben", "Eve"))
         with pytest.raises(store.NightRefused, match="Ben is already playing at table 1"):
-            store.join_night(night.id, other, 1, 2)
+            join_night(night.id, other, 1, 2)
         assert store.night_of(other) is None
 
 
@@ -103,7 +113,7 @@ def test_a_game_in_the_bin_is_no_longer_among_the_nights(app):
     with app.app_context():
         night, _ = store.open_night("balmoral", THURSDAY)
         game_id = start_game()
-        store.join_night(night.id, game_id, 1, 1)
+        join_night(night.id, game_id, 1, 1)
         store.delete_game(game_id)
         assert store.night_games(night.id) == []
 
@@ -192,11 +202,11 @@ def finish(game_id):
         game = store.load(game_id)
 
 
-# On PostgreSQL the backup is the JSON of the games (docs/running.md): nights are not in it yet.
+# The JSON backup (PostgreSQL's) keeps the nights too: tests/files/test_nightfile.py.
 @pytest.mark.skipif(ON_POSTGRES, reason="the SQLite backup is a copy of the database; run in the SQLite pass")
 def test_a_sqlite_backup_keeps_the_nights_and_a_restore_brings_them_back(fresh_app, tmp_path):
     """The club's SQLite backup is the whole database: its nights, their players and their games
-    come back with a restore (a JSON backup holds games alone)."""
+    come back with a restore."""
     runner = fresh_app.test_cli_runner()
     with fresh_app.app_context():
         night_id = a_night_of(ELEVEN[:7])
@@ -231,7 +241,48 @@ def test_a_purged_game_leaves_its_night(app):
     with app.app_context():
         night, _ = store.open_night("balmoral", THURSDAY)
         game_id = start_game()
-        store.join_night(night.id, game_id, 1, 1)
+        join_night(night.id, game_id, 1, 1)
         store.delete_game(game_id)
         store.purge_game(game_id)
         assert store.night_of(game_id) is None
+
+
+def test_a_tables_seat_keys_are_made_from_the_nights_key_until_new_links_are_made(app):
+    with app.app_context():
+        night, key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, ELEVEN[:4])
+        store.draw_night(night.id, random.Random(1))
+        started = store.start_table(night.id, 1, random.Random(1), key)
+        game_id = started.game.id
+        assert store.table_seat_keys(game_id, key) == started.seat_keys
+        assert [store.seat_of(game_id, k).position for k in started.seat_keys] == [0, 1, 2, 3]
+        assert store.table_seat_keys(game_id, key + "x") is None
+        store.make_seat_keys(game_id)
+        assert store.table_seat_keys(game_id, key) is None
+
+
+def test_a_table_started_without_the_nights_key_has_random_seat_keys(app):
+    with app.app_context():
+        night, key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, ELEVEN[:4])
+        store.draw_night(night.id, random.Random(1))
+        started = store.start_table(night.id, 1, random.Random(1))
+        assert all(store.seat_of(started.game.id, k) for k in started.seat_keys)
+        assert store.table_seat_keys(started.game.id, key) is None
+
+
+def test_the_last_rounds_winners_sit_together_when_the_club_asks(app):
+    with app.app_context():
+        night_id = a_night_of(ELEVEN[:12])
+        for t in store.draw_night(night_id, random.Random(4)):
+            store.start_table(night_id, t.table, random.Random(0))
+        for t in store.night_games(night_id):
+            finish(t.game_id)  # the first seated goes out every round: the table's winner
+        winners = {store.load(t.game_id).state.setup.players[0] for t in store.night_games(night_id)}
+        assert len(winners) == 3
+        second = store.draw_night(night_id, random.Random(4), winners_together=True)
+        assert winners <= set(second[0].names)
+        # Asked again without: a redraw of the same round, drawn as usual.
+        plain = store.draw_night(night_id, random.Random(4))
+        assert store.drawn_tables(store.get_night(night_id))[0] == 2
+        assert sorted(n for t in plain for n in t.names) == sorted(ELEVEN)

@@ -189,3 +189,109 @@ def test_a_phone_given_the_nights_link_runs_the_night_and_a_wrong_key_is_refused
     assert second_phone.post(f"{url}/draw", data={"how": "random"}).status_code == 303
     assert "Start table 1" in text(second_phone.get(url))
     assert second_phone.post("/nights/", data={"held_on": "2026-12-03", "rules": "balmoral"}).status_code == 403
+
+
+TWENTY = [f"Player {n}" for n in range(1, 21)]
+
+
+def test_a_night_of_five_tables_started_from_one_phone_shows_every_tables_seat_links(web, app):
+    """The phone keeps each table's seat links without a cookie that grows with the tables: they
+    are made from the night's key, which it keeps once for the night."""
+    url = open_a_night(web, TWENTY)
+    web.post(f"{url}/draw", data={"how": "random"})
+    for table in range(1, 6):
+        assert web.post(f"{url}/tables/{table}/start").status_code == 303
+    with app.app_context():
+        games = [t.game_id for t in store.night_games(int(url.rsplit("/", 1)[1]))]
+        seated = {g: list(store.load(g).state.setup.players) for g in games}
+    assert len(games) == 5
+    for game_id in games:
+        page = web.get(f"/games/{game_id}/share").get_data(as_text=True)
+        keys = re.findall(rf"/games/{game_id}/seat#key=([\w-]+)", page)
+        assert len(set(keys)) == len(seated[game_id]) == 4, game_id
+        with app.app_context():
+            assert [store.seat_of(game_id, key).name for key in dict.fromkeys(keys)] == seated[game_id]
+    with web.session_transaction() as session:
+        assert not session.get("seat_links")  # nothing per table in the cookie
+    # New links made for one table revoke its old ones: the phone shows the new ones.
+    web.post(f"/games/{games[0]}/seat-links")
+    page = web.get(f"/games/{games[0]}/share").get_data(as_text=True)
+    with app.app_context():
+        assert all(store.seat_of(games[0], key) for key in re.findall(rf"/games/{games[0]}/seat#key=([\w-]+)", page))
+
+
+def test_a_phone_without_the_nights_key_sees_no_tables_seat_links(web, app):
+    url = open_a_night(web, ELEVEN[:4])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    with app.app_context():
+        game_id = store.night_games(store.list_nights()[0].id)[0].game_id
+        assert store.table_seat_keys(game_id, None) is None and store.table_seat_keys(game_id, "x" * 43) is None
+    with web.session_transaction() as session:
+        session.pop("night_keys")
+    assert "seat#key=" not in web.get(f"/games/{game_id}/share").get_data(as_text=True)
+
+
+def test_a_players_page_and_the_ratings_api_count_nights_played_and_won(web, app):
+    url = open_a_night(web, ELEVEN[:3])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    with app.app_context():
+        game_id = store.night_games(store.list_nights()[0].id)[0].game_id
+        names = list(store.load(game_id).state.setup.players)
+        while not store.load(game_id).state.finished:
+            number = len(store.load(game_id).state.rounds) + 1
+            store.record_round(game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+        winner, other = store.find_player(names[0]).id, store.find_player(names[1]).id
+    page = text(web.get(f"/players/{winner}"))
+    assert "Club nights 1" in page and "Nights won 0" in page  # open: nobody has won it yet
+    web.post(f"{url}/close")
+    assert "Nights won 1" in text(web.get(f"/players/{winner}"))
+    assert "Club nights 1" in text(web.get(f"/players/{other}")) and "Nights won 0" in text(web.get(f"/players/{other}"))
+    lines = {p["player_id"]: p for p in web.get("/api/ratings").json["provisional"]}
+    assert (lines[winner]["nights_played"], lines[winner]["nights_won"]) == (1, 1)
+    assert (lines[other]["nights_played"], lines[other]["nights_won"]) == (1, 0)
+
+
+def test_the_nights_standings_show_each_players_rating_change_on_the_page_and_in_the_api(web, app):
+    url = open_a_night(web, ELEVEN[:3])
+    night_id = int(url.rsplit("/", 1)[1])
+    web.post(f"{url}/draw", data={"how": "random"})
+    web.post(f"{url}/tables/1/start")
+    assert "Rating 0.0" not in text(web.get(url))  # no game finished yet: nothing rated
+    assert all(s["rating"] is None for s in web.get(f"/api/nights/{night_id}").json["standings"])
+    with app.app_context():
+        game_id = store.night_games(night_id)[0].game_id
+        names = list(store.load(game_id).state.setup.players)
+        while not store.load(game_id).state.finished:
+            number = len(store.load(game_id).state.rounds) + 1
+            store.record_round(game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+    standings = web.get(f"/api/nights/{night_id}").json["standings"]
+    winner = standings[0]
+    assert winner["name"] == names[0] and winner["rating"]["games"] == 1
+    assert winner["rating"]["change"] > 0 > standings[-1]["rating"]["change"]
+    assert abs(winner["rating"]["after"] - winner["rating"]["before"] - winner["rating"]["change"]) <= 0.11
+    rating = winner["rating"]
+    assert f"Rating {rating['before']:.1f} → {rating['after']:.1f} (+{rating['change']:.1f})" in text(web.get(url))
+
+
+def test_the_draw_form_offers_the_winners_together_from_the_second_round_on(web, app):
+    url = open_a_night(web, ELEVEN[:6])
+    assert "winners at one table" not in text(web.get(url))  # a first round has no winners yet
+    web.post(f"{url}/draw", data={"how": "random"})
+    for table in (1, 2):
+        web.post(f"{url}/tables/{table}/start")
+    with app.app_context():
+        night_id = store.list_nights()[0].id
+        winners = set()
+        for t in store.night_games(night_id):
+            names = list(store.load(t.game_id).state.setup.players)
+            while not store.load(t.game_id).state.finished:
+                number = len(store.load(t.game_id).state.rounds) + 1
+                store.record_round(t.game_id, number, a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+            winners.add(names[0])
+    assert "The last round’s winners at one table" in text(web.get(url))
+    assert web.post(f"{url}/draw", data={"how": "random", "winners": "together"}).status_code == 303
+    with app.app_context():
+        round_number, tables = store.drawn_tables(store.list_nights()[0])
+    assert round_number == 2 and winners <= set(tables[0].names)

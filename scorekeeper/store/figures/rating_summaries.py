@@ -296,6 +296,21 @@ def game_steps(game_id: int, scope: str = "all", session: Session | None = None)
     return {r.player_id: _step(r) for r in rows}
 
 
+def steps_of_games(game_ids: Iterable[int], scope: str = "all",
+                   session: Session | None = None) -> dict[int, list[ratings.Step]]:
+    """Each player's steps over the given games (those rated), in the order they were rated: one
+    query for the games of a club night, not one a game."""
+    ids = list(game_ids)
+    if not ids:
+        return {}
+    session = session or db.session()
+    steps: dict[int, list[ratings.Step]] = {}
+    for r in session.execute(select(RatingSummary).where(RatingSummary.scope == scope, RatingSummary.game_id.in_(ids))
+                             .order_by(RatingSummary.player_id, RatingSummary.games)).scalars():
+        steps.setdefault(r.player_id, []).append(_step(r))
+    return steps
+
+
 def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | None = None) -> dict[int, tuple]:
     """Everyone rated in a scope: player id -> (games, wins, their last ``recent`` steps)."""
     session = session or db.session()

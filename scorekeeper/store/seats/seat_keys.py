@@ -49,12 +49,20 @@ def make_seat_keys(game_id: int) -> list[str]:
     return keys
 
 
-def issue_seat_keys(seats: Sequence[Seat]) -> list[str]:
-    """A new key for each of ``seats`` (in their order), in the caller's write (which finishes it)."""
-    keys = [secrets.token_urlsafe(32) for _ in seats]
+def issue_seat_keys(seats: Sequence[Seat], keys: Sequence[str] | None = None) -> list[str]:
+    """A new key for each of ``seats`` (in their order), in the caller's write (which finishes it):
+    random, or ``keys`` (a club night's tables: :func:`scorekeeper.store.nights.table_seat_keys`)."""
+    keys = list(keys) if keys is not None else [secrets.token_urlsafe(32) for _ in seats]
     for seat, key in zip(seats, keys, strict=True):
         seat.key_hash = _digest(key)
     return keys
+
+
+def seat_keys_match(game_id: int, keys: Sequence[str]) -> bool:
+    """Whether ``keys`` are the game's seat keys now, seat by seat (new links made since: no)."""
+    stored = db.session.scalars(select(Seat.key_hash).where(Seat.game_id == game_id).order_by(Seat.position)).all()
+    return len(stored) == len(keys) and all(
+        hash_ is not None and hmac.compare_digest(_digest(key), hash_) for key, hash_ in zip(keys, stored, strict=True))
 
 
 def seat_of(game_id: int, key: str | None) -> HeldSeat | None:

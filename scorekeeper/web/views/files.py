@@ -95,11 +95,12 @@ def upload():
         return _refused(form, gettext(ABOUT).format(where=name, reason=presenters.too_many_words(refusal)), 413)
     try:
         files = transfer.read_files(doc)
+        nights = transfer.read_nights(doc, files)
     except GameFileError as exc:
         # The reason in the reader's words; what it names (a field, a player, a card) as the file has it.
         return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=said(exc)))
     keys: list[str] = []
-    outcomes = transfer.import_files(files, keys=keys)
+    outcomes = transfer.import_files(files, keys=keys, nights=nights)
     new = [o for o in outcomes if o.status == transfer.NEW]
     # This phone may change (and delete) what it imported; but a big backup must not push the
     # keys of the games it keeps score for now out of its session, so only the last few.

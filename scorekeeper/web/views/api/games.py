@@ -410,10 +410,11 @@ def import_files():
         raise ApiError(413, str(refusal))
     try:
         files = transfer.read_files(doc)
+        nights = transfer.read_nights(doc, files)
     except GameFileError as exc:
         raise ApiError(422, str(exc), exc.field) from None
     keys: list[str] = []
-    outcomes = transfer.import_files(files, keys=keys)
+    outcomes = transfer.import_files(files, keys=keys, nights=nights)
     new_keys = iter(keys)
     return jsonify({"games": [
         {"number": o.number, "id": o.game_id, "status": o.status,

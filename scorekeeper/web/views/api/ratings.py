@@ -12,8 +12,10 @@ from scorekeeper.web.views.api.games import bp
 from scorekeeper.web.views.club.ratings import rating_filter
 
 
-def player_json(line: history.RatedPlayer, rank: int | None) -> dict:
+def player_json(line: history.RatedPlayer, rank: int | None,
+                nights: dict[int, history.NightsTally] | None = None) -> dict:
     r = line
+    tally = (nights or {}).get(line.player_id, history.NightsTally())
     return {
         "rank": rank,
         "player_id": line.player_id,
@@ -26,6 +28,8 @@ def player_json(line: history.RatedPlayer, rank: int | None) -> dict:
         "recent": [round(v, 1) for v in r.recent],
         "recent_change": round(r.recent_change, 1),
         "provisional": r.provisional,
+        "nights_played": tally.played,
+        "nights_won": tally.won,
         "url": url_for("stats.player", player_id=line.player_id),
     }
 
@@ -69,11 +73,12 @@ def ratings():
         # on the page; a period is one of a few words, so another is a bad request.
         raise ApiError(404 if field == "rules" else 400, message, field=field)
     board = history.leaderboard(filters)
+    nights = history.nights_tally()  # the whole of every night, whatever the filters: a night is not split
     return jsonify({
         "rules": filters.rules,
         "period": filters.period,
         "games": board.games,
         "provisional_below": store.PROVISIONAL_BELOW,
-        "ranked": [player_json(line, i) for i, line in enumerate(board.ranked, start=1)],
-        "provisional": [player_json(line, None) for line in board.provisional],
+        "ranked": [player_json(line, i, nights) for i, line in enumerate(board.ranked, start=1)],
+        "provisional": [player_json(line, None, nights) for line in board.provisional],
     })

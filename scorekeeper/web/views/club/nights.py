@@ -11,7 +11,7 @@ from flask import Blueprint, abort, flash, request, url_for
 from werkzeug.exceptions import Forbidden
 
 from scorekeeper import store
-from scorekeeper.club.nights import night_standings, ratings_now
+from scorekeeper.club.nights import night_rating_changes, night_standings, ratings_now
 from scorekeeper.rules import N_, SeatingRefused, SetupError
 from scorekeeper.web import keyring, links
 from scorekeeper.web.clubkey import NotKeeper, club_only, is_keeper
@@ -68,7 +68,8 @@ def _night_page(night: store.Night, status: int = 200, problem: str | None = Non
     page = render("night.html", status, night=night, here=here, problem=problem, runs=runs,
                   roster=[p for p in store.roster() if p.id not in checked], waiting=waiting,
                   waiting_round=waiting_round, games=store.night_games(night.id),
-                  standings=night_standings(night.id), rule_name=rule_name(night.rules),
+                  standings=night_standings(night.id), changes=night_rating_changes(night.id),
+                  rule_name=rule_name(night.rules),
                   night_link=links.night_link(night.id, key) if key else None)
     return no_store(page) if key else page  # a page that shows a key is kept by no cache
 
@@ -162,7 +163,8 @@ def draw(night_id: int):
     night = _running(night_id)
     balanced = request.form.get("how") == "rating"
     try:
-        store.draw_night(night.id, random.SystemRandom(), ratings=ratings_now() if balanced else None)
+        store.draw_night(night.id, random.SystemRandom(), ratings=ratings_now() if balanced else None,
+                         winners_together=request.form.get("winners") == "together")
     except (SeatingRefused, store.NightRefused) as exc:
         return _night_page(night, 422, said(exc))
     return go(url_for("nights.night", night_id=night.id) + "#tables")
@@ -172,7 +174,7 @@ def draw(night_id: int):
 def start(night_id: int, table: int):
     night = _running(night_id)
     try:
-        started = store.start_table(night.id, table, random.SystemRandom())
+        started = store.start_table(night.id, table, random.SystemRandom(), keyring.held_night_key(night))
     except store.NotFound:
         abort(404)
     except store.NightRefused as exc:
@@ -180,7 +182,8 @@ def start(night_id: int, table: int):
     except SetupError as exc:
         return _night_page(night, 422, problem_words(exc.first))
     keyring.remember(started.game.id, started.key)
-    keyring.remember_made(started.game.id, started.seat_keys)
+    if keyring.made_here(started.game.id) is None:  # seat keys not made from the night's key (the keeper without it)
+        keyring.remember_made(started.game.id, started.seat_keys)
     flash(gettext("Table %(table)s is playing: game %(number)s.", table=table, number=started.game.id), "ok")
     return go(url_for("nights.night", night_id=night.id) + "#tables")
 

@@ -1,0 +1,172 @@
+"""Club nights in the club's JSON backup (``files/nightfile.py``): written beside the games,
+restored with them through the store on SQLite and PostgreSQL alike, never twice; a backup
+without nights restores as before; a night the backup gets wrong is refused whole, saying why."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import date
+
+import pytest
+from factories import a_round, upload, version_of
+
+from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import GameFileError
+from scorekeeper.rules import BALMORAL, ruleset_document
+from scorekeeper.store.models import db
+
+THURSDAY = date(2026, 12, 3)
+SEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
+
+
+def finish(game_id):
+    """Play a game to its end (the first player goes out every round)."""
+    game = store.load(game_id)
+    names = game.state.setup.players
+    while not game.state.finished:
+        store.record_round(game_id, len(game.state.rounds) + 1,
+                           a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+        game = store.load(game_id)
+
+
+def a_whole_night(rules="balmoral") -> int:
+    """Seven players (Gus went home), table 1 played to its end, table 2 waiting to start."""
+    night, _key = store.open_night(rules, THURSDAY)
+    store.check_in(night.id, SEVEN)
+    store.leave_night(night.id, store.find_player("Gus").id)
+    store.draw_night(night.id, random.Random(1))
+    finish(store.start_table(night.id, 1, random.Random(1)).game.id)
+    return night.id
+
+
+def what_the_club_has():
+    return [(n.held_on, n.rules.name, n.closed_at, n.players, n.games, n.drawn_round, n.drawn)
+            for n in store.every_night()]
+
+
+def restore(doc) -> list[transfer.Imported]:
+    files = transfer.read_files(doc)
+    return transfer.import_files(files, nights=transfer.read_nights(doc, files))
+
+
+def emptied(app) -> None:
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.create_all()
+
+
+def test_a_backup_keeps_the_clubs_nights_and_restores_them_into_an_empty_club(fresh_app):
+    with fresh_app.app_context():
+        a_whole_night()
+        closed, _key = store.open_night("classic", date(2026, 11, 26))
+        store.check_in(closed.id, ["Ann", "Ben"])
+        store.close_night(closed.id)
+        before = what_the_club_has()
+        doc = json.loads(transfer.as_json(transfer.backup()))
+    assert [n["held_on"] for n in doc["nights"]] == ["2026-11-26", "2026-12-03"]
+    assert doc["nights"][1]["games"] == [{"game": 1, "round": 1, "table": 1}]
+    emptied(fresh_app)
+    with fresh_app.app_context():
+        restore(doc)
+        assert what_the_club_has() == before
+        night = store.list_nights()[0]  # the latest: ids are the restoring club's
+        open_one = night.id
+        assert night.rules == "balmoral" and night.closed_at is None and night.key_hash is None
+        assert [t.table for t in store.drawn_tables(night)[1]] == [2]
+        assert store.night_games(open_one)[0].finished
+        # The night goes on: its waiting table starts as before.
+        store.start_table(open_one, 2, random.Random(1))
+
+
+def test_a_backup_restored_again_adds_no_night_and_a_game_newly_at_a_night_moves_on_a_version(fresh_app):
+    with fresh_app.app_context():
+        a_whole_night()
+        doc = json.loads(transfer.as_json(transfer.backup()))
+    emptied(fresh_app)
+    with fresh_app.app_context():
+        old = {k: v for k, v in doc.items() if k != "nights"}  # a backup from before nights were kept
+        assert [o.status for o in restore(old)] == [transfer.NEW]
+        assert store.list_nights() == [] and version_of(1) == 1
+        assert [o.status for o in restore(doc)] == [transfer.EXISTING]
+        assert len(store.list_nights()) == 1 and version_of(1) == 2  # its page now names the night
+        restore(doc)
+        assert len(store.list_nights()) == 1 and version_of(1) == 2
+
+
+def test_a_night_of_house_rules_comes_back_with_its_rules_into_a_club_without_them(fresh_app):
+    with fresh_app.app_context():
+        document = ruleset_document(BALMORAL) | {"name": "Thursday rules"}
+        entry = store.save_ruleset(document)
+        a_whole_night(entry.key)
+        doc = json.loads(transfer.as_json(transfer.backup()))
+    emptied(fresh_app)
+    with fresh_app.app_context():
+        restore(doc)
+        night = store.list_nights()[0]
+        assert store.get_ruleset(night.rules).name == "Thursday rules"
+
+
+# ------------------------------------------------------------------ refused whole
+
+
+def a_backup(*games_players, nights):
+    games = [{"format": "scorekeeper-game/2", "rules": "balmoral", "players": list(players),
+              "first_dealer": players[0], "rounds": []} for players in games_players]
+    return {"format": "scorekeeper-backup/1", "games": games, "nights": nights}
+
+
+def night(**fields):
+    return {"held_on": "2026-12-03", "rules": "balmoral", "opened_at": "2026-12-03T18:00:00Z",
+            "players": [{"name": n} for n in SEVEN], **fields}
+
+
+@pytest.mark.parametrize(("doc", "said"), [
+    (a_backup(["Ann", "Ben"], ["Cat", "Ann"], nights=[night(games=[{"game": 1, "round": 1, "table": 1},
+                                                                   {"game": 2, "round": 1, "table": 2}])]),
+     "Night 1 of the backup: Ann sits at two tables at once: games 1 and 2"),
+    (a_backup(["Ann", "Ben"], nights=[night(drawn={"round": 1, "tables": [{"table": 1, "players": ["Ann"]}]})]),
+     "Night 1 of the backup: table 1 is drawn with fewer than two players"),
+    (a_backup(["Ann", "Ben"], nights=[night(games=[{"game": 2, "round": 1, "table": 1}])]),
+     "Night 1 of the backup: \"game\" must be the number of one of the backup's games (1 to 1)"),
+    (a_backup(["Ann", "Ben"], nights=[night(games=[{"game": 1, "round": 1, "table": 1}]),
+                                      night(games=[{"game": 1, "round": 1, "table": 1}])]),
+     "Night 2 of the backup: game 1 of the backup is at night 1 too"),
+    (a_backup(["Ann", "Ben"], nights=[night(held_on="Thursday")]),
+     'Night 1 of the backup: "held_on" is not as a backup writes it'),
+    (a_backup(["Ann", "Ben"], nights=[night(players=[{"name": "Ann"}, {"name": "ann"}])]),
+     "Night 1 of the backup: ann is checked in twice"),
+    (a_backup(["Ann", "Ben"], nights={}), 'a backup\'s "nights" must be a list'),
+])
+def test_a_night_the_backup_gets_wrong_is_refused_saying_why(doc, said):
+    files = transfer.read_files(doc)
+    with pytest.raises(GameFileError) as refused:
+        transfer.read_nights(doc, files)
+    assert str(refused.value) == said
+
+
+def test_the_upload_page_refuses_a_night_at_two_tables_and_stores_nothing(web, app):
+    doc = a_backup(["Ann", "Ben"], ["Cat", "Ann"], nights=[night(games=[{"game": 1, "round": 1, "table": 1},
+                                                                        {"game": 2, "round": 1, "table": 2}])])
+    answer = upload(web, doc)
+    assert answer.status_code == 422
+    assert "Ann sits at two tables at once" in answer.get_data(as_text=True)
+    with app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_command_lines_backup_and_import_carry_the_nights(fresh_app, tmp_path):
+    runner = fresh_app.test_cli_runner()
+    with fresh_app.app_context():
+        a_whole_night()
+        before = what_the_club_has()
+    printed = runner.invoke(args=["games", "export", "--all"])
+    assert printed.exit_code == 0 and json.loads(printed.output)["nights"]
+    (tmp_path / "backup.json").write_text(printed.output, encoding="utf-8")
+    emptied(fresh_app)
+    done = runner.invoke(args=["games", "import", str(tmp_path / "backup.json")])
+    assert done.exit_code == 0, done.output
+    with fresh_app.app_context():
+        assert what_the_club_has() == before
