@@ -152,7 +152,7 @@ def play_a_round_of_games(keeper: Page, phones: list[Page], tv: Page, server: st
 
 
 def test_a_whole_club_night_by_touch_with_the_big_screen_following_it(page: Page, server, club_link, live_app,
-                                                                      another_phone, two_levels):
+                                                                      another_phone, two_levels, artifacts):
     began = time.monotonic()
     keeper = page
     keeper.goto(club_link)
@@ -214,6 +214,10 @@ def test_a_whole_club_night_by_touch_with_the_big_screen_following_it(page: Page
     expect(tv.locator(".screen-head")).to_contain_text("The night is closed.")
     shows_standings(tv, results)
     expect(tv.locator(".screen-standings tbody tr", has_text="2 games")).to_have_count(11)
-    assert tv.evaluate("document.documentElement.scrollWidth") <= 1920
+    # The TV, a tablet on the wall and a phone: nothing runs off the side.
+    for width, height in ((1920, 1080), (1024, 768), (390, 844)):
+        tv.set_viewport_size({"width": width, "height": height})
+        assert tv.evaluate("document.documentElement.scrollWidth") <= width
+        tv.screenshot(path=str(artifacts / f"night-screen-{width}.png"))
     assert not tv_errors, tv_errors
     print(f"\nA whole night (six games, twelve rounds), tapped: {time.monotonic() - began:.1f} s")
