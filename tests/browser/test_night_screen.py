@@ -22,7 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper import store
-from scorekeeper.rules.seating import meetings
+from scorekeeper.rules import meetings
 
 from .conftest import CDN_HOST
 from .test_table import record, time_passes
