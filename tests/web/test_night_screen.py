@@ -114,9 +114,11 @@ def test_a_night_with_no_table_yet_and_a_closed_night(web, app):
     web.post(f"{url}/draw", data={"how": "random"})
     page = text(web.get(f"{url}/screen"))
     assert page.count("Waiting to start") == 3 and all(name in page for name in ELEVEN)
+    assert "data-wake" in web.get(f"{url}/screen").get_data(as_text=True)  # the TV stays on while it goes on
     web.post(f"{url}/close")
-    page = text(web.get(f"{url}/screen"))
-    assert "The night is closed." in page and "Waiting to start" not in page
+    closed = web.get(f"{url}/screen")
+    assert "The night is closed." in text(closed) and "Waiting to start" not in text(closed)
+    assert "data-wake" not in closed.get_data(as_text=True)
 
 
 def test_no_such_night_has_no_screen(stranger):
