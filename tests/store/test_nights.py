@@ -286,3 +286,26 @@ def test_the_last_rounds_winners_sit_together_when_the_club_asks(app):
         plain = store.draw_night(night_id, random.Random(4))
         assert store.drawn_tables(store.get_night(night_id))[0] == 2
         assert sorted(n for t in plain for n in t.names) == sorted(ELEVEN)
+
+
+def test_a_nights_version_moves_with_its_draw_its_games_their_rounds_and_its_close(app):
+    with app.app_context():
+        assert store.night_version(999) is None
+        night, _key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay"])
+        seen = [store.night_version(night.id)]
+        assert seen[0] == store.NightVersion(False, None, ())
+        store.draw_night(night.id, random.Random(1))
+        store.start_table(night.id, 1, random.Random(1))
+        seen.append(store.night_version(night.id))
+        game_id = store.night_games(night.id)[0].game_id
+        players = store.load(game_id).state.setup.players
+        store.record_round(game_id, 1, a_round(players[0], {name: "K" for name in players[1:]}))
+        seen.append(store.night_version(night.id))
+        assert seen[-1].games == ((game_id, version_of(game_id)),)
+        store.close_night(night.id)
+        seen.append(store.night_version(night.id))
+        assert seen[-1].closed and len(set(seen)) == len(seen)
+        # A game in the bin is no longer the night's.
+        store.delete_game(game_id)
+        assert store.night_version(night.id).games == ()

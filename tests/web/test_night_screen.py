@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from factories import HTMX, a_round, text
+from factories import HTMX, a_round, counted, text
 
 from scorekeeper import store
 
@@ -114,11 +114,27 @@ def test_a_night_with_no_table_yet_and_a_closed_night(web, app):
     web.post(f"{url}/draw", data={"how": "random"})
     page = text(web.get(f"{url}/screen"))
     assert page.count("Waiting to start") == 3 and all(name in page for name in ELEVEN)
+    assert "data-wake" in web.get(f"{url}/screen").get_data(as_text=True)  # the TV stays on while it goes on
     web.post(f"{url}/close")
-    page = text(web.get(f"{url}/screen"))
-    assert "The night is closed." in page and "Waiting to start" not in page
+    closed = web.get(f"{url}/screen")
+    assert "The night is closed." in text(closed) and "Waiting to start" not in text(closed)
+    assert "data-wake" not in closed.get_data(as_text=True)
 
 
 def test_no_such_night_has_no_screen(stranger):
     assert stranger.get("/nights/999/screen").status_code == 404
     assert stranger.get("/nights/999/screen/live?v=x", headers=HTMX).status_code == 404
+
+
+def test_an_unchanged_poll_or_reload_costs_one_query(web, stranger, app):
+    url, _games = night_with_tables(web, app)
+    page = stranger.get(f"{url}/screen")
+    tag = re.search(r'/screen/live\?v=([^"&]+)"', page.get_data(as_text=True)).group(1)
+    with counted() as statements:
+        poll = stranger.get(f"{url}/screen/live?v={tag}", headers=HTMX)
+        reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
+    assert (poll.status_code, reload.status_code) == (204, 304)
+    # The night's versions alone, once for each: no game loaded, no standings worked out (the
+    # test's own savepoints around each request left out).
+    sent = [s for s in statements if "SAVEPOINT" not in s]
+    assert len(sent) == 2 and all(s.startswith("SELECT night.closed_at") for s in sent), sent
