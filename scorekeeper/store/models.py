@@ -370,8 +370,9 @@ class RatingSummary(db.Model):
 
 
 class CountedGame(db.Model):
-    """A kept game that has a summary: one the players' summaries count (what a change to it
-    takes out of them before it puts its new figures in, a game put in the bin included)."""
+    """A finished game not in the bin that has a summary: one the players' summaries count (what
+    a change to it takes out of them before it puts its new figures in, a game put in the bin or
+    no longer finished included)."""
 
     __tablename__ = "counted_game"
 
@@ -379,12 +380,14 @@ class CountedGame(db.Model):
 
 
 class PlayerSummary(db.Model):
-    """One player's figures over their kept games of one rule set (by the key each game keeps),
-    added up: what their page shows, read in one row a rule set whatever the number of games.
+    """One player's figures over their finished games not in the bin, of one rule set (by the key
+    each game keeps), added up: what their page shows (with their unfinished games added as they
+    stand), read in one row a rule set whatever the number of games.
 
     Derived, never a fact: :mod:`scorekeeper.store.figures.player_summaries` takes out a changed
     game's old figures and puts in its new ones, in the transaction of the change, and ``flask
-    games rebuild`` adds them all up again. The figures count games that can be worked out.
+    games rebuild`` adds them all up again. The figures count finished games that can be
+    worked out; a round of a game being played writes none of them.
     """
 
     __tablename__ = "player_summary"
@@ -423,7 +426,8 @@ class PlayerLevel(db.Model):
 
 
 class PlayerPair(db.Model):
-    """How many kept games two players sat at together (a player's opponents, one row each)."""
+    """How many finished games not in the bin two players sat at together (a player's opponents,
+    one row each; their unfinished games are added as they stand)."""
 
     __tablename__ = "player_pair"
 

@@ -5,7 +5,8 @@ game still being played leaves them alone; a player's page adds that game as it 
 from __future__ import annotations
 
 from factories import a_round, counted, start_game
-from sqlalchemy import select
+from sqlalchemy import event, select
+from sqlalchemy.engine import Engine
 
 from scorekeeper import store
 from scorekeeper.club import history
@@ -76,3 +77,23 @@ def test_the_sums_follow_a_finished_game_through_every_change(app):
         store.restore_game(game_id)
         as_rebuilt()
         assert history.player_stats(ann()).overall.finished == 1
+
+
+def test_a_change_of_more_games_than_sqlite_takes_parameters_is_added_up(app):
+    """An import of a club's whole backup is one change: its games' ids are written into the
+    statements, not sent as one parameter each (SQLite takes 32,766 where it is built so)."""
+    with app.app_context():
+        game_id = classic()
+        many = [game_id, *range(10**6, 10**6 + 40_000)]
+        sent: list[int] = []
+
+        def count(conn, cursor, statement, parameters, context, executemany):
+            sent.append(len(parameters or ()))
+
+        event.listen(Engine, "before_cursor_execute", count)
+        try:
+            taken = player_summaries.take_out(many)
+        finally:
+            event.remove(Engine, "before_cursor_execute", count)
+        assert taken is not None and taken.counted == {game_id}
+        assert sent and max(sent) < 100, sent

@@ -23,10 +23,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, case, delete, func, insert, select
+from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, insert, select
 from sqlalchemy.orm import Session, aliased
 
-from scorekeeper.store.models import (CountedGame, Game, GameSummary, Player, PlayerLevel, PlayerPair,
+from scorekeeper.store.models import (CountedGame, Game, GameSummary, Player, PlayerLevel, PlayerPair, Seat,
                                       PlayerSummary, SeatSummary, db)
 
 Key = tuple[int, str]
@@ -80,6 +80,12 @@ def climbs_counted(text: str) -> Counter:
         part, _, times = token.rpartition("*")
         counted[part] += int(times)
     return counted
+
+
+def among(column, ids: Collection[int]) -> ColumnElement[bool]:
+    """``column IN ids``, the ids written into the statement: a change may touch more games (an
+    import of a club's whole backup) than SQLite takes parameters in one statement."""
+    return column.in_(bindparam(None, sorted(ids), expanding=True, literal_execute=True, unique=True))
 
 
 def _count(condition: ColumnElement[bool]):
@@ -162,7 +168,7 @@ def _pairs(where: ColumnElement[bool], session: Session) -> Counter:
 def _counted(game_ids: Collection[int] | None = None) -> ColumnElement[bool]:
     """The games counted (of ``game_ids``: those ids, read as counted already)."""
     if game_ids is not None:
-        return Game.id.in_(sorted(game_ids))
+        return among(Game.id, game_ids)
     return Game.id.in_(select(CountedGame.game_id))
 
 
@@ -187,7 +193,12 @@ def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken |
     if not ids:
         return None
     session = session or db.session()
-    counted = frozenset(session.scalars(select(CountedGame.game_id).where(CountedGame.game_id.in_(ids))))
+    # The games' players' rows held until the commit, in one order: two changes at once on
+    # PostgreSQL (a correction of an old game as a player's new one ends) would each read the
+    # player's sums and write them back, one over the other. SQLite's writes take turns anyway.
+    session.execute(select(Player.id).where(Player.id.in_(select(Seat.player_id).where(among(Seat.game_id, ids))))
+                    .order_by(Player.id).with_for_update())
+    counted = frozenset(session.scalars(select(CountedGame.game_id).where(among(CountedGame.game_id, ids))))
     if not counted:  # new games: nothing to take out
         return Taken(ids, counted, {}, Counter(), Counter())
     where = _counted(counted)
@@ -202,10 +213,10 @@ def put_in(taken: Taken | None, session: Session | None = None) -> None:
     session = session or db.session()
     ids = list(taken.game_ids)
     counted = frozenset(session.scalars(select(GameSummary.game_id).join(Game, Game.id == GameSummary.game_id)
-                                        .where(GameSummary.game_id.in_(ids), COUNTED)))
+                                        .where(among(GameSummary.game_id, ids), COUNTED)))
     left, came = taken.counted - counted, counted - taken.counted
     if left:
-        session.execute(delete(CountedGame).where(CountedGame.game_id.in_(sorted(left))))
+        session.execute(delete(CountedGame).where(among(CountedGame.game_id, left)))
     if came:
         session.execute(insert(CountedGame), [{"game_id": gid} for gid in sorted(came)])
     where = _counted(counted) if counted else None
@@ -221,7 +232,7 @@ def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: S
         return
     players = {pid for pid, _ in keys}
     stored = {(row.player_id, row.rules): row for row in session.execute(
-        select(*PlayerSummary.__table__.c).where(PlayerSummary.player_id.in_(players)))}
+        select(*PlayerSummary.__table__.c).where(among(PlayerSummary.player_id, players)))}
     rows = {key: _figures_of(row) for key, row in stored.items()}
     for key in sorted(keys):
         now = rows.get(key, Figures())
@@ -244,7 +255,7 @@ def _move_sums(before: dict[Key, Figures], after: dict[Key, Figures], session: S
         else:
             rows[key] = now
     # The players' rows written again whole: three statements, however many rows moved.
-    session.execute(delete(PlayerSummary).where(PlayerSummary.player_id.in_(players)))
+    session.execute(delete(PlayerSummary).where(among(PlayerSummary.player_id, players)))
     if rows:
         session.execute(insert(PlayerSummary), [{"player_id": pid, "rules": rules, **figures.stored()}
                                                 for (pid, rules), figures in sorted(rows.items())])
@@ -266,7 +277,7 @@ def _move_counts(model: type[PlayerLevel] | type[PlayerPair], before: Counter, a
     players = {key[0] for key in moved}
     counts = _count_rows(model, session, players)
     counts.update(moved)
-    session.execute(delete(model).where(model.player_id.in_(players)))
+    session.execute(delete(model).where(among(model.player_id, players)))
     rows = _rows_of(model, counts)
     if rows:
         session.execute(insert(model), rows)
@@ -276,7 +287,7 @@ def _count_rows(model, session: Session, players: set[int] | None = None) -> Cou
     """The stored rows as counts, keyed as :func:`_levels` and :func:`_pairs` key them."""
     query = select(*model.__table__.c)
     if players is not None:
-        query = query.where(model.player_id.in_(players))
+        query = query.where(among(model.player_id, players))
     if model is PlayerLevel:
         return _level_counts((r.player_id, r.rules, r.level, r.games, r.rounds) for r in session.execute(query))
     return Counter({(r.player_id, r.other_id): r.games for r in session.execute(query)})
