@@ -386,7 +386,8 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def every_night() -> list[NightRecord]:
-    """Every night as a backup keeps it, the earliest first, in four queries whatever their number.
+    """Every night as a backup keeps it, the earliest first, in four queries whatever their number,
+    its games in the bin left out.
 
     A night's rules are its rule set's as it is now; a closed night whose house rule set was
     deleted since keeps its first game's copy (a night with neither is left out: nothing of it
@@ -398,8 +399,11 @@ def every_night() -> list[NightRecord]:
             .join(Player, Player.id == NightPlayer.player_id).order_by(NightPlayer.arrived_at, Player.name_key)):
         players.setdefault(night_id, []).append(NightPlayerRecord(name, _utc(arrived), _utc(left)))
     games: dict[int, list[NightGameRecord]] = {}
+    # A game in the bin is no longer the night's (as in night_games): kept, it would come back
+    # live, count in the standings, and sit at a table the night has drawn again since.
     for night_id, game_id, rnd, table in db.session.execute(
             select(NightGame.night_id, NightGame.game_id, NightGame.round, NightGame.table)
+            .join(Game, Game.id == NightGame.game_id).where(Game.deleted_at.is_(None))
             .order_by(NightGame.round, NightGame.table, NightGame.game_id)):
         games.setdefault(night_id, []).append(NightGameRecord(game_id, rnd, table))
     names = dict(db.session.execute(select(Player.id, Player.name)).all()) if any(n.drawn for n in nights) else {}

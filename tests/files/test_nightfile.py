@@ -12,6 +12,7 @@ import pytest
 from factories import a_round, upload, version_of
 
 from scorekeeper import store
+from scorekeeper.club.nights import night_standings
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import GameFileError
 from scorekeeper.rules import BALMORAL, ruleset_document
@@ -107,6 +108,29 @@ def test_a_night_of_house_rules_comes_back_with_its_rules_into_a_club_without_th
         restore(doc)
         night = store.list_nights()[0]
         assert store.get_ruleset(night.rules).name == "Thursday rules"
+
+
+def standings_by_name(night_id):
+    return [(s.rank, s.name, s.points, s.relative, s.games, s.playing) for s in night_standings(night_id)]
+
+
+def test_a_game_put_in_the_bin_stays_out_of_the_nights_backup_and_the_night_restores_as_it_stands(fresh_app):
+    with fresh_app.app_context():
+        night, _key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, SEVEN)
+        store.draw_night(night.id, random.Random(1))
+        binned = store.start_table(night.id, 1, random.Random(1)).game.id
+        store.delete_game(binned)
+        store.draw_night(night.id, random.Random(2))  # round 1 again: its players are free
+        finish(store.start_table(night.id, 1, random.Random(2)).game.id)
+        before, standing = what_the_club_has(), standings_by_name(night.id)
+        doc = json.loads(transfer.as_json(transfer.backup()))
+    assert len(doc["nights"][0]["games"]) == 1
+    emptied(fresh_app)
+    with fresh_app.app_context():
+        restore(doc)
+        assert what_the_club_has() == before
+        assert standings_by_name(store.list_nights()[0].id) == standing
 
 
 # ------------------------------------------------------------------ refused whole
