@@ -9,7 +9,9 @@ import random
 from datetime import date
 
 import pytest
-from factories import a_round, upload, version_of
+from conftest import CLUB_KEY, make_keeper
+from factories import a_round, text, upload, version_of
+from history_games import random_docs
 
 from scorekeeper import store
 from scorekeeper.club.nights import night_standings
@@ -19,6 +21,7 @@ from scorekeeper.rules import BALMORAL, ruleset_document
 from scorekeeper.store.models import db
 
 THURSDAY = date(2026, 12, 3)
+AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
 SEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 
@@ -200,3 +203,32 @@ def test_the_command_lines_backup_and_import_carry_the_nights(fresh_app, tmp_pat
     assert done.exit_code == 0, done.output
     with fresh_app.app_context():
         assert what_the_club_has() == before
+
+
+def a_night_this_club_cannot_seat():
+    """Read well, but Ann sits at round 2's table while her round-1 game is still in progress."""
+    [finished] = random_docs(1, seed=16, players=["Ann", "Cat", "Dan"])
+    doc = a_backup(["Ann", "Ben"], nights=[night(games=[{"game": 1, "round": 1, "table": 1},
+                                                        {"game": 2, "round": 2, "table": 1}])])
+    doc["games"].append(finished)
+    return doc
+
+
+REFUSED_AT_THE_TABLE = "Night 1 of the backup: Ann is already playing at table 1"
+
+
+def test_the_upload_page_refuses_a_night_the_club_cannot_seat_and_stores_nothing(web, app):
+    answer = upload(web, a_night_this_club_cannot_seat(), name="backup.json")
+    assert answer.status_code == 422
+    assert f"backup.json: refused: {REFUSED_AT_THE_TABLE}" in text(answer)
+    with app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_api_refuses_a_night_the_club_cannot_seat_and_stores_nothing(app):
+    keeper = make_keeper(app.test_client())
+    answer = keeper.post("/api/import", json=a_night_this_club_cannot_seat(), headers=AUTH)
+    assert answer.status_code == 422
+    assert answer.get_json() == {"error": {"message": REFUSED_AT_THE_TABLE, "field": "nights"}}
+    with app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
