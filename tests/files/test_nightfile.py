@@ -232,3 +232,11 @@ def test_the_api_refuses_a_night_the_club_cannot_seat_and_stores_nothing(app):
     assert answer.get_json() == {"error": {"message": REFUSED_AT_THE_TABLE, "field": "nights"}}
     with app.app_context():
         assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_command_line_refuses_a_night_the_club_cannot_seat_and_stores_nothing(fresh_app, tmp_path):
+    (tmp_path / "backup.json").write_text(json.dumps(a_night_this_club_cannot_seat()), encoding="utf-8")
+    done = fresh_app.test_cli_runner().invoke(args=["games", "import", str(tmp_path / "backup.json")])
+    assert done.exit_code == 1 and f"backup.json: refused: {REFUSED_AT_THE_TABLE}" in done.output
+    with fresh_app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
