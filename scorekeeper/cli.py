@@ -39,6 +39,9 @@ def import_command(file) -> None:
         sys.exit(1)
     try:
         outcomes = import_files(files, nights=nights)
+    except store.NightRefused as exc:  # a night whose games cannot be seated so: nothing stored
+        click.echo(f"{file.name}: refused: {exc}", err=True)
+        sys.exit(1)
     except store.DatabaseRefused as exc:
         if not store.is_disk_full(exc):
             raise

@@ -101,6 +101,9 @@ def read_night(doc: object, files: Sequence[GameFile], taken: dict[int, int], nu
                                        {"game": game, "night": taken[game]}), "games")
         games.append(NightGameRecord(game - 1, _number(g.get("round"), "round"), _number(g.get("table"), "table")))
     _one_table_at_once(games, files)
+    if closed_at is not None and doc.get("drawn") is not None:
+        # Closing a night lets its waiting tables go: kept, its big screen would wait for them.
+        raise GameFileError(Phrase(N_("a closed night has no tables waiting to start")), "drawn")
     drawn_round, drawn = _read_drawn(doc.get("drawn"), {name_key(p.name) for p in players})
     return NightRecord(held_on, rules, opened_at, closed_at, tuple(players), tuple(games), drawn_round, drawn)
 
@@ -130,6 +133,8 @@ def _read_drawn(doc: object, here: set[str]) -> tuple[int, tuple[tuple[int, tupl
         if not isinstance(t, Mapping) or not isinstance(t.get("players"), list):
             raise _shape("drawn")
         table = _number(t.get("table"), "drawn")
+        if any(table == other for other, _names in tables):  # stored by number: one would be lost
+            raise GameFileError(Phrase(N_("table {table} is drawn twice"), {"table": table}), "drawn")
         names = tuple(_name(n, "drawn") for n in t["players"])
         if len(names) < 2:
             raise GameFileError(Phrase(N_("table {table} is drawn with fewer than two players"), {"table": table}), "drawn")

@@ -386,7 +386,8 @@ def _utc(moment: datetime | None) -> datetime | None:
 
 
 def every_night() -> list[NightRecord]:
-    """Every night as a backup keeps it, the earliest first, in four queries whatever their number.
+    """Every night as a backup keeps it, the earliest first, in four queries whatever their number,
+    its games in the bin left out.
 
     A night's rules are its rule set's as it is now; a closed night whose house rule set was
     deleted since keeps its first game's copy (a night with neither is left out: nothing of it
@@ -398,8 +399,11 @@ def every_night() -> list[NightRecord]:
             .join(Player, Player.id == NightPlayer.player_id).order_by(NightPlayer.arrived_at, Player.name_key)):
         players.setdefault(night_id, []).append(NightPlayerRecord(name, _utc(arrived), _utc(left)))
     games: dict[int, list[NightGameRecord]] = {}
+    # A game in the bin is no longer the night's (as in night_games): kept, it would come back
+    # live, count in the standings, and sit at a table the night has drawn again since.
     for night_id, game_id, rnd, table in db.session.execute(
             select(NightGame.night_id, NightGame.game_id, NightGame.round, NightGame.table)
+            .join(Game, Game.id == NightGame.game_id).where(Game.deleted_at.is_(None))
             .order_by(NightGame.round, NightGame.table, NightGame.game_id)):
         games.setdefault(night_id, []).append(NightGameRecord(game_id, rnd, table))
     names = dict(db.session.execute(select(Player.id, Player.name)).all()) if any(n.drawn for n in nights) else {}
@@ -428,27 +432,41 @@ def restore_nights(records: Sequence[NightRecord], game_ids: Sequence[int]) -> l
     """The nights of a backup stored again, in the caller's write (an import, which finishes it),
     their games being ``game_ids`` (the backup's games as stored, in its order). A night already
     here (its date and the moment it was opened) is not stored twice. Returns the games tied to a
-    night here: the caller moves on the version of those stored before, as a change to them."""
+    night here: the caller moves on the version of those stored before, as a change to them.
+    A night whose games this club cannot seat as the backup has them (a player at a table of
+    a later round while their game is still in progress): :class:`NightRefused`, naming the
+    night by its place (from 1) in the backup, and the caller's write stores nothing."""
     tied: list[int] = []
-    for record in records:
-        if any(_same_moment(opened, record.opened_at) for opened in db.session.scalars(
-                select(Night.opened_at).where(Night.held_on == record.held_on))):
-            continue
-        night = Night(rules=ruleset_for(record.rules), held_on=record.held_on, opened_at=record.opened_at)
-        db.session.add(night)
-        db.session.flush()
-        for who in record.players:
-            player = get_or_create_player(who.name)
-            db.session.add(NightPlayer(night_id=night.id, player_id=player.id, arrived_at=who.arrived_at,
-                                       left_at=who.left_at))
-        db.session.flush()
-        for kept in record.games:
-            game_id = game_ids[kept.game]
-            if night_of(game_id) is None:  # a game another night of this club has already stays there
-                add_night_game(night.id, game_id, kept.round, kept.table)
-                tied.append(game_id)
-        _set_drawn(night, record.drawn_round,
-                   {table: [get_or_create_player(name).id for name in names] for table, names in record.drawn})
-        night.closed_at = record.closed_at
+    for number, record in enumerate(records, start=1):
+        try:
+            tied.extend(_restore_night(record, game_ids))
+        except NightRefused as exc:
+            raise NightRefused(Phrase(N_("Night {number} of the backup: {reason}"),
+                                      {"number": number, "reason": exc.said})) from None
     db.session.flush()
+    return tied
+
+
+def _restore_night(record: NightRecord, game_ids: Sequence[int]) -> list[int]:
+    """One night of a backup stored again (none if it is here already): the games tied to it."""
+    tied: list[int] = []
+    if any(_same_moment(opened, record.opened_at) for opened in db.session.scalars(
+            select(Night.opened_at).where(Night.held_on == record.held_on))):
+        return tied
+    night = Night(rules=ruleset_for(record.rules), held_on=record.held_on, opened_at=record.opened_at)
+    db.session.add(night)
+    db.session.flush()
+    for who in record.players:
+        player = get_or_create_player(who.name)
+        db.session.add(NightPlayer(night_id=night.id, player_id=player.id, arrived_at=who.arrived_at,
+                                   left_at=who.left_at))
+    db.session.flush()
+    for kept in record.games:
+        game_id = game_ids[kept.game]
+        if night_of(game_id) is None:  # a game another night of this club has already stays there
+            add_night_game(night.id, game_id, kept.round, kept.table)
+            tied.append(game_id)
+    _set_drawn(night, record.drawn_round,
+               {table: [get_or_create_player(name).id for name in names] for table, names in record.drawn})
+    night.closed_at = record.closed_at
     return tied

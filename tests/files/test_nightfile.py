@@ -9,15 +9,19 @@ import random
 from datetime import date
 
 import pytest
-from factories import a_round, upload, version_of
+from conftest import CLUB_KEY, make_keeper
+from factories import a_round, text, upload, version_of
+from history_games import random_docs
 
 from scorekeeper import store
+from scorekeeper.club.nights import night_standings
 from scorekeeper.files import transfer
 from scorekeeper.files.gamefile import GameFileError
 from scorekeeper.rules import BALMORAL, ruleset_document
 from scorekeeper.store.models import db
 
 THURSDAY = date(2026, 12, 3)
+AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
 SEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
 
 
@@ -109,6 +113,29 @@ def test_a_night_of_house_rules_comes_back_with_its_rules_into_a_club_without_th
         assert store.get_ruleset(night.rules).name == "Thursday rules"
 
 
+def standings_by_name(night_id):
+    return [(s.rank, s.name, s.points, s.relative, s.games, s.playing) for s in night_standings(night_id)]
+
+
+def test_a_game_put_in_the_bin_stays_out_of_the_nights_backup_and_the_night_restores_as_it_stands(fresh_app):
+    with fresh_app.app_context():
+        night, _key = store.open_night("balmoral", THURSDAY)
+        store.check_in(night.id, SEVEN)
+        store.draw_night(night.id, random.Random(1))
+        binned = store.start_table(night.id, 1, random.Random(1)).game.id
+        store.delete_game(binned)
+        store.draw_night(night.id, random.Random(2))  # round 1 again: its players are free
+        finish(store.start_table(night.id, 1, random.Random(2)).game.id)
+        before, standing = what_the_club_has(), standings_by_name(night.id)
+        doc = json.loads(transfer.as_json(transfer.backup()))
+    assert len(doc["nights"][0]["games"]) == 1
+    emptied(fresh_app)
+    with fresh_app.app_context():
+        restore(doc)
+        assert what_the_club_has() == before
+        assert standings_by_name(store.list_nights()[0].id) == standing
+
+
 # ------------------------------------------------------------------ refused whole
 
 
@@ -134,6 +161,12 @@ def night(**fields):
     (a_backup(["Ann", "Ben"], nights=[night(games=[{"game": 1, "round": 1, "table": 1}]),
                                       night(games=[{"game": 1, "round": 1, "table": 1}])]),
      "Night 2 of the backup: game 1 of the backup is at night 1 too"),
+    (a_backup(["Ann", "Ben"], nights=[night(drawn={"round": 1, "tables": [{"table": 1, "players": ["Ann", "Ben"]},
+                                                                          {"table": 1, "players": ["Cat", "Dan"]}]})]),
+     "Night 1 of the backup: table 1 is drawn twice"),
+    (a_backup(["Ann", "Ben"], nights=[night(closed_at="2026-12-03T23:00:00Z",
+                                            drawn={"round": 1, "tables": [{"table": 1, "players": ["Ann", "Ben"]}]})]),
+     "Night 1 of the backup: a closed night has no tables waiting to start"),
     (a_backup(["Ann", "Ben"], nights=[night(held_on="Thursday")]),
      'Night 1 of the backup: "held_on" is not as a backup writes it'),
     (a_backup(["Ann", "Ben"], nights=[night(players=[{"name": "Ann"}, {"name": "ann"}])]),
@@ -170,3 +203,40 @@ def test_the_command_lines_backup_and_import_carry_the_nights(fresh_app, tmp_pat
     assert done.exit_code == 0, done.output
     with fresh_app.app_context():
         assert what_the_club_has() == before
+
+
+def a_night_this_club_cannot_seat():
+    """Read well, but Ann sits at round 2's table while her round-1 game is still in progress."""
+    [finished] = random_docs(1, seed=16, players=["Ann", "Cat", "Dan"])
+    doc = a_backup(["Ann", "Ben"], nights=[night(games=[{"game": 1, "round": 1, "table": 1},
+                                                        {"game": 2, "round": 2, "table": 1}])])
+    doc["games"].append(finished)
+    return doc
+
+
+REFUSED_AT_THE_TABLE = "Night 1 of the backup: Ann is already playing at table 1"
+
+
+def test_the_upload_page_refuses_a_night_the_club_cannot_seat_and_stores_nothing(web, app):
+    answer = upload(web, a_night_this_club_cannot_seat(), name="backup.json")
+    assert answer.status_code == 422
+    assert f"backup.json: refused: {REFUSED_AT_THE_TABLE}" in text(answer)
+    with app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_api_refuses_a_night_the_club_cannot_seat_and_stores_nothing(app):
+    keeper = make_keeper(app.test_client())
+    answer = keeper.post("/api/import", json=a_night_this_club_cannot_seat(), headers=AUTH)
+    assert answer.status_code == 422
+    assert answer.get_json() == {"error": {"message": REFUSED_AT_THE_TABLE, "field": "nights"}}
+    with app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []
+
+
+def test_the_command_line_refuses_a_night_the_club_cannot_seat_and_stores_nothing(fresh_app, tmp_path):
+    (tmp_path / "backup.json").write_text(json.dumps(a_night_this_club_cannot_seat()), encoding="utf-8")
+    done = fresh_app.test_cli_runner().invoke(args=["games", "import", str(tmp_path / "backup.json")])
+    assert done.exit_code == 1 and f"backup.json: refused: {REFUSED_AT_THE_TABLE}" in done.output
+    with fresh_app.app_context():
+        assert store.all_game_ids() == [] and store.list_nights() == []

@@ -100,7 +100,10 @@ def upload():
         # The reason in the reader's words; what it names (a field, a player, a card) as the file has it.
         return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=said(exc)))
     keys: list[str] = []
-    outcomes = transfer.import_files(files, keys=keys, nights=nights)
+    try:
+        outcomes = transfer.import_files(files, keys=keys, nights=nights)
+    except store.NightRefused as exc:  # a night whose games cannot be seated so: nothing stored
+        return _refused(form, gettext("%(file)s: refused: %(reason)s", file=name, reason=said(exc)))
     new = [o for o in outcomes if o.status == transfer.NEW]
     # This phone may change (and delete) what it imported; but a big backup must not push the
     # keys of the games it keeps score for now out of its session, so only the last few.

@@ -414,7 +414,10 @@ def import_files():
     except GameFileError as exc:
         raise ApiError(422, str(exc), exc.field) from None
     keys: list[str] = []
-    outcomes = transfer.import_files(files, keys=keys, nights=nights)
+    try:
+        outcomes = transfer.import_files(files, keys=keys, nights=nights)
+    except store.NightRefused as exc:  # a night whose games cannot be seated so: nothing stored
+        raise ApiError(422, str(exc), "nights") from None
     new_keys = iter(keys)
     return jsonify({"games": [
         {"number": o.number, "id": o.game_id, "status": o.status,
