@@ -138,3 +138,34 @@ def test_an_unchanged_poll_or_reload_costs_one_query(web, stranger, app):
     # test's own savepoints around each request left out).
     sent = [s for s in statements if "SAVEPOINT" not in s]
     assert len(sent) == 2 and all(s.startswith("SELECT night.closed_at") for s in sent), sent
+
+
+def tag_of(answer) -> str:
+    return re.search(r'/screen/live\?v=([^"&]+)"', answer.get_data(as_text=True)).group(1)
+
+
+def test_renaming_a_player_drawn_and_not_yet_seated_shows_on_the_screen(web, stranger, app):
+    url = open_a_night(web)
+    web.post(f"{url}/draw", data={"how": "random"})
+    page = stranger.get(f"{url}/screen")
+    with app.app_context():
+        store.rename_player(store.find_player("Ann").id, "Annabel")
+    poll = stranger.get(f"{url}/screen/live?v={tag_of(page)}", headers=HTMX)
+    assert poll.status_code == 200 and "Annabel" in text(poll)
+    reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
+    assert reload.status_code == 200 and "Annabel" in text(reload)
+
+
+def test_renaming_the_nights_house_rule_set_shows_on_the_screen(web, stranger, app):
+    with app.app_context():
+        house = store.save_ruleset({**store.get_ruleset("balmoral").document, "name": "Two levels"})
+    answer = web.post("/nights/", data={"held_on": "2026-12-03", "rules": house.key})
+    url = answer.headers["Location"]
+    page = stranger.get(f"{url}/screen")
+    assert "Two levels" in text(page)
+    with app.app_context():
+        store.rename_ruleset(int(house.key.split("-")[1]), "Thursday rules")
+    poll = stranger.get(f"{url}/screen/live?v={tag_of(page)}", headers=HTMX)
+    assert poll.status_code == 200 and "Thursday rules" in text(poll)
+    reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
+    assert reload.status_code == 200 and "Thursday rules" in text(reload)
