@@ -9,6 +9,7 @@ import re
 from factories import HTMX, a_round, counted, text
 
 from scorekeeper import store
+from scorekeeper.web import languages
 
 ELEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 
@@ -169,3 +170,23 @@ def test_renaming_the_nights_house_rule_set_shows_on_the_screen(web, stranger, a
     assert poll.status_code == 200 and "Thursday rules" in text(poll)
     reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
     assert reload.status_code == 200 and "Thursday rules" in text(reload)
+
+
+def test_a_tables_round_is_titled_as_the_readers_language_orders_its_words(web, app, monkeypatch):
+    # Every shipped language puts the word first ("Runde 2", "Kierros 2"); the title is the
+    # catalogue's whole sentence all the same, so a language that writes it otherwise can.
+    said = languages.round_message
+    monkeypatch.setattr(languages, "round_message", lambda rules, message: "%(number)s/%(round)s"
+                        if message == "%(round)s %(number)s" else said(rules, message))
+    url, _games = night_with_tables(web, app, ELEVEN[:4])
+    assert "1/Round" in text(web.get(f"{url}/screen"))
+
+
+def test_the_names_at_a_table_waiting_to_start_are_listed_in_the_readers_language(web):
+    url = open_a_night(web, ELEVEN[:4])
+    web.post(f"{url}/draw", data={"how": "random"})
+    html = web.get(f"{url}/screen").get_data(as_text=True)
+    names = re.search(r'<p class="screen-names">([^<]*)</p>', html).group(1)
+    assert re.fullmatch(r"\w+, \w+, \w+ and \w+", names), names
+    french = web.get(f"{url}/screen", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert re.search(r'<p class="screen-names">\w+, \w+, \w+ et \w+</p>', french)
