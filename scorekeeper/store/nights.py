@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from itertools import combinations
 from typing import NamedTuple
 
-from sqlalchemy import func, select
+from sqlalchemy import String, cast, func, literal, select
 
 from scorekeeper.rules import USUAL_TABLE, N_, GameSetup, NameRefused, Phrase, RuleSet, clean_name, draw_tables, start
 from scorekeeper.store.access import issue_key
@@ -28,11 +28,11 @@ from scorekeeper.store.changes import finish_game, finish_games
 from scorekeeper.store.database import writing
 from scorekeeper.store.games import add_game
 from scorekeeper.store.errors import NightRefused, NotFound, PlayerNameError
-from scorekeeper.store.models import (Game, GameSummary, Night, NightGame, NightPlayer, Player, Seat, SeatSummary, db,
-                                      utcnow)
+from scorekeeper.store.models import (Game, GameSummary, HouseRuleSet, Night, NightGame, NightPlayer, Player, Seat,
+                                      SeatSummary, db, utcnow)
 from scorekeeper.store.players import get_or_create_player
 from scorekeeper.store.replays import rules_of
-from scorekeeper.store.rulesets import get_ruleset, ruleset_for
+from scorekeeper.store.rulesets import HOUSE, get_ruleset, ruleset_for
 from scorekeeper.store.seats.seat_keys import issue_seat_keys, seat_keys_match
 
 
@@ -161,19 +161,30 @@ def night_games(night_id: int) -> list[NightTable]:
 
 class NightVersion(NamedTuple):
     """What a night's big screen shows, told apart in one query: whether the night is closed,
-    the tables drawn and waiting, and each of its games (out of the bin) with its version.
+    the tables drawn and waiting, each of its games (out of the bin) with its version, the
+    names of the players checked in (those at the tables drawn are among them) and the name of
+    the night's house rule set (None for a preset, whose name never changes).
     Every change to a game (a round, a correction, a rename of a seated player) moves its
-    version on, so an unchanged one means an unchanged screen."""
+    version on; a rename of a player drawn but not yet seated, or of the night's rule set,
+    moves no game's, hence the names here. An unchanged one means an unchanged screen."""
 
     closed: bool
     drawn: str | None
     games: tuple[tuple[int, int], ...]
+    names: str | None = None
+    rule_name: str | None = None
 
 
 def night_version(night_id: int) -> NightVersion | None:
     """The night's :class:`NightVersion` in one query (None: no such night): what the big
     screen's ETag is made of, read before anything is worked out."""
-    rows = db.session.execute(select(Night.closed_at, Night.drawn, Game.id, Game.version)
+    checked = (select(Player.id, Player.name).join(NightPlayer, NightPlayer.player_id == Player.id)
+               .where(NightPlayer.night_id == night_id).order_by(Player.id).subquery())
+    # In the order of the players' ids, so the same names give the same tag on every server.
+    names = select(func.aggregate_strings(checked.c.name, "\n")).scalar_subquery()
+    rule_name = (select(HouseRuleSet.name)
+                 .where(literal(HOUSE) + cast(HouseRuleSet.id, String) == Night.rules).scalar_subquery())
+    rows = db.session.execute(select(Night.closed_at, Night.drawn, Game.id, Game.version, names, rule_name)
                               .select_from(Night)
                               .outerjoin(NightGame, NightGame.night_id == Night.id)
                               .outerjoin(Game, (Game.id == NightGame.game_id) & Game.deleted_at.is_(None))
@@ -181,8 +192,9 @@ def night_version(night_id: int) -> NightVersion | None:
                               .order_by(Game.id)).all()
     if not rows:
         return None
-    return NightVersion(rows[0][0] is not None, rows[0][1],
-                        tuple((game_id, version) for _c, _d, game_id, version in rows if game_id is not None))
+    closed_at, drawn, _game, _version, names_now, rule_name_now = rows[0]
+    return NightVersion(closed_at is not None, drawn,
+                        tuple((row[2], row[3]) for row in rows if row[2] is not None), names_now, rule_name_now)
 
 
 def night_of(game_id: int) -> int | None:

@@ -128,8 +128,10 @@ def _drawn(card: Card) -> bytes:
         pen.text((total_right, middle), line.total, font=total_font, fill=INK, anchor="rm")
 
     if card.more:
-        pen.text((MARGIN + place_width, TOP + ROW * len(card.lines) + ROW // 2), fit(card.more, detail_font, inner),
-                 font=font(26, REGULAR), fill=MUTED, anchor="lm")
+        # Cut in the font it is drawn in, to the room right of the places' column.
+        more_font, x = font(26, REGULAR), MARGIN + place_width
+        pen.text((x, TOP + ROW * len(card.lines) + ROW // 2), fit(card.more, more_font, total_right - x),
+                 font=more_font, fill=MUTED, anchor="lm")
     foot = height - FOOT + 24
     pen.line((MARGIN, foot - 16, total_right, foot - 16), fill=RULE, width=2)
     pen.text((MARGIN, foot), fit(card.footer, font(26, REGULAR), inner), font=font(26, REGULAR), fill=MUTED)

@@ -9,6 +9,7 @@ import re
 from factories import HTMX, a_round, counted, text
 
 from scorekeeper import store
+from scorekeeper.web import languages
 
 ELEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim"]
 
@@ -138,3 +139,54 @@ def test_an_unchanged_poll_or_reload_costs_one_query(web, stranger, app):
     # test's own savepoints around each request left out).
     sent = [s for s in statements if "SAVEPOINT" not in s]
     assert len(sent) == 2 and all(s.startswith("SELECT night.closed_at") for s in sent), sent
+
+
+def tag_of(answer) -> str:
+    return re.search(r'/screen/live\?v=([^"&]+)"', answer.get_data(as_text=True)).group(1)
+
+
+def test_renaming_a_player_drawn_and_not_yet_seated_shows_on_the_screen(web, stranger, app):
+    url = open_a_night(web)
+    web.post(f"{url}/draw", data={"how": "random"})
+    page = stranger.get(f"{url}/screen")
+    with app.app_context():
+        store.rename_player(store.find_player("Ann").id, "Annabel")
+    poll = stranger.get(f"{url}/screen/live?v={tag_of(page)}", headers=HTMX)
+    assert poll.status_code == 200 and "Annabel" in text(poll)
+    reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
+    assert reload.status_code == 200 and "Annabel" in text(reload)
+
+
+def test_renaming_the_nights_house_rule_set_shows_on_the_screen(web, stranger, app):
+    with app.app_context():
+        house = store.save_ruleset({**store.get_ruleset("balmoral").document, "name": "Two levels"})
+    answer = web.post("/nights/", data={"held_on": "2026-12-03", "rules": house.key})
+    url = answer.headers["Location"]
+    page = stranger.get(f"{url}/screen")
+    assert "Two levels" in text(page)
+    with app.app_context():
+        store.rename_ruleset(int(house.key.split("-")[1]), "Thursday rules")
+    poll = stranger.get(f"{url}/screen/live?v={tag_of(page)}", headers=HTMX)
+    assert poll.status_code == 200 and "Thursday rules" in text(poll)
+    reload = stranger.get(f"{url}/screen", headers={"If-None-Match": page.headers["ETag"]})
+    assert reload.status_code == 200 and "Thursday rules" in text(reload)
+
+
+def test_a_tables_round_is_titled_as_the_readers_language_orders_its_words(web, app, monkeypatch):
+    # Every shipped language puts the word first ("Runde 2", "Kierros 2"); the title is the
+    # catalogue's whole sentence all the same, so a language that writes it otherwise can.
+    said = languages.round_message
+    monkeypatch.setattr(languages, "round_message", lambda rules, message: "%(number)s/%(round)s"
+                        if message == "%(round)s %(number)s" else said(rules, message))
+    url, _games = night_with_tables(web, app, ELEVEN[:4])
+    assert "1/Round" in text(web.get(f"{url}/screen"))
+
+
+def test_the_names_at_a_table_waiting_to_start_are_listed_in_the_readers_language(web):
+    url = open_a_night(web, ELEVEN[:4])
+    web.post(f"{url}/draw", data={"how": "random"})
+    html = web.get(f"{url}/screen").get_data(as_text=True)
+    names = re.search(r'<p class="screen-names">([^<]*)</p>', html).group(1)
+    assert re.fullmatch(r"\w+, \w+, \w+ and \w+", names), names
+    french = web.get(f"{url}/screen", headers={"Accept-Language": "fr"}).get_data(as_text=True)
+    assert re.search(r'<p class="screen-names">\w+, \w+, \w+ et \w+</p>', french)

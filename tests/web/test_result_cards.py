@@ -170,6 +170,16 @@ def test_a_long_name_is_cut_to_fit_not_drawn_over_the_total():
     assert font.getlength(picture.fit("Bartholomew " * 10, font, 300)) <= 300
 
 
+def test_a_long_more_players_line_is_cut_to_fit_the_card():
+    # As a long language's "and 4 more players" might be: cut to fit in the size it is drawn at.
+    card = cards.Card("Club", "Title", "Headline", ("Place", "Player", "Total"),
+                      (cards.Line("1st", "Ann", "", "1", 1),), "Footer", more="and 4 more players " * 8)
+    image = Image.open(BytesIO(picture.draw(card)))
+    middle = picture.TOP + picture.ROW + picture.ROW // 2
+    margin = image.crop((image.size[0] - picture.MARGIN + 1, middle - picture.ROW // 2, image.size[0], middle + picture.ROW // 2))
+    assert {colour for _count, colour in margin.getcolors()} == {picture.FELT}
+
+
 # --------------------------------------------------------------- the addresses
 
 

@@ -5,8 +5,8 @@ and by its own link, like a game's watch link: anyone may read a night.
 It follows the tables as a watcher's board does (docs/architecture.md, "One round"): the page
 polls ``/nights/ID/screen/live?v=<tag>`` every two seconds, and while nothing changed the poll
 is answered 204 after one query (:func:`scorekeeper.store.night_version`: the night's games'
-versions, its draw and whether it is closed); a reload revalidates with the same tag as its
-ETag and gets 304. Only a change loads the tables' games and works out the standings.
+versions, its draw, whether it is closed, the names of its players and of its house rule
+set); a reload revalidates with the same tag as its ETag and gets 304. Only a change loads the tables' games and works out the standings.
 """
 
 from __future__ import annotations
