@@ -212,9 +212,13 @@ def access_lines(monkeypatch):
     log.addHandler(handler)
     # (alembic's logging set-up, run by a migration test, disables every logger it does not name)
     monkeypatch.setattr(log, "disabled", False)
-    monkeypatch.setattr(log, "level", logging.INFO)
+    # setLevel, not the attribute: it also forgets the logger's cached answers, and an access log
+    # written before this test (a server of another test in this process) left "INFO is off" there.
+    level = log.level
+    log.setLevel(logging.INFO)
     yield lines
     log.removeHandler(handler)
+    log.setLevel(level)
 
 
 def test_the_access_log_tells_how_long_the_app_worked_on_each_request(monkeypatch, access_lines):
