@@ -64,12 +64,16 @@ PHONES = 6
 P95_MS = 100.0          # a number of tables is held with p95 <= 100 ms and no error
 TABLES = 0.7            # target: the app holds at least 0.7x the floor's tables
 #: Target: recording a round under the load model, at the most tables held, in the app's own time
-#: (the access log's), p95 within 4x the floor's round at the floor's most tables held (one UPDATE
-#: and a small template). Both are timed from a worker thread taking the request, so both include
-#: the turns a thread waits for the one process's other threads: the ratio is the round's own
-#: work. The phone waits longer: every request first waits its turn for the server, about as
-#: long as an empty one does, and that wait is what the tables held bound (both are printed).
-ROUND = 4.0
+#: (the access log's), p95 within 15x the floor's round at the floor's most tables held (one UPDATE
+#: and a small template), each with a round every second beside its tables. Both are timed from a
+#: worker thread taking the request, so both include the turns a thread waits for the one
+#: process's other threads, a turn after each statement: the app's round sends ten (it reads and
+#: replays the game, writes the round, its hands and the summary) where the floor's sends three,
+#: and replays the game besides. 15x as for a page worked out anew (bench/targets.py ANEW): a
+#: round is the write path's work done anew. The phone waits longer: every request first waits
+#: its turn for the server, about as long as an empty one does, and that wait is what the tables
+#: held bound (both are printed).
+ROUND = 15.0
 NAMES = ("Ann", "Ben", "Cat", "Dev")
 STARTING_ROUNDS = 4     # each table's game has this many rounds when the model starts
 PROBE_EVERY = 1.0       # seconds between the extra rounds recorded while the most tables held run
