@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, delete, func, insert, literal, or_, select, union_all
+from sqlalchemy import Integer, and_, case, delete, func, insert, literal, or_, select, true, union_all
 from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.figures import ratings
@@ -269,23 +269,64 @@ def history_of(player_id: int, scope: str = "all", session: Session | None = Non
     return ratings.PlayerRating(player_id, tuple(_step(r) for r in rows))
 
 
-def path_of(player_id: int, scope: str = "all", session: Session | None = None) -> ratings.RatingPath:
-    """A player's rating in a scope before their first game and after each game, oldest first:
-    three columns a game (no step is made of a row), for a page that draws them all."""
+def path_of(player_id: int, scope: str = "all", *, points: int,
+            session: Session | None = None) -> ratings.RatingPath:
+    """What a player's page shows of their rating in a scope: how many games, the rating before
+    the first and after the last, the best and the lowest moments, and at most ``points`` of the
+    line (the rating before the first game, x = 0, and after each game, x = its number), chosen
+    in the database, so that a page costs the same over ten games or ten thousand.
+
+    The line keeps every point when there are no more than ``points``; else its first and its
+    last, and in each of ``(points - 2) // 2`` equal runs of the points between them the highest
+    and the lowest (the earliest of each): it still starts and ends where it did and reaches its
+    best and its lowest where they were. The rating is worked out as :func:`ratings.ordinal`
+    does, in double precision, so that values and ties are Python's.
+    """
+    if points < 4:
+        raise ValueError("a rating path keeps at least its first, last, highest and lowest points")
     session = session or db.session()
     mine = (RatingSummary.scope == scope, RatingSummary.player_id == player_id)
-    # One statement: the rating before the first game (at games 0), then after each game.
-    start = select(literal(0).label("games"), RatingSummary.game_id, RatingSummary.mu_before.label("mu"),
-                   RatingSummary.sigma_before.label("sigma")).where(*mine, RatingSummary.games == 1)
-    after = select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_after, RatingSummary.sigma_after) \
-        .where(*mine)
-    rows = session.execute(union_all(start, after).order_by("games")).all()
+    # The line, all from the index (scope, player, games, game, mu after, sigma after) but the
+    # start, which is the first game's rating before it (one row).
+    start = select(literal(0).label("games"), RatingSummary.game_id,
+                   (RatingSummary.mu_before - 3 * RatingSummary.sigma_before).label("rating")) \
+        .where(*mine, RatingSummary.games == 1)
+    after = select(RatingSummary.games, RatingSummary.game_id,
+                   (RatingSummary.mu_after - 3 * RatingSummary.sigma_after).label("rating")).where(*mine)
+    line = union_all(start, after).subquery("line")
+    total = select(func.max(RatingSummary.games).label("games")).where(*mine).subquery("total")
+    runs = (points - 2) // 2
+    # The run of each point between the first (x = 0) and the last (x = games): the runs split
+    # x = 1 .. games - 1 as the integers 1 + r * (games - 1) // runs do, so the point x is in
+    # run (x * runs - 1) // (games - 1). The first and the last, and every point of a line short
+    # enough to keep whole, are each a run of their own (-1 - x: no run's number).
+    whole = or_(total.c.games + 1 <= points, line.c.games == 0, line.c.games == total.c.games)
+    run = case((whole, -1 - line.c.games),
+               else_=(line.c.games * runs - 1) // func.nullif(total.c.games - 1, 0, type_=Integer))
+    placed = select(line.c.games, line.c.game_id, line.c.rating, run.label("run")) \
+        .select_from(line.join(total, true())).subquery("placed")
+    chosen = select(
+        placed.c.games, placed.c.game_id, placed.c.rating,
+        func.row_number().over(partition_by=placed.c.run, order_by=(placed.c.rating.desc(), placed.c.games))
+        .label("high"),
+        func.row_number().over(partition_by=placed.c.run, order_by=(placed.c.rating, placed.c.games)).label("low"),
+    ).subquery("chosen")
+    # The best and the lowest after a game (not the start) are each the highest or the lowest
+    # of their run, so they are found among the chosen points alone.
+    kept = select(chosen.c.games, chosen.c.game_id, chosen.c.rating) \
+        .where(or_(chosen.c.high == 1, chosen.c.low == 1)).subquery("kept")
+    the_start = kept.c.games == 0
+    rows = session.execute(select(
+        kept.c.games, kept.c.game_id, kept.c.rating,
+        func.row_number().over(partition_by=the_start, order_by=(kept.c.rating.desc(), kept.c.games)).label("best"),
+        func.row_number().over(partition_by=the_start, order_by=(kept.c.rating, kept.c.games)).label("worst"),
+    ).order_by(kept.c.games)).all()
     if not rows:
-        return ratings.RatingPath(player_id, 0.0, (), ())
-    ordinal = ratings.ordinal
-    return ratings.RatingPath(player_id, ordinal(rows[0].mu, rows[0].sigma),
-                              tuple(ordinal(mu, sigma) for _, _, mu, sigma in rows[1:]),
-                              tuple(game_id for _, game_id, _, _ in rows[1:]))
+        return ratings.RatingPath(player_id, 0, 0.0, 0.0, None, None, ())
+    best = next(ratings.Moment(r.games, r.game_id, r.rating) for r in rows if r.games and r.best == 1)
+    worst = next(ratings.Moment(r.games, r.game_id, r.rating) for r in rows if r.games and r.worst == 1)
+    return ratings.RatingPath(player_id, rows[-1].games, rows[0].rating, rows[-1].rating, best, worst,
+                              tuple((r.games, r.rating) for r in rows))
 
 
 def game_steps(game_id: int, scope: str = "all", session: Session | None = None) -> dict[int, ratings.Step]:
