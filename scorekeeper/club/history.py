@@ -368,9 +368,10 @@ def player_rating(player_id: int) -> ratings.PlayerRating:
     return rating_summaries.history_of(player_id)
 
 
-def rating_path(player_id: int) -> ratings.RatingPath:
-    """A player's rating over every rated game, as their page shows and draws it."""
-    return rating_summaries.path_of(player_id)
+def rating_path(player_id: int, points: int) -> ratings.RatingPath:
+    """A player's rating over every rated game, as their page shows it, with at most ``points``
+    of its line to draw."""
+    return rating_summaries.path_of(player_id, points=points)
 
 
 def game_ratings(game_id: int) -> dict[int, ratings.Step]:

@@ -31,8 +31,9 @@ MARKERS_UP_TO = 16
 COLUMN = 1.0
 
 
-#: The most points a player's rating is drawn with (:func:`downsampled`): a phone shows the
-#: chart about 300 pixels wide, so a line over thousands of games is drawn from fewer points.
+#: The most points a player's rating is drawn with (the database chooses them: see
+#: :func:`~scorekeeper.store.figures.rating_summaries.path_of`): a phone shows the chart about
+#: 300 pixels wide, so a line over thousands of games is drawn from fewer points.
 RATING_POINTS = 200
 
 
@@ -41,7 +42,8 @@ class Series:
     seat: int
     name: str
     values: tuple[float, ...]  # one per x, from x = 0 (or at each of ``xs``)
-    #: The x of each value, rising, when not every x has one (a line :func:`downsampled`).
+    #: The x of each value, rising, when not every x has one (a player's rating, drawn from a
+    #: few of its points).
     xs: tuple[int, ...] | None = None
     #: The player's colour (``seat-N``) where it is not the seat's own: a player keeps theirs
     #: from game to game (:func:`~scorekeeper.web.presenters.player_colours`).
@@ -213,33 +215,6 @@ def thinned(coords: Sequence[tuple[float, float]], column: float = COLUMN) -> li
     return kept
 
 
-def downsampled(values: Sequence[float], most: int = RATING_POINTS) -> list[tuple[int, float]]:
-    """At most ``most`` of a line's points, each ``(x, value)`` with x its place in ``values``,
-    in order: every point when there are no more than ``most``; else the first, the last, and in
-    each of ``(most - 2) // 2`` equal runs of the points between them the highest and the lowest
-    (the earliest of each). The line then still starts and ends where it did, and reaches its
-    best and its lowest at the same x: every ring and word of the chart stays true.
-
-    >>> downsampled([5.0, 1.0, 9.0, 4.0, 3.0, 7.0, 2.0], most=4)
-    [(0, 5.0), (1, 1.0), (2, 9.0), (6, 2.0)]
-    """
-    if most < 4:
-        raise ValueError("a line downsampled keeps at least its first, last, highest and lowest points")
-    count = len(values)
-    if count <= most:
-        return list(enumerate(values))
-    runs = (most - 2) // 2
-    inner = count - 2
-    kept = {0, count - 1}
-    for run in range(runs):
-        start, end = 1 + run * inner // runs, 1 + (run + 1) * inner // runs
-        if start < end:
-            part = values[start:end]
-            kept.add(start + part.index(max(part)))
-            kept.add(start + part.index(min(part)))
-    return [(i, values[i]) for i in sorted(kept)]
-
-
 def _finals(state: GameState) -> str:
     parts = [f"{p.name} {p.total}" for p in state.players]
     return ", ".join(parts)
@@ -315,14 +290,16 @@ def span_ticks(low: float, high: float, most: int = 5) -> list[int]:
     return list(range(first, last + 1, step))
 
 
-def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | None = None,
+def rating_chart(name: str, points: Sequence[tuple[int, float]], best: tuple[int, float] | None = None,
                  worst: tuple[int, float] | None = None, chart_id: str = "rating-chart") -> Markup:
-    """A player's rating before their first game (x = 0) and after each game since, drawn
-    from at most :data:`RATING_POINTS` of them (:func:`downsampled`)."""
-    games = len(values) - 1
+    """A player's rating before their first game (x = 0) and after each game since, drawn from
+    the ``points`` given, each ``(x, rating)``, rising: the first and the last of the line and
+    its best and lowest among them (at most :data:`RATING_POINTS` of them for a long history),
+    so that the line starts and ends where the rating did and passes through each ring."""
+    games, first, last = points[-1][0], points[0][1], points[-1][1]
     desc = ngettext("%(name)s's rating over %(num)d rated game, from %(first)s to %(last)s.",
                     "%(name)s's rating over %(num)d rated games, from %(first)s to %(last)s.", games,
-                    name=name, first=_one(values[0]), last=_one(values[-1]))
+                    name=name, first=_one(first), last=_one(last))
     highlights = []
     if best is not None:
         highlights.append((best[0], best[1], gettext("Best: %(rating)s after game %(number)s",
@@ -332,9 +309,9 @@ def rating_chart(name: str, values: Sequence[float], best: tuple[int, float] | N
         highlights.append((worst[0], worst[1], gettext("Lowest: %(rating)s after game %(number)s",
                                                        rating=_one(worst[1]), number=worst[0])))
         desc += " " + gettext("Lowest %(rating)s after game %(number)s.", rating=_one(worst[1]), number=worst[0])
+    values = tuple(v for _, v in points)
     ticks = span_ticks(min(values), max(values))
-    points = downsampled(values)
-    line = Series(0, name, tuple(v for _, v in points), tuple(x for x, _ in points))
+    line = Series(0, name, values, tuple(x for x, _ in points))
     return line_chart(chart_id, gettext("Rating"), desc, [line], ticks, x_label=gettext("Games rated"),
                       y_label=gettext("Rating"),
                       highlights=highlights)
@@ -355,5 +332,5 @@ def sparkline(values: Sequence[float], label: str) -> Markup:
                   f'<polyline points="{points}"/></svg>')
 
 
-__all__ = ["RATING_POINTS", "Series", "downsampled", "levels_chart", "line_chart", "nice_ticks", "rating_chart", "span_ticks", "sparkline",
+__all__ = ["RATING_POINTS", "Series", "levels_chart", "line_chart", "nice_ticks", "rating_chart", "span_ticks", "sparkline",
            "totals_chart"]

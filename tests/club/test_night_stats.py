@@ -118,8 +118,8 @@ def test_a_nights_rating_changes_are_its_finished_games_steps(app):
             assert change.before == pytest.approx(mine[0].before) and change.after == pytest.approx(mine[-1].after)
             assert change.change == pytest.approx(sum(s.after - s.before for s in mine))
             # Nothing but the night was played: its change is the player's rating now, from the start.
-            path = rating_path(pid)
-            assert change.after == pytest.approx(path.after[-1])
+            path = rating_path(pid, points=10)
+            assert change.after == pytest.approx(path.rating)
             assert change.before == pytest.approx(path.start)
 
 

@@ -20,6 +20,7 @@ from history_games import game, out, random_docs
 from sqlalchemy import select, update
 
 from scorekeeper.club import history
+from scorekeeper.web import charts
 from scorekeeper.store.figures import rating_summaries, ratings
 from scorekeeper import store
 from scorekeeper.files import transfer
@@ -389,23 +390,52 @@ def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_wors
     assert len(points) == rating.games + 1
 
 
+def downsampled(values: list[float], most: int) -> list[tuple[int, float]]:
+    """The points of a line a rating path keeps, worked out from the whole line: all of them
+    when there are no more than ``most``; else the first, the last, and in each of
+    ``(most - 2) // 2`` equal runs of the points between them the highest and the lowest (the
+    earliest of each)."""
+    count = len(values)
+    if count <= most:
+        return list(enumerate(values))
+    runs, inner = (most - 2) // 2, count - 2
+    kept = {0, count - 1}
+    for run in range(runs):
+        start, end = 1 + run * inner // runs, 1 + (run + 1) * inner // runs
+        part = values[start:end]
+        if part:
+            kept |= {start + part.index(max(part)), start + part.index(min(part))}
+    return [(i, values[i]) for i in sorted(kept)]
+
+
 def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(app, season):
     with app.app_context():
         ids = list(db.session.scalars(select(Player.id))) + [999]
+        # Ties, in every run and at the best and the lowest: Dev's rating goes 20, 21, 22, 20, ...
+        dev = store.find_player("Dev").id
+        db.session.execute(update(RatingSummary).where(RatingSummary.player_id == dev)
+                           .values(mu_after=20 + RatingSummary.games % 3, sigma_after=0.0))
+        db.session.commit()
         for scope in ("all", "classic", "all/2026"):
             for pid in ids:
                 whole = rating_summaries.history_of(pid, scope)
-                path = rating_summaries.path_of(pid, scope)
-                assert path.games == whole.games and path.provisional == whole.provisional
-                assert path.rating == pytest.approx(whole.rating, abs=1e-12)
-                assert path.game_ids == tuple(s.game_id for s in whole.steps)
-                if not whole.steps:
-                    assert path.values == () and path.best is None and path.worst is None
-                    continue
-                assert path.values == pytest.approx([whole.steps[0].before] + [s.after for s in whole.steps])
-                for mine, theirs in ((path.best, whole.best), (path.worst, whole.worst)):
-                    assert (mine.number, mine.game_id) == (whole.number(theirs), theirs.game_id)
-                    assert mine.after == pytest.approx(theirs.after)
+                line = [whole.steps[0].before] + [s.after for s in whole.steps] if whole.steps else []
+                for most in (4, 5, 8, 13, charts.RATING_POINTS):
+                    path = rating_summaries.path_of(pid, scope, points=most)
+                    assert path.games == whole.games and path.provisional == whole.provisional
+                    if not whole.steps:
+                        assert path.points == () and path.best is None and path.worst is None
+                        continue
+                    # The same doubles as Python's, so the same ties: equal, not nearly.
+                    assert (path.start, path.rating) == (line[0], whole.rating)
+                    assert list(path.points) == downsampled(line, most)
+                    assert len(path.points) <= most
+                    for mine, theirs in ((path.best, whole.best), (path.worst, whole.worst)):
+                        assert (mine.number, mine.game_id, mine.after) == (whole.number(theirs), theirs.game_id,
+                                                                            theirs.after)
+                        assert (mine.number, mine.after) in path.points
+        with pytest.raises(ValueError):
+            rating_summaries.path_of(dev, points=3)
 
 
 def test_the_leaderboard_reads_each_players_last_games_as_their_whole_history_has_them(app, season):

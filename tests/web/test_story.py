@@ -15,8 +15,6 @@ from history_games import ANN_BEN_CAT, game, out
 
 from scorekeeper.store import replays
 from scorekeeper.files import transfer
-from hypothesis import given
-from hypothesis import strategies as st
 
 from scorekeeper.web.charts import (
     COLUMN,
@@ -24,7 +22,6 @@ from scorekeeper.web.charts import (
     RATING_POINTS,
     RIGHT,
     WIDTH,
-    downsampled,
     levels_chart,
     nice_ticks,
     rating_chart,
@@ -134,7 +131,7 @@ def test_a_rating_over_thousands_of_games_is_drawn_with_the_points_a_screen_can_
         values.append(values[-1] + rng.uniform(-1, 1))
     whole = [round(v, 1) for v in values]
     top, bottom = whole.index(max(whole)), whole.index(min(whole))
-    chart = rating_chart("Ann", values, (top, values[top]), (bottom, values[bottom]))
+    chart = rating_chart("Ann", list(enumerate(values)), (top, values[top]), (bottom, values[bottom]))
     drawn = _drawn(chart)
     columns = (WIDTH - LEFT - RIGHT) / COLUMN + 1
     # At most four points a column (first, highest, lowest, last), from 3,660.
@@ -147,37 +144,22 @@ def test_a_rating_over_thousands_of_games_is_drawn_with_the_points_a_screen_can_
     assert ring == {min(ys), max(ys)}
 
 
-ratings_line = st.lists(st.floats(-60, 60, allow_nan=False).map(lambda v: round(v, 1)), min_size=1, max_size=900)
-
-
-@given(ratings_line, st.integers(4, 300))
-def test_a_line_downsampled_keeps_its_ends_its_best_and_its_lowest_in_a_bounded_count(values, most):
-    points = downsampled(values, most)
-    xs = [x for x, _ in points]
-    assert len(points) <= most and xs == sorted(set(xs))
-    assert all(values[x] == v for x, v in points)
-    if len(values) <= most:
-        assert xs == list(range(len(values)))
-    assert xs[0] == 0 and xs[-1] == len(values) - 1
-    # The earliest best and the earliest lowest, of the whole line and of the line after its
-    # start (what the page rings: the rating after a game).
-    for line, offset in ((values, 0), (values[1:], 1)):
-        if line:
-            assert line.index(max(line)) + offset in xs and line.index(min(line)) + offset in xs
-
-
-def test_a_rating_over_thousands_of_games_is_drawn_from_a_bounded_number_of_points_at_their_x():
-    values = [25.0 + (i % 97) / 10 - (i % 13) for i in range(3660)]
-    chart = rating_chart("Ann", values, (1, values[1]), (3659, values[3659]))
+def test_a_rating_over_thousands_of_games_is_drawn_from_the_points_given_at_their_x():
+    # A few points of a line over 3,659 games, as a player's rating path gives them.
+    xs = sorted({0, 3659, *range(1, 3659, 19)})
+    points = [(x, 25.0 + (x % 97) / 10 - (x % 13)) for x in xs]
+    chart = rating_chart("Ann", points, points[1], points[-1])
     drawn = _drawn(chart)
-    assert len(drawn) <= RATING_POINTS
-    assert drawn[0][0] == LEFT and drawn[-1][0] == WIDTH - RIGHT
+    assert len(drawn) == len(points) <= RATING_POINTS
+    plot = WIDTH - LEFT - RIGHT
+    assert [x for x, _ in drawn] == [pytest.approx(LEFT + plot * x / 3659, abs=0.05) for x in xs]
     # The x axis still counts every game, and the words every figure.
     assert '>3659</text>' in str(chart) and "over 3659 rated games" in str(chart)
+    assert f"from {points[0][1]:.1f} to {points[-1][1]:.1f}" in str(chart)
 
 
 def test_a_short_line_is_drawn_point_for_point():
-    chart = rating_chart("Ann", [25.0, 26.5, 24.0, 27.25, 25.5])
+    chart = rating_chart("Ann", list(enumerate([25.0, 26.5, 24.0, 27.25, 25.5])))
     assert len(_drawn(chart)) == 5
 
 
@@ -229,7 +211,7 @@ def test_the_board_marks_the_player_who_went_out_as_having_made_the_contract_as_
 
 @pytest.mark.parametrize("games", [1, 6, 16, 20, 99, 100, 1426, 3659, 12345])
 def test_the_x_axis_is_labelled_at_round_numbers_with_room_between_labels(games):
-    chart = rating_chart("Ann", [25.0 + (i % 7) for i in range(games + 1)])
+    chart = rating_chart("Ann", [(i, 25.0 + (i % 7)) for i in range(games + 1)])
     labels = [(float(x), text) for x, text in re.findall(
         r'<text class="tick" x="([^"]+)" y="[^"]+" text-anchor="middle">(\d+)</text>', str(chart))]
     numbers = [int(t) for _, t in labels]

@@ -175,53 +175,23 @@ class Moment:
 
 @dataclass(frozen=True)
 class RatingPath:
-    """What a player's page shows of their rating history: the rating before the first game
-    (``start``) and after each game (``after``, oldest first, with each game's id), without
-    the rest of each step. The same figures as :class:`PlayerRating`'s, for a page that
-    draws thousands of games."""
+    """What a player's page shows of their rating history, whatever its length: how many games
+    were rated, the rating before the first (``start``) and after the last (``rating``), the best
+    and the lowest moments (the earliest such, as :attr:`PlayerRating.best` and ``worst``), and a
+    few points of the line to draw (``points``: ``(x, rating)``, x = 0 the start and x = n after
+    the n-th game, rising; the first, the last, the best and the lowest among them)."""
 
     player_id: int
+    games: int
     start: float
-    after: tuple[float, ...]
-    game_ids: tuple[int, ...]
-
-    @property
-    def games(self) -> int:
-        return len(self.after)
-
-    @property
-    def rating(self) -> float:
-        return self.after[-1] if self.after else 0.0
+    rating: float
+    best: Moment | None
+    worst: Moment | None
+    points: tuple[tuple[int, float], ...]
 
     @property
     def provisional(self) -> bool:
         return self.games < PROVISIONAL_BELOW
-
-    @property
-    def values(self) -> tuple[float, ...]:
-        """The rating before the first game, then after each game: the chart's line."""
-        return (self.start, *self.after) if self.after else ()
-
-    def moment(self, number: int) -> Moment:
-        """After the ``number``-th rated game (1 for the first)."""
-        return Moment(number, self.game_ids[number - 1], self.after[number - 1])
-
-    @property
-    def best(self) -> Moment | None:
-        """After the game after which the rating was highest (the earliest such), as
-        :attr:`PlayerRating.best`."""
-        if not self.after:
-            return None
-        top = max(self.after)
-        return self.moment(self.after.index(top) + 1)
-
-    @property
-    def worst(self) -> Moment | None:
-        """After the game after which the rating was lowest (the earliest such)."""
-        if not self.after:
-            return None
-        low = min(self.after)
-        return self.moment(self.after.index(low) + 1)
 
 
 @dataclass(frozen=True)

@@ -39,12 +39,12 @@ def player(player_id: int):
                 else:
                     vs_problem = gettext("%(other)s and %(name)s have not played a game together.", other=other.name,
                                          name=stats.player.name)
-    rating = history.rating_path(player_id)
+    rating = history.rating_path(player_id, charts.RATING_POINTS)
     chart = None
     if rating.games:
         best, worst = rating.best, rating.worst
         # One game has no best and lowest to tell apart: the line from the start says it all.
         marks = ((best.number, best.after), (worst.number, worst.after)) if rating.games > 1 else ()
-        chart = charts.rating_chart(stats.player.name, rating.values, *marks)
+        chart = charts.rating_chart(stats.player.name, rating.points, *marks)
     return render("player.html", status, stats=stats, h2h=h2h, vs_problem=vs_problem, rating=rating,
                   rating_chart=chart)
