@@ -106,3 +106,13 @@ def test_the_delete_page_and_the_scoreboards_title_say_the_games_word_for_a_roun
     assert "Liverpool Rummy: deal 2" in text(web.get(f"/games/{game}"))
     delete = text(web.get(f"/games/{game}/rounds/1/delete"))
     assert "Delete deal 1?" in delete and "Yes, delete deal 1" in delete and "round 1" not in delete
+
+
+def test_the_boards_line_about_the_last_round_is_written_as_the_language_writes_it(web):
+    """The line under the board ("Round 1: Ann went out…") is a sentence of the catalogue, not
+    the word and the number glued in English: French puts a narrow space before its colon."""
+    game = new_game(web, NAMES, rules="classic")
+    french = one_round(web, game, FRENCH)
+    english = text(web.get(f"/games/{game}"))
+    assert "Deal 1:" in english
+    assert re.search(r"Donne 1\s:", french) and not re.search(r"Donne 1:", french), french
