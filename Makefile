@@ -117,11 +117,12 @@ node_modules: $(NODE_STAMP)
 # linkedom's DOM (package.json), so node_modules comes first.
 NODE_TEST = node --test tests/js/
 
-# pytest's workers in make test: two more than the cores. A browser test or a gate keeps its worker
+# pytest's workers in make test: one more than the cores. A browser test or a gate keeps its worker
 # waiting on Chromium and Chromium on the worker's server, half a core each at best: two workers
-# on two cores left about one idle (tests/browser alone, loaded machine: 296 s on 2, 258 s on 3;
-# the whole suite on 2 cores: 355 s on 3 workers, 335 s on 4 with the machine busier).
-WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 2 )))
+# on two cores left about one idle (tests/browser alone, loaded machine: 296 s on 2, 258 s on 3).
+# Four workers on two cores were no steadier (the whole suite 324 to 363 s, against 355 s on
+# three) and left a browser test of the PostgreSQL pass waiting past its 30 s once; six: 371 s.
+WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
 # Every test: the phone's script on Node first (seconds), then pytest, the browser tests, the
 # quality gates (tests/quality: axe-core, vnu, Lighthouse) and schemathesis included, every

@@ -195,9 +195,11 @@ def take_out(game_ids: Iterable[int], session: Session | None = None) -> Taken |
     session = session or db.session()
     # The games' players' rows held until the commit, in one order: two changes at once on
     # PostgreSQL (a correction of an old game as a player's new one ends) would each read the
-    # player's sums and write them back, one over the other. SQLite's writes take turns anyway.
+    # player's sums and write them back, one over the other. FOR NO KEY UPDATE, which a round
+    # naming the player (a foreign key's share lock) does not wait for. SQLite's writes take
+    # turns anyway.
     session.execute(select(Player.id).where(Player.id.in_(select(Seat.player_id).where(among(Seat.game_id, ids))))
-                    .order_by(Player.id).with_for_update())
+                    .order_by(Player.id).with_for_update(key_share=True))
     counted = frozenset(session.scalars(select(CountedGame.game_id).where(among(CountedGame.game_id, ids))))
     if not counted:  # new games: nothing to take out
         return Taken(ids, counted, {}, Counter(), Counter())
