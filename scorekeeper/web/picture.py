@@ -11,8 +11,6 @@ The picture is 1,200 pixels wide, the shape a chat's preview of a link shows who
 
 from __future__ import annotations
 
-import threading
-from functools import cache
 from io import BytesIO
 
 import fontpkg
@@ -38,19 +36,15 @@ ON_MEDAL = (20, 33, 27)
 
 REGULAR, SEMIBOLD, BOLD = 400, 600, 700
 
-#: The fonts are kept and shared; a FreeType face is not for two threads at once, so one card is
-#: drawn at a time (a card is drawn once for each version and language: the rest are 304s).
-_drawing = threading.Lock()
-
-
 def size_of(card: Card) -> tuple[int, int]:
     """The picture's width and height for this card: taller only when its players need it."""
     return WIDTH, max(HEIGHT, TOP + ROW * (len(card.lines) + bool(card.more)) + FOOT)
 
 
-@cache
-def font(size: int, weight: int) -> ImageFont.FreeTypeFont:
-    # One font object for each size and weight: a variation is set on the object itself.
+def face(size: int, weight: int) -> ImageFont.FreeTypeFont:
+    """The font at one size and weight: an object of its own (a variation is set on the object).
+    Each card makes its own (2 ms for the seven it uses), so that no two threads share a
+    FreeType face, which is not for two at once."""
     font = ImageFont.truetype(str(fontpkg.path("Noto Sans")), size)
     font.set_variation_by_axes([weight, 100])  # the font's axes: weight, then width (100: normal)
     return font
@@ -80,11 +74,13 @@ def _wrapped(text: str, face: ImageFont.FreeTypeFont, width: float, most: int) -
 
 def draw(card: Card) -> bytes:
     """The card as a PNG."""
-    with _drawing:
-        return _drawn(card)
+    faces: dict[tuple[int, int], ImageFont.FreeTypeFont] = {}
 
+    def font(size: int, weight: int) -> ImageFont.FreeTypeFont:
+        if (size, weight) not in faces:
+            faces[size, weight] = face(size, weight)
+        return faces[size, weight]
 
-def _drawn(card: Card) -> bytes:
     width, height = size_of(card)
     image = Image.new("RGB", (width, height), FELT)
     pen = ImageDraw.Draw(image)

@@ -154,7 +154,7 @@ def test_the_picture_is_a_png_of_the_expected_size_and_grows_with_the_players(we
 
 def test_every_language_s_letters_are_in_the_font():
     # Each letter drawn apart from the font's "missing" box: none is drawn as that box.
-    font = picture.font(40, picture.REGULAR)
+    font = picture.face(40, picture.REGULAR)
     missing = font.getmask("\ue000").getbbox()
     for letter in "äöåÄÖÅéèçñ¡¿«»€":
         assert font.getmask(letter).getbbox() != missing, letter
@@ -165,7 +165,7 @@ def test_a_long_name_is_cut_to_fit_not_drawn_over_the_total():
     card = cards.Card("Club", "Title", "Headline " * 30, ("Place", "Player", "Total"),
                       (cards.Line("1st", "Bartholomew-Maximilian " * 5, "(tied)", "12345", 1),), "Footer")
     assert Image.open(BytesIO(picture.draw(card))).size == (1200, 630)
-    font = picture.font(32, picture.SEMIBOLD)
+    font = picture.face(32, picture.SEMIBOLD)
     assert picture.fit("Bartholomew " * 10, font, 300).endswith("…")
     assert font.getlength(picture.fit("Bartholomew " * 10, font, 300)) <= 300
 
