@@ -223,6 +223,17 @@ def a_round(went_out: str, hands: dict[str, str] | None = None, points: dict[str
     return RoundRecord.create(went_out, hands, points, achieved)
 
 
+def finish(game_id: int) -> None:
+    """Play a stored game to its end through the store (in the app's context): the first
+    player goes out every round, making every contract, the others holding a king."""
+    game = store.load(game_id)
+    names = game.state.setup.players
+    while not game.state.finished:
+        store.record_round(game_id, len(game.state.rounds) + 1,
+                           a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
+        game = store.load(game_id)
+
+
 def version_of(game_id: int) -> int:
     """The game's version as committed (in the app's context)."""
     return store.peek(game_id).version

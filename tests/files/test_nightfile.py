@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 from conftest import CLUB_KEY, make_keeper
-from factories import a_round, text, upload, version_of
+from factories import a_round, finish, text, upload, version_of
 from history_games import random_docs
 
 from scorekeeper import store
@@ -23,16 +23,6 @@ from scorekeeper.store.models import db
 THURSDAY = date(2026, 12, 3)
 AUTH = {"Authorization": f"Bearer {CLUB_KEY}"}
 SEVEN = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus"]
-
-
-def finish(game_id):
-    """Play a game to its end (the first player goes out every round)."""
-    game = store.load(game_id)
-    names = game.state.setup.players
-    while not game.state.finished:
-        store.record_round(game_id, len(game.state.rounds) + 1,
-                           a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
-        game = store.load(game_id)
 
 
 def a_whole_night(rules="balmoral") -> int:

@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 from conftest import ON_POSTGRES
-from factories import a_round, start_game, version_of
+from factories import a_round, finish, start_game, version_of
 
 from scorekeeper import store
 from scorekeeper.rules import SeatingRefused, meetings
@@ -190,16 +190,6 @@ def test_the_second_round_seats_fewer_players_who_met_in_the_first(app):
         second = store.draw_night(night_id, random.Random(4))
         assert store.drawn_tables(store.get_night(night_id))[0] == 2
         assert meetings([t.names for t in second], met) == 0  # 3 tables of 3 from 3 of 3: all new
-
-
-def finish(game_id):
-    """Play a game to its end (the first player goes out every round)."""
-    game = store.load(game_id)
-    names = game.state.setup.players
-    while not game.state.finished:
-        store.record_round(game_id, len(game.state.rounds) + 1,
-                           a_round(names[0], {n: "K" for n in names[1:]}, achieved=names))
-        game = store.load(game_id)
 
 
 # The JSON backup (PostgreSQL's) keeps the nights too: tests/files/test_nightfile.py.
