@@ -10,7 +10,7 @@ from datetime import date
 
 import pytest
 from conftest import CLUB_KEY, make_keeper
-from factories import a_round, finish, text, upload, version_of
+from factories import finish, text, upload, version_of
 from history_games import random_docs
 
 from scorekeeper import store
