@@ -69,7 +69,15 @@ def rulesets_played() -> dict[str, str]:
     ``house-ID``, or the imported games' key), with the name the newest game gives it (the name
     the rule set had when that game started: its games were played under it): the presets in
     their order, then the rest by name. Two queries, whatever the number of games."""
-    newest = db.session.execute(select(Game.rules, func.max(Game.id)).group_by(Game.rules)).all()
+    # The keys, each found by one step along the index (rules, started_at) past the one before
+    # (grouping the games by their key read every game), and each key's newest game at its end.
+    keys = select(func.min(Game.rules).label("rules")).cte("keys", recursive=True)
+    before = keys.alias("before")
+    keys = keys.union_all(select(select(func.min(Game.rules)).where(Game.rules > before.c.rules).scalar_subquery())
+                          .where(before.c.rules.is_not(None)))
+    newest_game = select(Game.id).where(Game.rules == keys.c.rules) \
+        .order_by(Game.started_at.desc(), Game.id.desc()).limit(1).correlate(keys).scalar_subquery()
+    newest = db.session.execute(select(keys.c.rules, newest_game).where(keys.c.rules.is_not(None))).all()
     documents = dict(db.session.execute(select(Game.id, Game.rules_document).where(
         Game.id.in_([game_id for _, game_id in newest]))).all())
     names = {}

@@ -355,6 +355,9 @@ class RatingSummary(db.Model):
     sigma_before: Mapped[float] = mapped_column(Float)
     mu_after: Mapped[float] = mapped_column(Float)
     sigma_after: Mapped[float] = mapped_column(Float)
+    #: The game's number in the scope's order (1 for the first game rated): the last game's is
+    #: how many games the scope rates, read at one step of the index on the order.
+    number: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (
         # Rating again from a game on (the rows from there are replaced).

@@ -29,8 +29,9 @@ REBUILD_CHUNK = 500
 #: places, :mod:`scorekeeper.store.figures.summaries`, :mod:`scorekeeper.store.figures.rating_summaries`). Add
 #: one whenever a change would make a stored summary differ from a rebuild of the same facts:
 #: the next upgrade then works every summary out again (:func:`rebuild_if_stale`). 2: the players'
-#: sums (:mod:`scorekeeper.store.figures.player_summaries`).
-SUMMARY_LOGIC = 2
+#: sums (:mod:`scorekeeper.store.figures.player_summaries`); 3: each rated game's number in its
+#: scope.
+SUMMARY_LOGIC = 3
 
 
 def _chunks(values: Sequence, size: int = 500) -> Iterator[Sequence]:

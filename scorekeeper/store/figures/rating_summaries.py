@@ -34,7 +34,7 @@ from scorekeeper.rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_te
 FINISHED = func.coalesce(Game.finished_at, Game.started_at)
 _CHUNK = 500
 _COLUMNS = ("scope", "game_id", "player_id", "finished_at", "rank", "players", "won", "games", "wins", "mu_before",
-            "sigma_before", "mu_after", "sigma_after")
+            "sigma_before", "mu_after", "sigma_after", "number")
 
 
 def scope_of(rules: str | None = None, year: int | None = None) -> str:
@@ -135,13 +135,14 @@ def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> d
     return {r.player_id: (r.mu_after, r.sigma_after, r.games, r.wins) for r in rows}
 
 
-def rows_of(scope: str, matches: Sequence[ratings.Standing], before: dict[int, tuple]) -> list[dict]:
+def rows_of(scope: str, matches: Sequence[ratings.Standing], before: dict[int, tuple],
+            games_before: int = 0) -> list[dict]:
     """The rows of a scope's ``matches`` rated after ``before`` (each player's (mu, sigma, games,
-    wins) from the games before them)."""
+    wins) from the games before them), which were ``games_before`` games."""
     rated = ratings.rate(matches, prior={pid: (mu, sigma) for pid, (mu, sigma, _, _) in before.items()})
     counts = {pid: [games, wins] for pid, (_, _, games, wins) in before.items()}
     rows = []
-    for standing in matches:
+    for number, standing in enumerate(matches, start=games_before + 1):
         for pid, step in rated.by_game[standing.game_id]:
             count = counts.setdefault(pid, [0, 0])
             count[0] += 1
@@ -149,13 +150,26 @@ def rows_of(scope: str, matches: Sequence[ratings.Standing], before: dict[int, t
             rows.append({"scope": scope, "game_id": standing.game_id, "player_id": pid,
                          "finished_at": standing.finished_at, "rank": step.rank, "players": step.players,
                          "won": step.won, "games": count[0], "wins": count[1], "mu_before": step.mu_before,
-                         "sigma_before": step.sigma_before, "mu_after": step.mu_after, "sigma_after": step.sigma_after})
+                         "sigma_before": step.sigma_before, "mu_after": step.mu_after, "sigma_after": step.sigma_after,
+                         "number": number})
     return rows
 
 
 def _insert(rows: Sequence[dict], session: Session) -> None:
     for i in range(0, len(rows), _CHUNK):
         session.execute(insert(RatingSummary), rows[i:i + _CHUNK])
+
+
+def _last_number(scope: str, session: Session, before: Key | None = None) -> int:
+    """How many games the scope rates (before the game at ``before``, if given): the number of
+    the last one, one step along the index on the order."""
+    last = select(RatingSummary.number).where(RatingSummary.scope == scope)
+    if before is not None:
+        at, game_id = before
+        last = last.where(or_(RatingSummary.finished_at < at,
+                              and_(RatingSummary.finished_at == at, RatingSummary.game_id < game_id)))
+    last = last.order_by(RatingSummary.finished_at.desc(), RatingSummary.game_id.desc()).limit(1)
+    return session.scalar(last) or 0
 
 
 def rate_from(scope: str, start: Key, session: Session) -> int:
@@ -168,7 +182,7 @@ def rate_from(scope: str, start: Key, session: Session) -> int:
     rules, year = _parts(scope)
     matches = standings(rules, year, start, session)
     before = _latest(scope, (e.player_id for m in matches for e in m.entries), session)
-    _insert(rows_of(scope, matches, before), session)
+    _insert(rows_of(scope, matches, before, _last_number(scope, session, start)), session)
     return len(matches)
 
 
@@ -378,20 +392,21 @@ def steps_of_games(game_ids: Iterable[int], scope: str = "all",
 def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | None = None) -> dict[int, tuple]:
     """Everyone rated in a scope: player id -> (games, wins, their last ``recent`` steps)."""
     session = session or db.session()
-    # Each player's last game in the scope, found along the index (scope, player, games) one
-    # player at a time, and kept apart (materialized) so that the rows are then sought from
-    # each player's last game back, not read from the scope's every row.
+    # Each player's rated games in the scope, one step along the index (scope, player, games)
+    # for each player; then their last rows, each player's a range of that index. Asked as one
+    # join, PostgreSQL guessed the players' number from a table it had never measured (a club's
+    # few players) and read the scope's every row instead.
     mine = aliased(RatingSummary)
-    last = (select(Player.id.label("player_id"),
-                   select(func.max(mine.games)).where(mine.scope == scope, mine.player_id == Player.id)
-                   .scalar_subquery().label("n"))
-            .cte("last").prefix_with("MATERIALIZED"))
+    last = select(Player.id, select(func.max(mine.games)).where(mine.scope == scope, mine.player_id == Player.id)
+                  .scalar_subquery())
+    counts = [(pid, n) for pid, n in session.execute(last) if n]
     found: dict[int, list] = {}
-    for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS))
-                             .join(last, and_(last.c.player_id == RatingSummary.player_id,
-                                              RatingSummary.games > last.c.n - recent))
-                             .where(RatingSummary.scope == scope)):
-        found.setdefault(r.player_id, []).append(r)
+    for chunk in (counts[i:i + _CHUNK] for i in range(0, len(counts), _CHUNK)):
+        ranges = [and_(RatingSummary.player_id == pid, RatingSummary.games > n - recent)
+                  for pid, n in chunk]
+        for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS))
+                                 .where(RatingSummary.scope == scope, or_(*ranges))):
+            found.setdefault(r.player_id, []).append(r)
     steps = {}
     for pid, rows in found.items():
         rows.sort(key=lambda r: r.games)
@@ -400,11 +415,8 @@ def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | No
 
 
 def games_rated(scope: str, session: Session | None = None) -> int:
-    session = session or db.session()
-    # The distinct games along the primary key (scope, game, player), which holds them in order:
-    # no sort of the scope's rows, as count(DISTINCT) made SQLite do.
-    games = select(RatingSummary.game_id).where(RatingSummary.scope == scope).distinct().subquery()
-    return session.scalar(select(func.count()).select_from(games)) or 0
+    """How many games a scope rates."""
+    return _last_number(scope, session or db.session())
 
 
 __all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "path_of", "rate_from", "rebuild", "refresh",
