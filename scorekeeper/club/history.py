@@ -12,12 +12,13 @@ the database, in the bin, and in every backup, until someone restores or purges 
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from sqlalchemy import ColumnElement, and_, case, func, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, case, func, select
 from sqlalchemy.sql import operators
 from sqlalchemy.orm import aliased
 
@@ -221,6 +222,16 @@ def nights_tally(player_id: int | None = None) -> dict[int, NightsTally]:
     then penalty relative to the table) added up per night and player in SQL, in multiples of
     1/840, so that equal standings are equal, and ranked there. Games in the bin, games of no
     round yet and tables of more than eight count for nothing, as in the standings."""
+    one = player_id is not None
+    rows = db.session.execute(_nights_statement(one), {"player_id": player_id} if one else {})
+    return {pid: NightsTally(int(played), int(won or 0)) for pid, played, won in rows}
+
+
+@functools.cache
+def _nights_statement(one_player: bool) -> Select:
+    """The statement of :func:`nights_tally` (for the player named by the parameter
+    ``player_id``, or everyone), made once: making it took ten times as long as the database
+    takes to answer it for a player's page."""
     seat = SeatSummary
     size = func.count().over(partition_by=seat.game_id)
     tied = func.count().over(partition_by=(seat.game_id, seat.place))
@@ -230,12 +241,13 @@ def nights_tally(player_id: int | None = None) -> dict[int, NightsTally]:
                  .join(NightGame, NightGame.game_id == seat.game_id)
                  .join(GameSummary, GameSummary.game_id == seat.game_id)
                  .where(GameSummary.rounds > 0, _kept(seat.game_id)))
-    if player_id is not None:
+    if one_player:
         # The nights' games sought, each looked up in the player's seats by the index (player, game):
         # as costly for a player of thousands of games as for one of ten.
         mine = aliased(SeatSummary)
         theirs = select(NightGame.night_id).where(
-            select(mine.game_id).where(mine.player_id == player_id, mine.game_id == NightGame.game_id).exists())
+            select(mine.game_id).where(mine.player_id == bindparam("player_id"),
+                                       mine.game_id == NightGame.game_id).exists())
         at_nights = at_nights.where(NightGame.night_id.in_(theirs))
     games = at_nights.subquery()
     counted = games.c.size.between(2, 8)
@@ -250,10 +262,9 @@ def nights_tally(player_id: int | None = None) -> dict[int, NightsTally]:
               .join(Night, Night.id == per_night.c.night_id).subquery())
     rows = select(ranked.c.player_id, func.count(),
                   func.sum(case((and_(ranked.c.rank == 1, ranked.c.closed_at.is_not(None)), 1), else_=0)))
-    if player_id is not None:
-        rows = rows.where(ranked.c.player_id == player_id)
-    return {pid: NightsTally(int(played), int(won or 0))
-            for pid, played, won in db.session.execute(rows.group_by(ranked.c.player_id))}
+    if one_player:
+        rows = rows.where(ranked.c.player_id == bindparam("player_id"))
+    return rows.group_by(ranked.c.player_id)
 
 
 def head_to_head(stats: PlayerStats, opponent_id: int) -> HeadToHead | None:

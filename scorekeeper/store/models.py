@@ -358,6 +358,11 @@ class RatingSummary(db.Model):
     #: The game's number in the scope's order (1 for the first game rated): the last game's is
     #: how many games the scope rates, read at one step of the index on the order.
     number: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    #: Which of the player's games in the scope, up to this one, left their rating highest and
+    #: which lowest (counted as ``games`` counts them; the earliest of equals): their page marks
+    #: both, read from their last row instead of from every one.
+    best_at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    lowest_at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (
         # Rating again from a game on (the rows from there are replaced).

@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from history_games import game, out, random_docs
 
-from sqlalchemy import select, update
+from sqlalchemy import case, select, update
 
 from scorekeeper.club import history
 from scorekeeper.web import charts
@@ -390,31 +390,25 @@ def test_the_player_page_shows_the_rating_and_its_history_with_the_best_and_wors
     assert len(points) == rating.games + 1
 
 
-def downsampled(values: list[float], most: int) -> list[tuple[int, float]]:
-    """The points of a line a rating path keeps, worked out from the whole line: all of them
-    when there are no more than ``most``; else the first, the last, and in each of
-    ``(most - 2) // 2`` equal runs of the points between them the highest and the lowest (the
-    earliest of each)."""
-    count = len(values)
-    if count <= most:
-        return list(enumerate(values))
-    runs, inner = (most - 2) // 2, count - 2
-    kept = {0, count - 1}
-    for run in range(runs):
-        start, end = 1 + run * inner // runs, 1 + (run + 1) * inner // runs
-        part = values[start:end]
-        if part:
-            kept |= {start + part.index(max(part)), start + part.index(min(part))}
-    return [(i, values[i]) for i in sorted(kept)]
-
-
 def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(app, season):
     with app.app_context():
         ids = list(db.session.scalars(select(Player.id))) + [999]
-        # Ties, in every run and at the best and the lowest: Dev's rating goes 20, 21, 22, 20, ...
+        # Each row names the player's best and lowest game so far, as their history up to it has them.
+        for scope in ("all", "classic", "all/2026"):
+            for pid in ids:
+                steps = rating_summaries.history_of(pid, scope).steps
+                for n, row in enumerate(db.session.scalars(select(RatingSummary).where(
+                        RatingSummary.scope == scope, RatingSummary.player_id == pid)
+                        .order_by(RatingSummary.games)), start=1):
+                    so_far = ratings.PlayerRating(pid, steps[:n])
+                    assert (row.best_at, row.lowest_at) == (so_far.number(so_far.best), so_far.number(so_far.worst))
+        # Ties at the best and the lowest: Dev's rating goes 21, 22, 20, 21, 22, 20, ..., so the
+        # first 22 is the best and the first 20 the lowest (the rows say so, as the writing would).
         dev = store.find_player("Dev").id
         db.session.execute(update(RatingSummary).where(RatingSummary.player_id == dev)
-                           .values(mu_after=20 + RatingSummary.games % 3, sigma_after=0.0))
+                           .values(mu_after=20 + RatingSummary.games % 3, sigma_after=0.0,
+                                   best_at=case((RatingSummary.games >= 2, 2), else_=1),
+                                   lowest_at=case((RatingSummary.games >= 3, 3), else_=1)))
         db.session.commit()
         for scope in ("all", "classic", "all/2026"):
             for pid in ids:
@@ -428,8 +422,16 @@ def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(a
                         continue
                     # The same doubles as Python's, so the same ties: equal, not nearly.
                     assert (path.start, path.rating) == (line[0], whole.rating)
-                    assert list(path.points) == downsampled(line, most)
-                    assert len(path.points) <= most
+                    # Points of the whole line, rising, from its first to its last, no more
+                    # than asked for: every one if they fit, else spread along it.
+                    xs = [x for x, _ in path.points]
+                    assert path.points == tuple((x, line[x]) for x in xs)
+                    assert xs == sorted(set(xs)) and (xs[0], xs[-1]) == (0, whole.games)
+                    assert len(xs) <= most
+                    if len(line) <= most:
+                        assert len(xs) == len(line)
+                    else:
+                        assert max(b - a for a, b in zip(xs, xs[1:])) <= whole.games / (most - 4 + 1) + 1
                     for mine, theirs in ((path.best, whole.best), (path.worst, whole.worst)):
                         assert (mine.number, mine.game_id, mine.after) == (whole.number(theirs), theirs.game_id,
                                                                             theirs.after)

@@ -18,12 +18,13 @@ put in the bin keeps its summary, so what to take out is known only from what wa
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 
-from sqlalchemy import ColumnElement, and_, bindparam, case, delete, func, insert, select
+from sqlalchemy import ColumnElement, Select, and_, bindparam, case, delete, func, insert, select
 from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.models import (CountedGame, Game, GameSummary, Player, PlayerLevel, PlayerPair, Seat,
@@ -105,6 +106,13 @@ def _added_up(where: ColumnElement[bool], session: Session,
     """:func:`_sums`, and per player, rule set and level the finished ladder games that ended on
     it and the rounds spent there (``games`` and ``rounds`` each, in a :class:`Counter`), in
     one pass: grouped by that level too, whose groups add up to the rule set's."""
+    query = _added_up_query(where)
+    if player_id is not None:
+        query = query.where(SeatSummary.player_id == player_id)
+    return _added_up_rows(session.execute(query))
+
+
+def _added_up_query(where: ColumnElement[bool]) -> Select:
     finished = GameSummary.finished
     won = and_(finished, SeatSummary.won)
     others = aliased(SeatSummary)
@@ -119,12 +127,13 @@ def _added_up(where: ColumnElement[bool], session: Session,
              .join(Game, Game.id == SeatSummary.game_id)
              .where(where, GameSummary.worked_out)
              .group_by(SeatSummary.player_id, Game.rules, SeatSummary.stuck_level))
-    if player_id is not None:
-        query = query.where(SeatSummary.player_id == player_id)
+    return query
+
+
+def _added_up_rows(rows: Iterable) -> tuple[dict[Key, Figures], Counter]:
     found: dict[Key, Figures] = {}
     levels: Counter = Counter()
-    for pid, rules, level, stuck_rounds, *n, best, rounds, penalty, out, first, last, newest, climbs \
-            in session.execute(query):
+    for pid, rules, level, stuck_rounds, *n, best, rounds, penalty, out, first, last, newest, climbs in rows:
         part = Figures(*(int(x or 0) for x in n), best, int(rounds or 0), int(penalty or 0), int(out or 0),
                        first, last, int(newest), Counter((climbs or "").split()))
         if level is not None:
@@ -155,14 +164,29 @@ def _level_counts(rows: Iterable) -> Counter:
 
 def _pairs(where: ColumnElement[bool], session: Session) -> Counter:
     """Per two players, how many of the games ``where`` picks they sat at together."""
+    return _pair_counts(session.execute(_pairs_query(where)))
+
+
+def _pairs_query(where: ColumnElement[bool]) -> Select:
     other = aliased(SeatSummary)
-    rows = session.execute(
-        select(SeatSummary.player_id, other.player_id, func.count())
-        .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
-        .join(GameSummary, GameSummary.game_id == SeatSummary.game_id).join(Game, Game.id == SeatSummary.game_id)
-        .where(where, other.player_id != SeatSummary.player_id)
-        .group_by(SeatSummary.player_id, other.player_id))
+    return (select(SeatSummary.player_id, other.player_id, func.count())
+            .select_from(SeatSummary).join(other, other.game_id == SeatSummary.game_id)
+            .join(GameSummary, GameSummary.game_id == SeatSummary.game_id).join(Game, Game.id == SeatSummary.game_id)
+            .where(where, other.player_id != SeatSummary.player_id)
+            .group_by(SeatSummary.player_id, other.player_id))
+
+
+def _pair_counts(rows: Iterable) -> Counter:
     return Counter({(pid, oid): int(n) for pid, oid, n in rows})
+
+
+@functools.cache
+def _playing_statements() -> tuple[Select, Select]:
+    """What a player's unfinished games add to their page (:func:`_added_up` and :func:`_pairs`
+    of them, for the player the parameter ``player_id`` names), made once: making these took
+    longer than the database takes to answer them."""
+    mine = SeatSummary.player_id == bindparam("player_id")
+    return _added_up_query(UNCOUNTED).where(mine), _pairs_query(and_(UNCOUNTED, mine))
 
 
 def _counted(game_ids: Collection[int] | None = None) -> ColumnElement[bool]:
@@ -379,13 +403,14 @@ def of_player(player_id: int, session: Session | None = None) -> PlayerFigures:
             select(PlayerPair.other_id, Player.name, PlayerPair.games).join(Player, Player.id == PlayerPair.other_id)
             .where(PlayerPair.player_id == player_id)):
         pairs[oid], names[oid] = n, name
-    playing, playing_levels = _added_up(UNCOUNTED, session, player_id)
+    added_up, paired = _playing_statements()
+    playing, playing_levels = _added_up_rows(session.execute(added_up, {"player_id": player_id}))
     if playing:
         for (_, rules), figures in playing.items():
             by_rules[rules] = _together(by_rules[rules], figures) if rules in by_rules else figures
         levels.update(playing_levels)
         pairs.update({oid: n for (_, oid), n in
-                      _pairs(and_(UNCOUNTED, SeatSummary.player_id == player_id), session).items()})
+                      _pair_counts(session.execute(paired, {"player_id": player_id})).items()})
         unnamed = sorted(set(pairs) - set(names))
         if unnamed:  # met only at a game still being played
             names.update(session.execute(select(Player.id, Player.name).where(Player.id.in_(unnamed))).all())

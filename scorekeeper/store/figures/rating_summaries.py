@@ -18,12 +18,12 @@ leaderboard's filters pick one.
 
 from __future__ import annotations
 
-import functools
+import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from sqlalchemy import (Integer, ScalarSelect, Select, and_, bindparam, case, delete, func, insert, literal_column,
-                        or_, select, true, union, union_all)
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.figures import ratings
@@ -34,7 +34,7 @@ from scorekeeper.rules import RuleSet, RuleSetError, WinnerRule, ruleset_from_te
 FINISHED = func.coalesce(Game.finished_at, Game.started_at)
 _CHUNK = 500
 _COLUMNS = ("scope", "game_id", "player_id", "finished_at", "rank", "players", "won", "games", "wins", "mu_before",
-            "sigma_before", "mu_after", "sigma_after", "number")
+            "sigma_before", "mu_after", "sigma_after", "number", "best_at", "lowest_at")
 
 
 def scope_of(rules: str | None = None, year: int | None = None) -> str:
@@ -118,8 +118,27 @@ def _rules_of(document: str, key: str) -> RuleSet | None:
 # ================================================================ writing
 
 
+@dataclass
+class Extremes:
+    """Which of a player's games so far left their rating highest and which lowest (numbered as
+    ``games`` numbers them; the earliest of equals), and those ratings."""
+
+    best_at: int = 0
+    best: float = -math.inf
+    lowest_at: int = 0
+    lowest: float = math.inf
+
+    def after(self, games: int, rating: float) -> None:
+        """Their ``games``-th game left them at ``rating``."""
+        if rating > self.best:
+            self.best_at, self.best = games, rating
+        if rating < self.lowest:
+            self.lowest_at, self.lowest = games, rating
+
+
 def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> dict[int, tuple]:
-    """Each player's last stored row in the scope: player id -> (mu, sigma, games, wins)."""
+    """Each player's last stored row in the scope: player id -> (mu, sigma, games, wins, best),
+    ``best`` the :class:`Extremes` of their games so far."""
     last = select(RatingSummary.player_id, func.max(RatingSummary.games).label("n")).where(RatingSummary.scope == scope)
     ids = None if player_ids is None else sorted(set(player_ids))
     if ids is not None:
@@ -127,31 +146,44 @@ def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> d
             return {}
         last = last.where(RatingSummary.player_id.in_(ids))
     last = last.group_by(RatingSummary.player_id).subquery()
+    best, lowest = aliased(RatingSummary), aliased(RatingSummary)
+
+    def at(row, games):
+        return and_(row.scope == scope, row.player_id == RatingSummary.player_id, row.games == games)
+
     rows = session.execute(
         select(RatingSummary.player_id, RatingSummary.mu_after, RatingSummary.sigma_after, RatingSummary.games,
-               RatingSummary.wins)
+               RatingSummary.wins, RatingSummary.best_at, best.mu_after.label("best_mu"),
+               best.sigma_after.label("best_sigma"), RatingSummary.lowest_at, lowest.mu_after.label("lowest_mu"),
+               lowest.sigma_after.label("lowest_sigma"))
         .join(last, and_(last.c.player_id == RatingSummary.player_id, last.c.n == RatingSummary.games))
+        .outerjoin(best, at(best, RatingSummary.best_at)).outerjoin(lowest, at(lowest, RatingSummary.lowest_at))
         .where(RatingSummary.scope == scope))
-    return {r.player_id: (r.mu_after, r.sigma_after, r.games, r.wins) for r in rows}
+    return {r.player_id: (r.mu_after, r.sigma_after, r.games, r.wins, Extremes(
+        r.best_at, -math.inf if r.best_mu is None else ratings.ordinal(r.best_mu, r.best_sigma),
+        r.lowest_at, math.inf if r.lowest_mu is None else ratings.ordinal(r.lowest_mu, r.lowest_sigma)))
+            for r in rows}
 
 
 def rows_of(scope: str, matches: Sequence[ratings.Standing], before: dict[int, tuple],
             games_before: int = 0) -> list[dict]:
     """The rows of a scope's ``matches`` rated after ``before`` (each player's (mu, sigma, games,
-    wins) from the games before them), which were ``games_before`` games."""
-    rated = ratings.rate(matches, prior={pid: (mu, sigma) for pid, (mu, sigma, _, _) in before.items()})
-    counts = {pid: [games, wins] for pid, (_, _, games, wins) in before.items()}
+    wins, :class:`Extremes`) from the games before them), which were ``games_before`` games."""
+    rated = ratings.rate(matches, prior={pid: (mu, sigma) for pid, (mu, sigma, *_) in before.items()})
+    counts = {pid: [games, wins, replace(extremes)] for pid, (_, _, games, wins, extremes) in before.items()}
     rows = []
     for number, standing in enumerate(matches, start=games_before + 1):
         for pid, step in rated.by_game[standing.game_id]:
-            count = counts.setdefault(pid, [0, 0])
+            count = counts.setdefault(pid, [0, 0, Extremes()])
             count[0] += 1
             count[1] += step.won
+            extremes = count[2]
+            extremes.after(count[0], step.after)
             rows.append({"scope": scope, "game_id": standing.game_id, "player_id": pid,
                          "finished_at": standing.finished_at, "rank": step.rank, "players": step.players,
                          "won": step.won, "games": count[0], "wins": count[1], "mu_before": step.mu_before,
                          "sigma_before": step.sigma_before, "mu_after": step.mu_after, "sigma_after": step.sigma_after,
-                         "number": number})
+                         "number": number, "best_at": extremes.best_at, "lowest_at": extremes.lowest_at})
     return rows
 
 
@@ -285,85 +317,54 @@ def history_of(player_id: int, scope: str = "all", session: Session | None = Non
     return ratings.PlayerRating(player_id, tuple(_step(r) for r in rows))
 
 
-def _number(value: int):
-    """A whole number written into the statement, not passed as a parameter: a recursive
-    query's columns must have one type in both of its parts, and PostgreSQL types a written
-    integer as the integer columns it is added to, where a parameter's type is the driver's."""
-    return literal_column(str(int(value)), Integer)
+def line_of(games: int, points: int, *marks: int) -> list[int]:
+    """Which points of a rating line over ``games`` games a chart of at most ``points`` draws
+    (x = 0 the rating before the first game, x = n after the n-th): every one when there are no
+    more than ``points``; else the first, the last, the ``marks`` (the best and the lowest) and,
+    with the points left, x spread evenly between them. Rising.
 
-
-@functools.cache
-def _path_statement(points: int) -> Select:
-    """The statement of :func:`path_of`, made once for each number of points: making it anew
-    for every page took as long as the database takes to answer it."""
-    mine = (RatingSummary.scope == bindparam("scope"), RatingSummary.player_id == bindparam("player_id"))
-    rating = RatingSummary.mu_after - 3 * RatingSummary.sigma_after
-    # The runs split the games 1 .. n - 1 between the first point (x = 0) and the last (x = n)
-    # as the integers 1 + r * (n - 1) // runs do; a line short enough to keep whole is split
-    # into runs of one game. Each run's highest and lowest are sought along the index (scope,
-    # player, games, game, mu after, sigma after), sorting the run's few rows alone: window
-    # functions over every game sorted them all, four times slower on SQLite (3,659 games).
-    most = func.max(RatingSummary.games)
-    total = select(most.label("games"),
-                   case((most + 1 <= points, most - 1), else_=_number((points - 2) // 2)).label("runs")) \
-        .where(*mine).cte("total")
-    runs = select(_number(0).label("run"), _number(1).label("first"),
-                  (_number(1) + (total.c.games - _number(1)) // total.c.runs).label("past")) \
-        .where(total.c.runs > 0).cte("runs", recursive=True)
-    earlier = runs.alias("earlier")
-    runs = runs.union_all(
-        select(earlier.c.run + _number(1), earlier.c.past,
-               _number(1) + (earlier.c.run + _number(2)) * (total.c.games - _number(1)) // total.c.runs)
-        .select_from(earlier.join(total, true())).where(earlier.c.run + _number(1) < total.c.runs))
-
-    def first_of_run(*order) -> ScalarSelect:
-        return select(RatingSummary.games) \
-            .where(*mine, RatingSummary.games >= runs.c.first, RatingSummary.games < runs.c.past) \
-            .order_by(*order, RatingSummary.games).limit(1).correlate(runs).scalar_subquery()
-
-    picked = select(first_of_run(rating.desc()).label("high"), first_of_run(rating).label("low")) \
-        .select_from(runs).cte("picked")
-    wanted = union(select(picked.c.high), select(picked.c.low), select(total.c.games))
-    # The start is the first game's rating before it.
-    start = select(_number(0).label("games"), RatingSummary.game_id,
-                   (RatingSummary.mu_before - 3 * RatingSummary.sigma_before).label("rating")) \
-        .where(*mine, RatingSummary.games == 1)
-    after = select(RatingSummary.games, RatingSummary.game_id, rating.label("rating")) \
-        .where(*mine, RatingSummary.games.in_(wanted))
-    # The best and the lowest after a game (not the start) are each the highest or the lowest
-    # of their run, so they are found among the kept points alone.
-    kept = union_all(start, after).subquery("kept")
-    the_start = kept.c.games == 0
-    return select(
-        kept.c.games, kept.c.game_id, kept.c.rating,
-        func.row_number().over(partition_by=the_start, order_by=(kept.c.rating.desc(), kept.c.games)).label("best"),
-        func.row_number().over(partition_by=the_start, order_by=(kept.c.rating, kept.c.games)).label("worst"),
-    ).order_by(kept.c.games)
+    >>> line_of(5, 10)
+    [0, 1, 2, 3, 4, 5]
+    >>> line_of(100, 8, 37, 90)
+    [0, 20, 37, 40, 60, 80, 90, 100]
+    """
+    if games + 1 <= points:
+        return list(range(games + 1))
+    fixed = {0, games, *marks}
+    spread = points - len(fixed)
+    between = {round(i * games / (spread + 1)) for i in range(1, spread + 1)}
+    return sorted(fixed | between)
 
 
 def path_of(player_id: int, scope: str = "all", *, points: int,
             session: Session | None = None) -> ratings.RatingPath:
     """What a player's page shows of their rating in a scope: how many games, the rating before
     the first and after the last, the best and the lowest moments, and at most ``points`` of the
-    line (the rating before the first game, x = 0, and after each game, x = its number), chosen
-    in the database, so that a page costs the same over ten games or ten thousand.
-
-    The line keeps every point when there are no more than ``points``; else its first and its
-    last, and in each of ``(points - 2) // 2`` equal runs of the points between them the highest
-    and the lowest (the earliest of each): it still starts and ends where it did and reaches its
-    best and its lowest where they were. The rating is worked out as :func:`ratings.ordinal`
-    does, in double precision, so that values and ties are Python's.
-    """
+    line (:func:`line_of`): two queries of a row and of ``points`` rows, each a step along the
+    index of the player's rows, so that a page costs the same over ten games or ten thousand.
+    The ratings are worked out in Python, as :func:`ratings.ordinal` does, so values and ties
+    are those of the player's whole history."""
     if points < 4:
         raise ValueError("a rating path keeps at least its first, last, highest and lowest points")
     session = session or db.session()
-    rows = session.execute(_path_statement(points), {"scope": scope, "player_id": player_id}).all()
-    if not rows:
+    mine = (RatingSummary.scope == scope, RatingSummary.player_id == player_id)
+    last = session.execute(select(RatingSummary.games, RatingSummary.best_at, RatingSummary.lowest_at)
+                           .where(*mine).order_by(RatingSummary.games.desc()).limit(1)).first()
+    if last is None:
         return ratings.RatingPath(player_id, 0, 0.0, 0.0, None, None, ())
-    best = next(ratings.Moment(r.games, r.game_id, r.rating) for r in rows if r.games and r.best == 1)
-    worst = next(ratings.Moment(r.games, r.game_id, r.rating) for r in rows if r.games and r.worst == 1)
-    return ratings.RatingPath(player_id, rows[-1].games, rows[0].rating, rows[-1].rating, best, worst,
-                              tuple((r.games, r.rating) for r in rows))
+    wanted = line_of(last.games, points, last.best_at, last.lowest_at)
+    rows = {r.games: r for r in session.execute(
+        select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_before, RatingSummary.sigma_before,
+               RatingSummary.mu_after, RatingSummary.sigma_after)
+        .where(*mine, RatingSummary.games.in_(
+            # Written into the statement: as 200 parameters, PostgreSQL's plan for any numbers
+            # (which it settles on after a statement's tenth run) read all the player's rows.
+            bindparam("games", sorted(set(wanted[1:]) | {1}), expanding=True, literal_execute=True))))}
+    start = ratings.ordinal(rows[1].mu_before, rows[1].sigma_before)
+    line = [(0, start)] + [(x, ratings.ordinal(rows[x].mu_after, rows[x].sigma_after)) for x in wanted[1:]]
+    moment = {x: ratings.Moment(x, rows[x].game_id, rating) for x, rating in line[1:]}
+    return ratings.RatingPath(player_id, last.games, start, line[-1][1], moment[last.best_at],
+                              moment[last.lowest_at], tuple(line))
 
 
 def game_steps(game_id: int, scope: str = "all", session: Session | None = None) -> dict[int, ratings.Step]:
@@ -419,5 +420,5 @@ def games_rated(scope: str, session: Session | None = None) -> int:
     return _last_number(scope, session or db.session())
 
 
-__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "path_of", "rate_from", "rebuild", "refresh",
+__all__ = ["FINISHED", "game_steps", "games_rated", "history_of", "latest_steps", "line_of", "path_of", "rate_from", "rebuild", "refresh",
            "rows_of", "scope_of", "scopes_of", "standings"]
