@@ -86,9 +86,9 @@ def test_a_players_rating_path_hands_back_a_bounded_number_of_rows_whatever_thei
         transfer.import_files(read_document(backup_document(docs)))
         ann, dev = (db.session.scalar(select(Player.id).where(Player.name == name)) for name in ("Ann", "Dev"))
         assert history.rating_path(dev, RATING_POINTS).games == 3 * RATING_POINTS
-        # Two queries each: the player's last row (how many games, the best and the lowest),
-        # then the points: every one of Ann's short line; of Dev's long one, no more than a
-        # chart draws, where it handed back a row for every game.
-        assert rows_handed_back(lambda: history.rating_path(ann, RATING_POINTS)) == [1, 10]
-        last, many = rows_handed_back(lambda: history.rating_path(dev, RATING_POINTS))
-        assert last == 1 and RATING_POINTS - 10 <= many <= RATING_POINTS
+        # Two queries each: the player's first and last rows (the start; how many games, the
+        # best and the lowest), then the points: every one of Ann's short line; of Dev's long
+        # one, no more than a chart draws, where it handed back a row for every game.
+        assert rows_handed_back(lambda: history.rating_path(ann, RATING_POINTS)) == [2, 10]
+        ends, many = rows_handed_back(lambda: history.rating_path(dev, RATING_POINTS))
+        assert ends == 2 and RATING_POINTS - 10 <= many <= RATING_POINTS

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
-from sqlalchemy import and_, bindparam, delete, func, insert, or_, select
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, union_all
 from sqlalchemy.orm import Session, aliased
 
 from scorekeeper.store.figures import ratings
@@ -340,31 +340,36 @@ def path_of(player_id: int, scope: str = "all", *, points: int,
             session: Session | None = None) -> ratings.RatingPath:
     """What a player's page shows of their rating in a scope: how many games, the rating before
     the first and after the last, the best and the lowest moments, and at most ``points`` of the
-    line (:func:`line_of`): two queries of a row and of ``points`` rows, each a step along the
-    index of the player's rows, so that a page costs the same over ten games or ten thousand.
-    The ratings are worked out in Python, as :func:`ratings.ordinal` does, so values and ties
-    are those of the player's whole history."""
+    line (:func:`line_of`): two queries, of their first and last rows and of ``points`` rows,
+    each row a step along the index of the player's rows, so that a page costs the same over ten
+    games or ten thousand. The ratings are worked out in Python, as :func:`ratings.ordinal`
+    does, so values and ties are those of the player's whole history."""
     if points < 4:
         raise ValueError("a rating path keeps at least its first, last, highest and lowest points")
     session = session or db.session()
     mine = (RatingSummary.scope == scope, RatingSummary.player_id == player_id)
-    last = session.execute(select(RatingSummary.games, RatingSummary.best_at, RatingSummary.lowest_at)
-                           .where(*mine).order_by(RatingSummary.games.desc()).limit(1)).first()
-    if last is None:
+    # The first row (the rating before it is the start) and the last (how many games, the best
+    # and the lowest); then the points, read from the index alone.
+    first = select(RatingSummary.games, RatingSummary.mu_before, RatingSummary.sigma_before, RatingSummary.best_at,
+                   RatingSummary.lowest_at).where(*mine, RatingSummary.games == 1)
+    last = select(RatingSummary.games, RatingSummary.mu_before, RatingSummary.sigma_before, RatingSummary.best_at,
+                  RatingSummary.lowest_at).where(*mine).order_by(RatingSummary.games.desc()).limit(1)
+    ends = session.execute(union_all(first, last.subquery().select())).all()
+    if not ends:
         return ratings.RatingPath(player_id, 0, 0.0, 0.0, None, None, ())
-    wanted = line_of(last.games, points, last.best_at, last.lowest_at)
-    rows = {r.games: r for r in session.execute(
-        select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_before, RatingSummary.sigma_before,
-               RatingSummary.mu_after, RatingSummary.sigma_after)
+    first, last = min(ends, key=lambda r: r.games), max(ends, key=lambda r: r.games)
+    start = ratings.ordinal(first.mu_before, first.sigma_before)
+    n, best_at, lowest_at = last.games, last.best_at, last.lowest_at
+    wanted = line_of(n, points, best_at, lowest_at)
+    after = {r.games: r for r in session.execute(
+        select(RatingSummary.games, RatingSummary.game_id, RatingSummary.mu_after, RatingSummary.sigma_after)
         .where(*mine, RatingSummary.games.in_(
             # Written into the statement: as 200 parameters, PostgreSQL's plan for any numbers
             # (which it settles on after a statement's tenth run) read all the player's rows.
-            bindparam("games", sorted(set(wanted[1:]) | {1}), expanding=True, literal_execute=True))))}
-    start = ratings.ordinal(rows[1].mu_before, rows[1].sigma_before)
-    line = [(0, start)] + [(x, ratings.ordinal(rows[x].mu_after, rows[x].sigma_after)) for x in wanted[1:]]
-    moment = {x: ratings.Moment(x, rows[x].game_id, rating) for x, rating in line[1:]}
-    return ratings.RatingPath(player_id, last.games, start, line[-1][1], moment[last.best_at],
-                              moment[last.lowest_at], tuple(line))
+            bindparam("games", wanted[1:], expanding=True, literal_execute=True))))}
+    line = [(0, start)] + [(x, ratings.ordinal(after[x].mu_after, after[x].sigma_after)) for x in wanted[1:]]
+    moment = {x: ratings.Moment(x, after[x].game_id, rating) for x, rating in line[1:]}
+    return ratings.RatingPath(player_id, n, start, line[-1][1], moment[best_at], moment[lowest_at], tuple(line))
 
 
 def game_steps(game_id: int, scope: str = "all", session: Session | None = None) -> dict[int, ratings.Step]:
