@@ -14,7 +14,7 @@ from factories import (
     text,
 )
 from history_games import random_docs, random_state
-from sqlalchemy import func, insert, inspect, select
+from sqlalchemy import event, func, insert, inspect, select
 
 from scorekeeper import create_app, store
 
@@ -179,3 +179,30 @@ def test_the_last_page_of_a_large_history_is_quick_to_find(app, web):
     assert response.status_code == 200
     assert "Games 101 to 120 of 120" in text(response)
     assert web.get("/history?page=7").status_code == 404
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="reads SQLite's EXPLAIN QUERY PLAN; the SQLite pass runs it")
+def test_the_leaderboard_seeks_each_players_last_games_along_an_index(app):
+    with app.app_context():
+        store.import_games(read_document(backup_document(random_docs(60, seed=4))))
+        statements: list[tuple[str, object]] = []
+
+        def kept(conn, cursor, statement, parameters, context, executemany):
+            statements.append((statement, parameters))
+
+        event.listen(db.engine, "before_cursor_execute", kept)
+        try:
+            assert history.leaderboard().games == 60
+        finally:
+            event.remove(db.engine, "before_cursor_execute", kept)
+        plans = [(statement, [str(row[-1]) for row in db.session.connection().exec_driver_sql(
+                     "EXPLAIN QUERY PLAN " + statement, parameters)])
+                 for statement, parameters in statements if statement.lstrip().upper().startswith(("SELECT", "WITH"))]
+    # Each player's last games, sought as ranges of one player's rows (asked with the scope
+    # outside them, SQLite read the scope's every row), and the count of games rated, one step
+    # from the end of the scope's order (LIMIT 1): the players' table alone is read whole.
+    assert len(plans) >= 3
+    for statement, plan in plans:
+        for step in plan:
+            if step.startswith(("SCAN", "SEARCH")) and " player" not in step:
+                assert step.startswith("SEARCH") and ("player_id=?" in step or "LIMIT" in statement), (statement, plan)

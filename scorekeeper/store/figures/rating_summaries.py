@@ -408,10 +408,10 @@ def latest_steps(scope: str, recent: int = ratings.RECENT, session: Session | No
     counts = [(pid, n) for pid, n in session.execute(last) if n]
     found: dict[int, list] = {}
     for chunk in (counts[i:i + _CHUNK] for i in range(0, len(counts), _CHUNK)):
-        ranges = [and_(RatingSummary.player_id == pid, RatingSummary.games > n - recent)
+        # Each range whole (the scope in it too): SQLite seeks each one only so.
+        ranges = [and_(RatingSummary.scope == scope, RatingSummary.player_id == pid, RatingSummary.games > n - recent)
                   for pid, n in chunk]
-        for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS))
-                                 .where(RatingSummary.scope == scope, or_(*ranges))):
+        for r in session.execute(select(*(getattr(RatingSummary, c) for c in _COLUMNS)).where(or_(*ranges))):
             found.setdefault(r.player_id, []).append(r)
     steps = {}
     for pid, rows in found.items():
