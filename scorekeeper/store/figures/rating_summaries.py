@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, union_all
@@ -118,27 +118,9 @@ def _rules_of(document: str, key: str) -> RuleSet | None:
 # ================================================================ writing
 
 
-@dataclass
-class Extremes:
-    """Which of a player's games so far left their rating highest and which lowest (numbered as
-    ``games`` numbers them; the earliest of equals), and those ratings."""
-
-    best_at: int = 0
-    best: float = -math.inf
-    lowest_at: int = 0
-    lowest: float = math.inf
-
-    def after(self, games: int, rating: float) -> None:
-        """Their ``games``-th game left them at ``rating``."""
-        if rating > self.best:
-            self.best_at, self.best = games, rating
-        if rating < self.lowest:
-            self.lowest_at, self.lowest = games, rating
-
-
 def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> dict[int, tuple]:
     """Each player's last stored row in the scope: player id -> (mu, sigma, games, wins, best),
-    ``best`` the :class:`Extremes` of their games so far."""
+    ``best`` the :class:`~scorekeeper.store.figures.ratings.Extremes` of their games so far."""
     last = select(RatingSummary.player_id, func.max(RatingSummary.games).label("n")).where(RatingSummary.scope == scope)
     ids = None if player_ids is None else sorted(set(player_ids))
     if ids is not None:
@@ -159,7 +141,7 @@ def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> d
         .join(last, and_(last.c.player_id == RatingSummary.player_id, last.c.n == RatingSummary.games))
         .outerjoin(best, at(best, RatingSummary.best_at)).outerjoin(lowest, at(lowest, RatingSummary.lowest_at))
         .where(RatingSummary.scope == scope))
-    return {r.player_id: (r.mu_after, r.sigma_after, r.games, r.wins, Extremes(
+    return {r.player_id: (r.mu_after, r.sigma_after, r.games, r.wins, ratings.Extremes(
         r.best_at, -math.inf if r.best_mu is None else ratings.ordinal(r.best_mu, r.best_sigma),
         r.lowest_at, math.inf if r.lowest_mu is None else ratings.ordinal(r.lowest_mu, r.lowest_sigma)))
             for r in rows}
@@ -168,13 +150,14 @@ def _latest(scope: str, player_ids: Iterable[int] | None, session: Session) -> d
 def rows_of(scope: str, matches: Sequence[ratings.Standing], before: dict[int, tuple],
             games_before: int = 0) -> list[dict]:
     """The rows of a scope's ``matches`` rated after ``before`` (each player's (mu, sigma, games,
-    wins, :class:`Extremes`) from the games before them), which were ``games_before`` games."""
+    wins, :class:`~scorekeeper.store.figures.ratings.Extremes`) from the games before them),
+    which were ``games_before`` games."""
     rated = ratings.rate(matches, prior={pid: (mu, sigma) for pid, (mu, sigma, *_) in before.items()})
     counts = {pid: [games, wins, replace(extremes)] for pid, (_, _, games, wins, extremes) in before.items()}
     rows = []
     for number, standing in enumerate(matches, start=games_before + 1):
         for pid, step in rated.by_game[standing.game_id]:
-            count = counts.setdefault(pid, [0, 0, Extremes()])
+            count = counts.setdefault(pid, [0, 0, ratings.Extremes()])
             count[0] += 1
             count[1] += step.won
             extremes = count[2]

@@ -19,6 +19,7 @@ month's game costs the games since then, not the whole history).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -106,6 +107,25 @@ class Step:
         return self.after - self.before
 
 
+@dataclass
+class Extremes:
+    """Which of a player's games so far left their rating highest and which lowest (1 for their
+    first game; the earliest of equals), and those ratings: :attr:`PlayerRating.best` over a
+    whole history, and the stored rows' ``best_at`` and ``lowest_at`` game by game."""
+
+    best_at: int = 0
+    best: float = -math.inf
+    lowest_at: int = 0
+    lowest: float = math.inf
+
+    def after(self, games: int, rating: float) -> None:
+        """Their ``games``-th game left them at ``rating``."""
+        if rating > self.best:
+            self.best_at, self.best = games, rating
+        if rating < self.lowest:
+            self.lowest_at, self.lowest = games, rating
+
+
 @dataclass(frozen=True)
 class PlayerRating:
     """One player's rating history, oldest game first."""
@@ -149,10 +169,16 @@ class PlayerRating:
         recent = self.recent
         return recent[-1] - recent[0] if recent else 0.0
 
+    def _extremes(self) -> Extremes:
+        extremes = Extremes()
+        for number, step in enumerate(self.steps, start=1):
+            extremes.after(number, step.after)
+        return extremes
+
     @property
     def best(self) -> Step | None:
         """The game after which the rating was highest (the earliest such)."""
-        return max(self.steps, key=lambda s: (s.after, -s.index)) if self.steps else None
+        return self.steps[self._extremes().best_at - 1] if self.steps else None
 
     def number(self, step: Step) -> int:
         """Which of the player's rated games ``step`` is (1 for the first)."""
@@ -161,7 +187,7 @@ class PlayerRating:
     @property
     def worst(self) -> Step | None:
         """The game after which the rating was lowest (the earliest such)."""
-        return min(self.steps, key=lambda s: (s.after, s.index)) if self.steps else None
+        return self.steps[self._extremes().lowest_at - 1] if self.steps else None
 
 
 @dataclass(frozen=True)
@@ -269,6 +295,6 @@ def rate(standings: Sequence[Standing], previous: Ratings | None = None,
     return Ratings(standings, players, by_game, len(standings) - keep)
 
 
-__all__ = ["MODEL", "PROVISIONAL_BELOW", "RECENT", "Entry", "Moment", "PlayerRating", "RatingPath", "Ratings",
+__all__ = ["MODEL", "PROVISIONAL_BELOW", "RECENT", "Entry", "Extremes", "Moment", "PlayerRating", "RatingPath", "Ratings",
            "Standing", "Step", "ordinal",
            "rate", "standing_of"]
