@@ -16,6 +16,7 @@ from factories import (
     text,
     totals,
 )
+from scorekeeper.web import languages
 
 # =============================================================== roster: /players/
 
@@ -163,3 +164,11 @@ def test_a_player_whose_only_game_is_deleted_stays_on_the_roster(web, app):
     web.post(f"/games/{gone}/delete")
     roster = web.get("/players/")
     assert f"/players/{player_id(app, 'Ann')}/remove" not in roster.get_data(as_text=True)  # the bin can restore it
+
+
+def test_a_player_of_one_game_is_told_it_is_their_one_game_in_their_language(web, app):
+    new_game(web, ["Ann", "Ben"])
+    page = f"/players/{player_id(app, 'Ann')}"
+    assert "Ann's one game" in text(web.get(page))
+    web.set_cookie(languages.COOKIE, "fr")
+    assert "La seule partie d’Ann" in text(web.get(page))  # elided before a vowel
