@@ -242,10 +242,14 @@ def test_correcting_an_early_round_changes_later_levels(page: Page, server):
     expect(page.locator(".deal-info")).to_contain_text("Ann deals")
 
 
-def test_double_tap_on_save_records_one_round(page: Page, server, live_app, context):
+def test_double_tap_on_save_records_one_round(page: Page, server, live_app, context, another_phone):
     start_game(page, server, "balmoral", ["Ann", "Ben"])
-    # A second phone opens the same round before the first saves it.
-    other = context.new_page()
+    # A second phone of the scorekeeper's (the same keys, a storage of its own: a tab of the same
+    # browser would share the first one's outbox and drafts) opens the same round before the
+    # first saves it.
+    phone = another_phone()
+    phone.add_cookies(context.cookies())
+    other = phone.new_page()
     other.goto(page.url + "/rounds/new")
     mark_out(other, "Ben")
     other.get_by_role("button", name="Add 9 to Ann", exact=True).tap()
