@@ -103,6 +103,7 @@ stack: $(STAMP)
 # test module starts a stack of its own; not part of `make test` (they take minutes).
 test-stack: $(STAMP) browser
 	@sh scripts/ensure-stack-tools.sh
+	@sh scripts/ensure-chromium.sh chromium
 	SCOREKEEPER_STACK_TESTS=1 $(BIN)/python -m pytest -p no:randomly --durations=10 tests/stack
 
 # npm ci only when node_modules is missing or the lock changed. --ignore-scripts: vnu-jar's

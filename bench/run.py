@@ -224,14 +224,14 @@ def transfer_sizes(db: Database, opts: argparse.Namespace) -> dict:
 def taps(opts: argparse.Namespace) -> dict | None:
     """The taps to record a round, from the browser test (run here when Chromium is there)."""
     result = ARTIFACTS / "taps.json"
-    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    chromium = os.environ.get("CHROMIUM", "/usr/bin/chromium-headless-shell")
     if not opts.no_browser and Path(chromium).exists():
         if result.exists():
             result.unlink()
         subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:warnings", "-p", "no:cacheprovider",
                         "tests/browser/test_taps.py"], cwd=ROOT, capture_output=True, timeout=300)
     elif not opts.no_browser and not result.exists():
-        say(f"(No Chromium at {chromium}: `sudo apt-get install -y chromium` to count the taps.)")
+        say(f"(No Chromium at {chromium}: `sudo apt-get install -y chromium-headless-shell` to count the taps.)")
     elif result.exists():
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(result.stat().st_mtime))
         say(f"(Taps not counted in this run: the figure is the last browser test's, {result} of {when}.)")

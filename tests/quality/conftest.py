@@ -50,7 +50,7 @@ def pytest_collection_finish(session):
         if shutil.which(tool) is None:
             raise pytest.UsageError(f"The quality gates need `{tool}` on the PATH (Java 17+ for vnu, Node 20 for Lighthouse).")
     if not Path(CHROMIUM).exists():
-        raise pytest.UsageError(f"The quality gates need Chromium at {CHROMIUM}: `sudo apt-get install -y chromium`.")
+        raise pytest.UsageError(f"The quality gates need Chromium at {CHROMIUM}: `sudo apt-get install -y chromium-headless-shell`.")
 
 
 def with_axe(app):

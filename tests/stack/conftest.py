@@ -26,7 +26,10 @@ import pytest
 
 from server import ROOT, free_port
 
+# The whole browser, not the headless shell of the browser tests: the phone here holds a real
+# screen wake lock, which the shell refuses.
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
 NAME = "scores.test"
 
 
