@@ -98,3 +98,19 @@ def test_the_first_seats_are_on_the_first_screen(page: Page, server):
     for i in range(2):
         box = page.locator(f"#seat-{i}").bounding_box()
         assert box["y"] + box["height"] <= height, f"seat {i + 1} is below the first screen"
+
+
+def test_start_stays_where_it_was_while_the_names_are_typed(page: Page, server):
+    # Each name typed is sent when the next is begun, and what comes back goes above Start: a
+    # line that came and went with it ("you have 1") moved Start under a thumb reaching for it.
+    page.goto(f"{server}/games/new")
+    page.wait_for_load_state("load")
+    start = page.get_by_role("button", name="Start game")
+    where = start.bounding_box()["y"]
+    for i, name in enumerate(["Ann", "Ben", "Cat"]):
+        page.locator(f"#seat-{i}").fill(name)
+        page.locator(f"#seat-{i + 1}").focus()  # the name is sent, as the next one is begun
+        expect(page.locator(".htmx-request")).to_have_count(0)
+        assert start.bounding_box()["y"] == where, f"Start moved after {name}"
+    start.tap()
+    expect(page.locator("h1")).to_have_text("Round 1")
