@@ -513,8 +513,11 @@ def test_a_whole_game_recorded_offline_is_sent_in_order(page: Page, server, cont
     # page itself.
     start_game(page, server, "classic", ["Ann", "Ben", "Cat"])
     assert page.evaluate("() => [isSecureContext, 'serviceWorker' in navigator]") == [False, False]
-    # The scoreboard keeps the blank round screen on the phone, for a table without signal.
+    # The scoreboard keeps the blank round screen on the phone, for a table without signal, and
+    # fetches the parts of the page that work without it (keypad, drafts, the phone's replay).
+    # The board's polls wait on the test's clock, so the network falls quiet once they are in.
     page.wait_for_function("() => !!localStorage.getItem('scorekeeper-form')")
+    page.wait_for_load_state("networkidle")
     context.set_offline(True)  # the signal drops while the phone shows the scoreboard
     page.get_by_role("link", name="Record deal 1").tap()
     figures = page.locator(".phone-figures")
