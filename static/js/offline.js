@@ -39,11 +39,13 @@ function phoneState(holder, id) {
   return { game: game, mine: mine, state: state };
 }
 export function phoneFigures() {
-  document.querySelectorAll(".phone-figures").forEach(function (n) { n.remove(); });
+  var drawn = document.querySelectorAll(".phone-figures");
+  drawn.forEach(function (n) { n.remove(); });
   document.querySelectorAll("[data-phone-hid]").forEach(function (n) { n.hidden = false; n.removeAttribute("data-phone-hid"); });
   var board = document.querySelector("#board[data-replay]"), form = document.querySelector("form.round-form[data-replay]");
   var holder = board || (form && waiting(form) ? form : null);
   if (!holder) { return; }
+  if (drawn.length && board) { askWhenSent(board); }
   var id = board ? board.getAttribute("data-game") : gameOf(form.getAttribute("action"));
   if (!Replay) {
     if (outbox().some(function (e) { return e.game === id && e.round; })) { offlineHelpers().then(phoneFigures, function () {}); }
@@ -104,6 +106,19 @@ export function phoneFigures() {
     undo.setAttribute("data-undo-waiting", last.id);
     box.appendChild(undo);
   }
+}
+
+// The board under the phone's figures is as it was before those rounds were sent. Once none of
+// them waits (sent by this page, whose answer takes the board's place, or by the service
+// worker, whose answer no page sees), the server's board is asked for at once: not shown as it
+// was, without the rounds, until its next poll.
+function askWhenSent(board) {
+  Promise.resolve().then(function () {
+    var id = board.getAttribute("data-game");
+    if (!document.body.contains(board) || !board.hasAttribute("data-poll") || navigator.onLine === false || !window.htmx ||
+        outbox().some(function (e) { return e.game === id && e.round; })) { return; }
+    window.htmx.trigger(board, "poll-now");
+  });
 }
 
 // The blank round screen, fetched once from the scoreboard of the game.

@@ -13,7 +13,7 @@ from scorekeeper.rules import GameSetup, get_preset
 
 from .test_round_screen import keep_score
 from .test_signal import controlled_by_the_service_worker, phone_totals, rounds_stored
-from .test_table import mark_out, pick, row, totals
+from .test_table import mark_out, pick, row, totals, totals_become
 
 
 def seeded(live_app, preset: str, names: list[str]) -> tuple[int, str]:
@@ -122,5 +122,9 @@ def test_a_bonus_saved_without_signal_waits_and_is_sent_with_the_round(page: Pag
     assert phone_totals(page) == {"Ann": -50, "Ben": 10, "Cat": 15}
     assert rounds_stored(live_app) == 0
     context.set_offline(False)
-    expect(page.locator("h1")).to_contain_text("Deal 2", timeout=30_000)
-    assert totals(page) == {"Ann": -50, "Ben": 10, "Cat": 15}
+    # Sent: the phone's figures give way to the server's board (its heading said "Deal 2" already
+    # while the round waited).
+    expect(page.locator(".outbox-note")).to_have_count(0, timeout=30_000)
+    totals_become(page, {"Ann": -50, "Ben": 10, "Cat": 15})
+    expect(page.locator(".phone-figures")).to_have_count(0)
+    expect(page.locator("h1")).to_contain_text("Deal 2")

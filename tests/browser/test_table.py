@@ -100,6 +100,17 @@ def record(page: Page, went_out: str, hands: dict[str, str] | None = None, made=
     expect(page.locator("p.flash")).to_contain_text(re.compile("(Round|Deal) [0-9]+ saved"))
 
 
+def totals_become(page: Page, expected: dict[str, int], timeout: float = 15_000) -> None:
+    """Wait until the board's totals are ``expected`` (the server's board may follow a moment
+    after a board drawn on the phone)."""
+    page.wait_for_function(
+        """(expected) => { const rows = [...document.querySelectorAll('table.standings tbody tr')];
+            const seen = Object.fromEntries(rows.map(r => [r.querySelector('.pname').textContent.trim(),
+                                                           Number(r.querySelector('.total').textContent)]));
+            return JSON.stringify(Object.entries(seen).sort()) === JSON.stringify(Object.entries(expected).sort()); }""",
+        arg=expected, timeout=timeout)
+
+
 def totals(page: Page) -> dict[str, int]:
     rows = page.locator("table.standings tbody tr")
     out = {}
