@@ -114,3 +114,21 @@ def test_start_stays_where_it_was_while_the_names_are_typed(page: Page, server):
         assert start.bounding_box()["y"] == where, f"Start moved after {name}"
     start.tap()
     expect(page.locator("h1")).to_have_text("Round 1")
+
+
+def test_too_few_players_is_said_beside_start_once_it_is_tapped(page: Page, server):
+    page.goto(f"{server}/games/new")
+    page.wait_for_load_state("load")
+    page.locator("#seat-0").fill("Ann")
+    page.locator("#seat-1").focus()
+    expect(page.locator(".htmx-request")).to_have_count(0)
+    expect(page.locator("#rule-range .warn")).to_have_count(0)  # not while the names are typed
+    page.get_by_role("button", name="Start game").tap()
+    # Where the thumb is, not only with the names at the top of a long page.
+    beside = page.locator("#rule-range .warn")
+    expect(beside).to_have_text("Balmoral Rummy takes 2 to 8 players; you have 1.")
+    expect(beside).to_be_in_viewport()
+    expect(page.locator("#players-err")).to_contain_text("not 1")
+    page.locator("#seat-1").fill("Ben")
+    page.get_by_role("button", name="Start game").tap()
+    expect(page.locator("h1")).to_have_text("Round 1")
