@@ -10,8 +10,8 @@ imports it back):
   and PostgreSQL, a seeded history), ``servers`` (the app and the floor, started by
   scorekeeper/launcher.py as the tests start theirs), ``measure`` (wrk, rounds, first and warm
   answers), ``targets`` (the targets, all ratios, and their verdicts), ``report`` (the tables),
-  ``table_load`` (the table load model), ``seed``, ``page_weight``, ``speed_lines``, and the
-  floor app ``floor``;
+  ``table_load`` (the table load model), ``lighthouse`` (its performance score of three pages),
+  ``seed``, ``page_weight``, ``speed_lines``, and the floor app ``floor``;
 - the scripts: ``run`` (`make bench`), ``rounds``, ``stack_load``, ``import_lock``,
   ``page_instructions``, ``round_instructions``; each a ``main`` over the library.
 """

@@ -66,3 +66,13 @@ def taps_table(tapped: dict | None) -> None:
     if eight:
         say(f"== taps for three hands of eight cards: {eight['taps']} (goal {eight['goal']}); "
             + ", ".join(f"{k} {v}" for k, v in eight["breakdown"].items()))
+
+
+def lighthouse_table(scored: dict | None) -> None:
+    say("")
+    if not scored:
+        say("== Lighthouse performance: not measured")
+        return
+    say("== Lighthouse performance (mobile: a slow phone on a slow network, simulated), the large history")
+    for name, found in scored.items():
+        say(f"{name:<16}{found['score']:4d}   largest contentful paint {found['lcp']}, total blocking time {found['tbt']}")

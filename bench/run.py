@@ -41,7 +41,7 @@ from pathlib import Path
 
 from scorekeeper.serving import THREADS as SERVED_THREADS  # what `make run` serves with
 
-from bench import page_weight, report, speed_lines, table_load, targets
+from bench import lighthouse, page_weight, report, speed_lines, table_load, targets
 from bench.common import ARTIFACTS, BENCH, PHONE, ROOT, Figures, decoded, fetch, loudly, say
 from bench.databases import Database, PostgreSQL, SQLite, add_round_games, build, start_postgres, stop_postgres
 from bench.measure import (FRESH_STARTS, ChangesKept, Endpoint, check_status, ensure_wrk, measure_paired, prime,
@@ -269,7 +269,7 @@ def parse_options() -> argparse.Namespace:
     parser.add_argument("--max-tables", type=int, default=1024, help="table load model: the most tables tried")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: 2,000 games, 2 s per endpoint, 5 s per number of tables")
-    parser.add_argument("--no-browser", action="store_true", help="do not run the taps test")
+    parser.add_argument("--no-browser", action="store_true", help="do not run the taps test nor Lighthouse")
     parser.add_argument("--keep", action="store_true", help="keep the temporary databases")
     parser.add_argument("--json", type=Path, default=ARTIFACTS / "bench.json", help="write the figures here too")
     opts = parser.parse_args()
@@ -311,7 +311,8 @@ def bench_system(system: SQLite | PostgreSQL, work: Path, opts: argparse.Namespa
 
 
 def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], missing: dict[str, str],
-                 sizes: dict | None, tapped: dict | None, checks: list[targets.Verdict]) -> dict:
+                 sizes: dict | None, tapped: dict | None, scored: dict | None,
+                 checks: list[targets.Verdict]) -> dict:
     """Everything printed, by database system and history."""
     def system(done: dict) -> dict:
         runs = done["runs"]
@@ -336,7 +337,7 @@ def figures_json(opts: argparse.Namespace, load: tuple, benched: list[dict], mis
     return {
         "threads": opts.threads, "connections": opts.connections, "duration": opts.duration,
         "load_before": load, "databases": {done["system"].name: system(done) for done in benched},
-        "not_measured": missing, "sizes": sizes, "taps": tapped,
+        "not_measured": missing, "sizes": sizes, "taps": tapped, "lighthouse": scored,
         "targets": [{"ok": ok, "text": t} for ok, t in checks],
     }
 
@@ -391,12 +392,14 @@ def main() -> int:
         report.sizes_table(sizes, sizes_from)
         tapped = taps(opts)
         report.taps_table(tapped)
+        scored = None if opts.no_browser else lighthouse.performance(sizes_from, opts.threads)
+        report.lighthouse_table(scored)
         checks: list[targets.Verdict] = []
         for done in benched:
             checks += targets.database_verdicts(done["system"].name, done["runs"]["small"], done["runs"]["large"])
             if done["load"] is not None:
                 checks += done["load"]["verdicts"]
-        checks += targets.shared_verdicts(sizes, tapped)
+        checks += targets.shared_verdicts(sizes, tapped, scored)
         say("")
         say("== targets")
         for ok, text in checks:
@@ -410,7 +413,7 @@ def main() -> int:
             loudly(f"{name} NOT benchmarked: {why}")
         if opts.json:
             opts.json.parent.mkdir(exist_ok=True)
-            opts.json.write_text(json.dumps(figures_json(opts, load, benched, missing, sizes, tapped, checks),
+            opts.json.write_text(json.dumps(figures_json(opts, load, benched, missing, sizes, tapped, scored, checks),
                                             indent=2))
     finally:
         if opts.keep:

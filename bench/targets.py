@@ -25,6 +25,8 @@ PAGE_RPS = 0.5          # and at least half the floor's throughput
 POLL_P95 = 1.2          # an unchanged poll's p95 within 1.2x the floor's
 GROWTH = 1.2            # no page more than 1.2x slower on the large history
 ROUNDS = 0.1            # recording a round at least 0.1x the write floor's bare commits
+LIGHTHOUSE = 95         # Lighthouse's performance score of a page (mobile), of 100: its throttling is
+                        # simulated by the time this machine takes, so the score moves with its load
 
 
 Verdict = tuple[bool | None, str]
@@ -85,8 +87,9 @@ def first_answer_verdicts(title: str, run: dict) -> list[Verdict]:
     return out
 
 
-def shared_verdicts(sizes: dict, tapped: dict | None) -> list[Verdict]:
-    """The targets that do not depend on the database: the pages' weight, the taps."""
+def shared_verdicts(sizes: dict, tapped: dict | None, scored: dict | None = None) -> list[Verdict]:
+    """The targets that do not depend on the database: the pages' weight, the taps; and
+    Lighthouse's performance score, a diagnostic."""
     out: list[Verdict] = []
     own = sizes["scoreboard"]["own_assets"] / 1024
     out.append((own < OWN_ASSETS_KB,
@@ -101,6 +104,8 @@ def shared_verdicts(sizes: dict, tapped: dict | None) -> list[Verdict]:
         if eight:
             ok = eight["taps"] <= eight["goal"]
             out.append((ok, f"taps: {eight['taps']} to record a round of eight-card hands (goal ≤ {eight['goal']})"))
+    for name, found in (scored or {}).items():
+        out.append((None, f"Lighthouse: the {name}'s performance {found['score']} (diagnostic: ≥ {LIGHTHOUSE})"))
     return out
 
 

@@ -145,12 +145,3 @@ def artifacts_dir():
     shutil.rmtree(path, ignore_errors=True)
     path.mkdir(parents=True)
     return path
-
-
-def pytest_terminal_summary(terminalreporter):
-    from .test_lighthouse import RESULTS
-
-    if RESULTS:
-        terminalreporter.section("Lighthouse (mobile)")
-        for line in RESULTS:
-            terminalreporter.write_line(line)
