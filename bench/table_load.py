@@ -635,7 +635,7 @@ class Search:
 
 
 async def search(name: str, port: int, tables: list[Table], start_versions: dict[int, int], first: int,
-                 settle: float, window: float, precision: float = 1.15, rounds: bool = False,
+                 settle: float, window: float, precision: float = 1.05, rounds: bool = False,
                  log: Path | None = None, tls: ssl.SSLContext | None = None, host: str | None = None) -> Search:
     """The most tables held: doubled from ``first`` (or halved) until one number is held and
     one is not, then bisected (geometrically) until they are within ``precision`` of each other.
