@@ -24,6 +24,7 @@ PIECES: list[tuple[str, tuple[str, ...] | None, str]] = [
     ("scorekeeper/web/polls.py", None, "the unchanged poll answered before Flask"),
     ("scorekeeper/store/games.py", ("VersionReader",), "its read of a game's version, outside a request"),
     ("scorekeeper/store/database.py", ("one_statement_engine",), "that read with no transaction around it"),
+    ("scorekeeper/serving.py", ("connect_ahead",), "that read's connections made before the first poll"),
     ("scorekeeper/app.py", ("compiled_templates",), "templates compiled once for every process"),
     ("scorekeeper/web/languages.py", ("Language", "language", "gettext", "ngettext", "pgettext"),
      "a request's language found once, its words read from that catalogue"),

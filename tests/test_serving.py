@@ -14,8 +14,10 @@ import threading
 import time
 
 import pytest
+from flask import Flask
 from server import AppServer
 
+from scorekeeper import serving
 from scorekeeper.serving import THREADS
 
 SLOW_SOCKETS = 50
@@ -438,3 +440,13 @@ def test_an_answer_without_a_body_keeps_the_phones_connection(capped):
         assert polled.status == 204 and polled.headers.get("Connection") != "close" and conn.sock is sock
     finally:
         conn.close()
+
+
+def test_the_server_makes_the_polls_connections_before_it_listens(app, monkeypatch):
+    """One a thread (store.VersionReader.open); the bench's floor, which has no such poll, starts
+    all the same."""
+    asked = []
+    monkeypatch.setattr(app.extensions["scorekeeper_polls"].version, "open", asked.append)
+    serving.connect_ahead(app, 4)
+    assert asked == [4]
+    serving.connect_ahead(Flask("floor"), 4)

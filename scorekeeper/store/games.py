@@ -216,5 +216,23 @@ class VersionReader:
             # SQLAlchemy has let the closed connection go: the next poll reads on a new one.
             return None
 
+    def open(self, connections: int) -> None:
+        """Make ``connections`` connections now, before the first poll (one for each of the
+        server's threads), and read on each once: on PostgreSQL a connection takes a few
+        milliseconds to make, and its first read of the game table a few more (its server
+        process learns the table), each three times the poll itself. A fresh server's first
+        polls would wait for both. A database away at the start is no error: the polls connect
+        once it answers."""
+        made = []
+        try:
+            for _ in range(connections):
+                made.append(self.engine.connect())
+                made[-1].scalar(VERSION_OF, {"game_id": 0})  # no game has it: the read alone
+        except OperationalError:
+            pass
+        finally:
+            for connection in made:
+                connection.close()  # back to the pool, which keeps it for the first poll
+
     def close(self) -> None:
         self.engine.dispose()

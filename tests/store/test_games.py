@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from factories import a_round, start_game, version_of
+from sqlalchemy import create_engine, event
 
 from scorekeeper import store
 from scorekeeper.store.models import GameSummary, db
@@ -52,3 +53,40 @@ def test_only_a_game_in_the_bin_is_purged_and_every_game_is_in_the_backup_until_
         assert store.peek(binned) is None and [g.id for g in store.every_game()] == [kept]
         with pytest.raises(store.NotFound):
             store.load(binned)
+
+
+def test_the_version_reader_makes_its_connections_and_first_reads_ahead(app):
+    """A fresh server's first polls find their connections made and the game table read once on
+    each (on PostgreSQL each of those cost a poll a few milliseconds): three polls at once after
+    ``open(3)`` make no connection."""
+    with app.app_context():
+        version = store.VersionReader()
+    made, reads = [], []
+    connected = lambda *_: made.append(1)  # noqa: E731
+    read = lambda *_: reads.append(1)  # noqa: E731
+    event.listen(version.engine.pool, "connect", connected)
+    event.listen(version.engine, "before_cursor_execute", read)
+    try:
+        version.open(3)
+        assert len(reads) == 3
+        made.clear()
+        held = [version.engine.connect() for _ in range(3)]
+        for connection in held:
+            connection.close()
+        assert made == []
+    finally:
+        event.remove(version.engine.pool, "connect", connected)
+        event.remove(version.engine, "before_cursor_execute", read)
+        version.close()
+
+
+def test_a_database_away_when_the_server_starts_is_no_error(app, tmp_path):
+    with app.app_context():
+        version = store.VersionReader()
+    version.close()
+    version.engine = create_engine(f"sqlite:///{tmp_path}/no/such/folder/games.sqlite")
+    try:
+        version.open(2)  # nothing made, nothing raised: the polls connect once it answers
+        assert version(1) is None
+    finally:
+        version.close()
