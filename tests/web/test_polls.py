@@ -7,11 +7,9 @@ from __future__ import annotations
 import pytest
 from factories import counted, text
 from flask import request_started
-from sqlalchemy import event
 from werkzeug.test import Client
 
 from scorekeeper import store
-from scorekeeper.store.database import ONE_STATEMENT
 from scorekeeper.web import polls
 
 pytestmark = pytest.mark.own_database
@@ -41,39 +39,47 @@ def flask_requests(app):
     request_started.disconnect(note, app)
 
 
-def test_an_unchanged_poll_is_answered_before_flask_after_one_query(app, web, game, flask_requests):
+def test_an_unchanged_poll_is_answered_before_flask_after_one_query(app, web, game, flask_requests, monkeypatch):
+    reader = app.extensions["scorekeeper_polls"].version
+    read, reads = reader.read, []
+    monkeypatch.setattr(reader, "read", lambda connection, game_id: reads.append(game_id) or read(connection, game_id))
     with counted() as statements:
         poll = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
     assert poll.status_code == 204 and poll.data == b""
-    # The query alone: no BEGIN sent before it (on PostgreSQL the driver sends none in autocommit).
-    assert len(statements) == 1 and "game.version" in statements[0], statements
+    # The driver's one read, nothing through SQLAlchemy's execution (its BEGIN, or Flask's queries).
+    assert reads == [game] and statements == [], statements
     assert flask_requests == []
 
 
 def test_the_polls_query_runs_outside_a_transaction(app):
+    """The read alone, sent by the driver: no BEGIN before it, and no transaction left open after
+    it, which the pool would end with a ROLLBACK (a second trip to the database)."""
     with app.app_context():
         version = store.VersionReader()
-    engine = version.engine
-    modes = []
-
-    def note(conn, cursor, statement, parameters, context, executemany):
-        dbapi = conn.connection.dbapi_connection  # as it is when the statement goes
-        modes.append((conn.get_execution_options(),
-                      dbapi.in_transaction if conn.dialect.name == "sqlite" else not dbapi.autocommit))
-
-    event.listen(engine, "before_cursor_execute", note)
+    connection = version.engine.raw_connection()
+    driver = connection.dbapi_connection
+    on_sqlite = version.engine.dialect.name == "sqlite"
+    sent: list[str] = []
+    if on_sqlite:
+        driver.set_trace_callback(sent.append)
     try:
-        assert version(1) is None
+        assert version.read(connection, 1) is None
+        if on_sqlite:
+            open_after = driver.in_transaction
+        else:
+            from psycopg.pq import TransactionStatus
+
+            open_after = driver.info.transaction_status != TransactionStatus.IDLE
     finally:
-        event.remove(engine, "before_cursor_execute", note)
+        if on_sqlite:
+            driver.set_trace_callback(None)
+        connection.close()
         version.close()
-    (options, in_transaction), = modes
-    assert not in_transaction
-    if engine.dialect.name == "sqlite":
-        assert options.get(ONE_STATEMENT)
+    assert not open_after
+    if on_sqlite:
+        assert len(sent) == 1 and sent[0].startswith("SELECT game.version")
     else:
-        # In autocommit from the connection's start, not set and reset on each use.
-        assert "isolation_level" not in options
+        assert driver.autocommit  # from the connection's start, not set and reset on each use
 
 
 def test_it_answers_as_the_view_does(app, web, game):
@@ -103,15 +109,29 @@ def test_the_version_a_phone_shows_is_read_plainly_or_not_at_all(query, seen):
 
 def test_a_connection_the_database_closed_hands_the_poll_to_flask(app, web, game, flask_requests, monkeypatch):
     """PostgreSQL restarted: the poll's own connection is gone. The poll is not a 500: Flask
-    answers it on the app's connections (or says in words that the database is away)."""
-    from sqlalchemy.exc import OperationalError
+    answers it on the app's connections (or says in words that the database is away), and the
+    pool lets the dead connection go."""
+    reader = app.extensions["scorekeeper_polls"].version
+    gone = reader.failures[-1]("terminating connection due to administrator command")
+    let_go = []
 
-    class Closed:
-        def connect(self):
-            raise OperationalError("SELECT game.version ...", {}, Exception("terminating connection due to "
-                                                                            "administrator command"))
+    class Dead:
+        def cursor(self):
+            raise gone
 
-    monkeypatch.setattr(app.extensions["scorekeeper_polls"].version, "engine", Closed())
+        def invalidate(self):
+            let_go.append("invalidated")
+
+        def close(self):
+            let_go.append("closed")
+
+    class Restarted:
+        dialect = reader.engine.dialect
+
+        def raw_connection(self):
+            return Dead()
+
+    monkeypatch.setattr(reader, "engine", Restarted())
     poll = web.get(f"/games/{game}/live?v=1&watch=1", headers=WATCHER)
-    assert poll.status_code == 204
+    assert poll.status_code == 204 and let_go == ["invalidated", "closed"]
     assert flask_requests == [f"/games/{game}/live?v=1&watch=1"]
