@@ -237,6 +237,9 @@ class Phones:
         # One big screen polls the night the first tables play at, from the first number held on.
         self.night = next((t.night for t in tables if t.night is not None), None)
         self.on_the_wall: asyncio.Task | None = None
+        self.overloaded = False  # the last number run was not held
+        self.seen: dict[int, list[int]] = {}  # by game: the version each phone's board shows
+        self.cookies: dict[int, list[str]] = {}  # by game: each phone's session cookie
 
     # ---------------------------------------------------------------- HTTP
 
@@ -313,8 +316,12 @@ class Phones:
     # ---------------------------------------------------------------- a table
 
     def start(self, table: Table) -> None:
-        cookies = [table.cookie] + [""] * (PHONES - 1)
-        seen = [self.versions[table.game_id]] * PHONES  # the version each phone's board shows
+        """The table's phones at work, as they were when it stopped: the board each shows and the
+        cookies each keeps (a table started again with the versions it began with would see
+        every round since as new, and six boards at once would come back from each)."""
+        cookies = self.cookies.setdefault(table.game_id, [table.cookie] + [""] * (PHONES - 1))
+        # The version each phone's board shows.
+        seen = self.seen.setdefault(table.game_id, [self.versions[table.game_id]] * PHONES)
         tasks = [asyncio.create_task(self.phone(table, seat, cookies, seen)) for seat in range(PHONES)]
         tasks.append(asyncio.create_task(self.keeper(table, cookies, seen)))
         tasks.append(asyncio.create_task(self.pages(table, cookies)))
@@ -442,6 +449,10 @@ class Phones:
         """``count`` tables running (started or stopped to get there), ``settle`` seconds, then
         a measured window, stopped as soon as it cannot be held any more: an error, or more
         answers slower than 100 ms than the 5 % that p95 allows of the window's requests."""
+        if self.overloaded:
+            for table in self.tables:
+                self.stop(table)
+            await self.quiet()
         for table in self.tables[:count]:
             if table.game_id not in self.running:
                 self.start(table)
@@ -475,7 +486,26 @@ class Phones:
         step.cpu = (used.ru_utime + used.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
         step.log_span = (logged, self.log.stat().st_size if self.log else 0)
         self.step = None
+        self.overloaded = not step.held
         return step
+
+    async def quiet(self, budget: float = 60.0) -> None:
+        """Until the server answers a poll promptly again, every table stopped. After a number
+        not held its queue still holds the requests of phones that gave up waiting: it works
+        through them all the same, and a window begun before would measure that backlog rather
+        than the number of tables it runs (a number well under the most held was then not held)."""
+        table = self.tables[0]
+        deadline = time.perf_counter() + budget
+        while time.perf_counter() < deadline:
+            started = time.perf_counter()
+            try:
+                await self.request("unchanged poll", "GET", f"/games/{table.game_id}/live?v={self.versions[table.game_id]}",
+                                   self.headers("", **{"HX-Request": "true", "HX-Trigger": "board"}))
+            except Failed:
+                pass
+            if time.perf_counter() - started < P95_MS / 1000 / 4:
+                return
+            await asyncio.sleep(0.25)
 
     async def drained(self, budget: float = 20.0) -> None:
         """Wait for the answers still awaited (after an overloaded step) before settling anew."""

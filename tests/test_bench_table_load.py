@@ -91,6 +91,49 @@ def test_a_rounds_time_in_the_app_is_read_from_the_access_log_of_those_windows(t
     assert found.in_app(table_load.POLL_UNCHANGED) == [0.4]
 
 
+def test_after_a_number_not_held_the_next_waits_until_the_server_answers_promptly():
+    """The server's queue still holds the requests of the phones that gave up: the model asks
+    until an answer comes promptly, and only then starts the next number's tables."""
+    slow = [0.2, 0.2]
+
+    async def answer(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        await asyncio.sleep(slow.pop(0) if slow else 0.0)
+        writer.write(b"HTTP/1.1 204 No Content\r\n\r\n")
+        await writer.drain()
+        writer.close()
+
+    async def model() -> None:
+        server = await asyncio.start_server(answer, "127.0.0.1", 0)
+        try:
+            phones = table_load.Phones(server.sockets[0].getsockname()[1], [table_load.Table(7, "", [1])], {7: 3})
+            await phones.quiet(budget=10)
+        finally:
+            server.close()
+
+    asyncio.run(model())
+    assert slow == []  # asked again after each slow answer
+
+
+def test_a_table_started_again_shows_the_boards_its_phones_showed():
+    """Stopped while the server caught up, a table comes back as it was, or its six phones would
+    each fetch a board for every round since it began."""
+    async def model() -> tuple[list[int], list[str]]:
+        table = table_load.Table(7, "session=keeper", [1])
+        phones = table_load.Phones(9, [table], {7: 3})  # nothing listens: the phones' asks fail
+        phones.start(table)
+        phones.seen[7][2], phones.cookies[7][1] = 5, "session=watcher"
+        phones.stop(table)
+        phones.start(table)
+        try:
+            return phones.seen[7], phones.cookies[7]
+        finally:
+            await phones.close()
+
+    seen, cookies = asyncio.run(model())
+    assert seen == [3, 3, 5, 3, 3, 3] and cookies[:2] == ["session=keeper", "session=watcher"]
+
+
 # ------------------------------------------------------------------ a club night and its big screen
 
 
