@@ -30,31 +30,22 @@ from browser.conftest import CHROMIUM
 from .site import Seeded
 
 GATES = {"best-practices": 1.0}
-#: Runs of Lighthouse a page is given when it reports that it lost its trace of the page load.
-LIGHTHOUSE_ATTEMPTS = 3
-CHROME_FLAGS = [
-    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 PAGES = {
     "scoreboard": lambda s: f"/games/{s.balmoral}",
     "round-screen": lambda s: f"/games/{s.balmoral}/rounds/new",
     "history": lambda s: "/history",
 }
+#: Runs Lighthouse on the pages in one browser, started as it may fetch nothing but loopback, with
+#: Lighthouse's defaults but for how long the network must be quiet (lighthouse-config.json).
 RUNNER = Path(__file__).with_name("lighthouse.mjs")
-#: Lighthouse's defaults (the mobile preset) but for how long the network must be quiet: the round
-#: screen of a table whose players send their own hands asks for them every second, so the
-#: default (a whole second of quiet) never came, and Lighthouse waited out its 45 s.
-CONFIG = Path(__file__).with_name("lighthouse-config.json")
+
 
 def lighthouse(pages: dict[str, str], categories: list[str], out: Path, cookie: str) -> dict[str, dict]:
     """Each page's report (by its name in ``pages``), every page in one run of lighthouse.mjs, with
     the session ``cookie``."""
     job = out / "lighthouse-job.json"
-    job.write_text(json.dumps({"pages": pages, "categories": categories, "chromium": CHROMIUM, "flags": CHROME_FLAGS,
-                               "config": str(CONFIG), "cookie": f"session={cookie}", "out": str(out),
-                               "attempts": LIGHTHOUSE_ATTEMPTS}))
+    job.write_text(json.dumps({"pages": pages, "categories": categories, "chromium": CHROMIUM,
+                               "cookie": f"session={cookie}", "out": str(out)}))
     reports = {name: out / f"lighthouse-{name}.report.json" for name in pages}
     for report in reports.values():
         report.unlink(missing_ok=True)
