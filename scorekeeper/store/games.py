@@ -254,7 +254,7 @@ class VersionReader:
                     made[-1].invalidate()
                     break
         except self.failures:
-            pass  # no connection made
+            pass  # the database is away: the polls make their connections once it answers
         finally:
             for connection in made:
                 connection.close()  # back to the pool, which keeps it for the first poll
