@@ -19,6 +19,25 @@ from conftest import join
 POLL = {"HX-Request": "true", "HX-Trigger": "board"}
 
 
+def run_model(coroutine):
+    """``asyncio.run`` in a thread of its own: a browser test that ran before in this process (one
+    pytest worker) leaves Playwright's loop running in the main thread, where a second may not start."""
+    outcome = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = asyncio.run(coroutine)
+        except BaseException as error:  # handed to the test's thread, which fails with it
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]
+
+
 def test_the_models_round_is_saved_and_its_watchers_see_it(app):
     with app.app_context():
         game, key = store.create_game(GameSetup.create(BALMORAL, list(table_load.NAMES),
@@ -111,7 +130,7 @@ def test_after_a_number_not_held_the_next_waits_until_the_server_answers_promptl
         finally:
             server.close()
 
-    asyncio.run(model())
+    run_model(model())
     assert slow == []  # asked again after each slow answer
 
 
@@ -130,7 +149,7 @@ def test_a_table_started_again_shows_the_boards_its_phones_showed():
         finally:
             await phones.close()
 
-    seen, cookies = asyncio.run(model())
+    seen, cookies = run_model(model())
     assert seen == [3, 3, 5, 3, 3, 3] and cookies[:2] == ["session=keeper", "session=watcher"]
 
 
@@ -199,7 +218,7 @@ def test_the_first_three_tables_are_a_club_nights_and_its_big_screen_follows_the
             finally:
                 await phones.close()
 
-        before, after, _ = asyncio.run(night())
+        before, after, _ = run_model(night())
     finally:
         server.close()
         thread.join(timeout=10)
@@ -234,7 +253,7 @@ def test_the_floor_answers_the_big_screens_paths_with_its_tag(tmp_path, monkeypa
             finally:
                 await phones.close()
 
-        statuses = asyncio.run(night())
+        statuses = run_model(night())
     finally:
         server.close()
         thread.join(timeout=10)
