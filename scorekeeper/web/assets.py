@@ -217,21 +217,24 @@ def chosen_encoding() -> str | None:
 #: Static files worth compressing, and the best compression: each is compressed once per
 #: process and version (pages are compressed fast, every time; a file once, as small as it gets).
 _COMPRESSIBLE = (".css", ".js", ".svg", ".json", ".webmanifest", ".txt")
+#: The compressed files, by their path, version and encoding: kept for the process, not for one
+#: app, so that a process making several apps (a test run's) compresses each file once.
+_COMPRESSED: dict[tuple[str, str, str], bytes] = {}
 
 
 def _precompressed(app: Flask, response: Response, filename: str, version: str) -> None:
     encoding = chosen_encoding()
     if encoding is None or not filename.endswith(_COMPRESSIBLE) or "Content-Encoding" in response.headers:
         return
-    kept = app.extensions.setdefault("scorekeeper.static_compressed", {})
-    body = kept.get((filename, version, encoding))
+    path = Path(app.static_folder or "") / filename
+    body = _COMPRESSED.get((str(path), version, encoding))
     if body is None:
-        raw = _minified(filename, (Path(app.static_folder or "") / filename).read_bytes())
+        raw = _minified(filename, path.read_bytes())
         if encoding == "br":
             body = brotli.compress(raw, quality=11)
         else:
             body = gzip.compress(raw, 9, mtime=0)
-        kept[(filename, version, encoding)] = body
+        _COMPRESSED[(str(path), version, encoding)] = body
     etag, weak = response.get_etag()
     response.direct_passthrough = False
     if hasattr(response.response, "close"):
