@@ -12,9 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from factories import ANN_BEN_CAT_DAN, new_game, save_round
+from factories import ANN_BEN_CAT_DAN, import_docs, new_game, save_round
 from hypothesis import settings
-from history_games import G1, G2, G3, G4
+from history_games import G1, G2, G3, G4, classic_doc, random_docs
 from server import upgrade
 from flask import current_app, g
 from sqlalchemy import create_engine, text
@@ -374,3 +374,14 @@ def four(app):
     """Games 1 to 4 imported; their ids."""
     with app.app_context():
         return [o.game_id for o in transfer.import_files(read_document(backup_document([G1, G2, G3, G4])))]
+
+
+@pytest.fixture
+def season(app):
+    """Twelve finished games of four players (everyone rated, not provisional), and one game of
+    a newcomer (provisional); their ids. (The club's leaderboard and the store's ratings read it.)"""
+    with app.app_context():
+        ids = import_docs(random_docs(12, seed=11, players=["Ann", "Ben", "Cat", "Dev"]))
+        ids += import_docs([classic_doc(["Ann", "Eve", "Ben"], "Eve", "2026-06-01T19:00:00Z",
+                                        "2026-06-01T20:00:00Z")])
+    return ids

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from sqlalchemy import Engine, event, func, select
 
 from scorekeeper import store
+from scorekeeper.files import transfer
+from scorekeeper.files.gamefile import backup_document, read_document
 from scorekeeper.rules import LIVERPOOL, RoundRecord, ruleset_document
 from scorekeeper.store.models import Game, Round, db
 
@@ -237,6 +239,11 @@ def finish(game_id: int) -> None:
 def version_of(game_id: int) -> int:
     """The game's version as committed (in the app's context)."""
     return store.peek(game_id).version
+
+
+def import_docs(docs) -> list[int]:
+    """Game files imported as one backup through the store (in the app's context): the games' ids."""
+    return [o.game_id for o in transfer.import_files(read_document(backup_document(docs)))]
 
 
 # --------------------------------------------------------------- what is stored

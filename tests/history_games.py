@@ -89,6 +89,16 @@ def out(went_out, hands=None, achieved=(), points=None):
     return r
 
 
+def classic_doc(players, went_out_first: str, started: str, finished: str) -> dict:
+    """A classic game: in deal 1 ``went_out_first`` goes out and the two others hold K K K and 2;
+    every later deal the first player goes out and the others hold a 2."""
+    first, *others = players
+    rest = [p for p in players if p != went_out_first]
+    deal1 = out(went_out_first, {rest[0]: "K K K", rest[1]: "2"})
+    later = [out(first, {p: "2" for p in others}) for _ in range(6)]
+    return game("classic", players, [deal1, *later], started, finished_at=finished)
+
+
 # Game 1, Balmoral, finished. Ben goes out every round and climbs a level each time.
 #   R1: Ann A K = 25, Cat 5 = 5; Cat makes level 1 too.    Levels made: Ann 0, Ben 1, Cat 1
 #   R2: Ann 2, Cat 10; Ann makes level 1.                     Ann 1, Ben 2, Cat 1
