@@ -1,6 +1,6 @@
 """The architecture holds: layers import only downwards (import-linter's contracts in
-pyproject.toml), there are no import circles, migrations import nothing of the live app, and no
-private name of another package is used."""
+pyproject.toml), there are no import circles, migrations import nothing of the live app, no
+private name of another package is used, and the store's tests mirror the store module by module."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "scorekeeper"
+TESTS = ROOT / "tests"
 
 #: Names other packages spell with a leading underscore and document as public: a named tuple's
 #: (and so SQLAlchemy's Row's) own methods, named so that they never clash with a field.
@@ -127,3 +128,38 @@ def test_the_private_name_check_sees_what_it_is_for():
     assert sorted(name for _, name in _private_uses(source, ours, our_classes)) == sorted([
         "def _inject_headers (overrides another package's)", "flask_limiter._helper", "sqlalchemy._private",
         "._check_request_limit"])
+
+
+def _untested_modules(package: Path, tests: Path, root: Path = ROOT) -> list[str]:
+    """The modules of ``package`` (in its sub-packages too; not an ``__init__.py``, not the
+    migrations, which test_migrations.py runs as a whole) without a test module at the mirrored
+    path: ``seats/flags.py`` is tested in ``seats/test_flags.py`` under ``tests``."""
+    missing = []
+    for module in sorted(package.rglob("*.py")):
+        inside = module.relative_to(package)
+        if module.name == "__init__.py" or inside.parts[0] == "migrations":
+            continue
+        mirrored = tests / inside.parent / f"test_{module.name}"
+        if not mirrored.is_file():
+            missing.append(f"{module.relative_to(root)}: no {mirrored.relative_to(root)}")
+    return missing
+
+
+def test_every_module_of_the_store_has_its_tests_at_the_mirrored_path():
+    """A store module's tests are found by its name, and a new module comes with a file of its
+    own (tests/README.md: a file a module); what spans modules (migrations, two writers at once)
+    may have files beside them."""
+    missing = _untested_modules(PACKAGE / "store", TESTS / "store")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_mirror_check_names_each_module_without_its_tests(tmp_path):
+    package, tests = tmp_path / "store", tmp_path / "tests" / "store"
+    for path in (package / "__init__.py", package / "rounds.py", package / "seats" / "__init__.py",
+                 package / "seats" / "flags.py", package / "seats" / "keys.py",
+                 package / "migrations" / "env.py", tests / "test_rounds.py", tests / "test_keys.py",
+                 tests / "seats" / "test_flags.py"):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.touch()
+    # seats/keys.py is tested only by a file of the same name elsewhere: not its mirror.
+    assert _untested_modules(package, tests, tmp_path) == ["store/seats/keys.py: no tests/store/seats/test_keys.py"]
