@@ -17,12 +17,10 @@ from history_games import classic_doc, game, out, random_docs
 from sqlalchemy import case, select, update
 
 from scorekeeper import store
-from scorekeeper.club import history
 from scorekeeper.rules import RoundRecord
 from scorekeeper.store.figures import rating_summaries, ratings
 from scorekeeper.store.figures.ratings import rate
 from scorekeeper.store.models import Player, RatingSummary, db
-from scorekeeper.web import charts
 
 
 @pytest.fixture
@@ -41,7 +39,7 @@ def club(app):
 def stored(app=None) -> dict[int, tuple]:
     """Every player's stored rating history over all games."""
     ids = db.session.scalars(select(Player.id)).all()
-    return {pid: history.player_rating(pid).steps for pid in ids}
+    return {pid: rating_summaries.history_of(pid).steps for pid in ids}
 
 
 def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
@@ -64,7 +62,7 @@ def test_the_stored_games_are_rated_in_finish_order_then_by_id(app, club):
 def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club, monkeypatch):
     with app.app_context():
         dev = store.find_player("Dev").id
-        before = history.player_rating(dev)
+        before = rating_summaries.history_of(dev)
         rated: list[int] = []
         real = ratings.rate
         monkeypatch.setattr(ratings, "rate", lambda matches, *a, **k: rated.append(len(matches)) or real(matches, *a, **k))
@@ -73,12 +71,12 @@ def test_a_correction_of_an_old_game_changes_the_later_ratings(app, club, monkey
         # Worked out again from that game on: games 3 and 4 (all games; classic), game 3 (2026
         # all; classic 2026 hold the same games), never the games before it.
         assert max(rated) == 2
-        after = history.player_rating(dev)
+        after = rating_summaries.history_of(dev)
         assert after.steps[:1] == before.steps[:1] and after.rating != before.rating
         assert rating_summaries.rebuild(fix=False) == []
         # Game 1 corrected: everything after it moves.
         store.replace_round(club[0], 1, RoundRecord.create("Ann", {"Ben": "K K K", "Cat": "2"}))
-        assert history.player_rating(dev).steps[1].before != after.steps[1].before
+        assert rating_summaries.history_of(dev).steps[1].before != after.steps[1].before
         assert rating_summaries.rebuild(fix=False) == []
 
 
@@ -87,10 +85,10 @@ def test_a_deleted_game_leaves_the_ratings_and_a_restore_brings_them_back(app, c
         before = stored()
         dev = store.find_player("Dev").id
         store.delete_game(club[1])
-        assert history.game_ratings(club[1]) == {}
-        assert history.player_rating(dev).games == 1
+        assert rating_summaries.game_steps(club[1]) == {}
+        assert rating_summaries.history_of(dev).games == 1
         ann = store.find_player("Ann").id
-        assert history.player_rating(ann).rating != before[ann][-1].after
+        assert rating_summaries.history_of(ann).rating != before[ann][-1].after
         assert rating_summaries.rebuild(fix=False) == []
         store.restore_game(club[1])
         assert stored() == before
@@ -108,15 +106,15 @@ def test_a_game_in_progress_is_not_rated_until_it_finishes(app, club):
     with app.app_context():
         ids = import_docs([game("classic", ["Ann", "Eve", "Fay"], [out("Ann", {"Eve": "K", "Fay": "2"})],
                                 "2026-01-05T19:00:00Z")])
-        assert history.game_ratings(ids[0]) == {} and history.player_rating(store.find_player("Eve").id).games == 0
+        assert rating_summaries.game_steps(ids[0]) == {} and rating_summaries.history_of(store.find_player("Eve").id).games == 0
         for number in range(2, 8):
             store.record_round(ids[0], number, RoundRecord.create("Ann", {"Eve": "2", "Fay": "3"}))
-        steps = history.game_ratings(ids[0])
+        steps = rating_summaries.game_steps(ids[0])
         assert len(steps) == 3 and steps[store.find_player("Ann").id].rank == 1
         assert rating_summaries.rebuild(fix=False) == []
         # Deleting its last round: unfinished again, out of the ratings.
         store.delete_round(ids[0], 7)
-        assert history.game_ratings(ids[0]) == {}
+        assert rating_summaries.game_steps(ids[0]) == {}
         assert rating_summaries.rebuild(fix=False) == []
 
 
@@ -130,12 +128,12 @@ def test_the_filters_rate_one_rule_set_and_this_year_only(app):
         assert {s.game_id for s in year} <= set(recent) and len(year) < len(every)
         classic = rating_summaries.standings("classic")
         assert classic and all(s.rules == "classic" for s in classic)
-        board = history.leaderboard(history.RatingFilter(period="year"))
-        assert board.games == len(year)
+        this_year = rating_summaries.scope_of(year=now.year)
+        assert rating_summaries.games_rated(this_year) == len(year)
         # Ratings of this year's games only start from nothing.
-        for line in [*board.ranked, *board.provisional]:
-            assert history.player_rating(line.player_id).games >= line.games
-        assert history.leaderboard(history.RatingFilter("classic")).games == len(classic)
+        for pid, (games, *_) in rating_summaries.latest_steps(this_year).items():
+            assert rating_summaries.history_of(pid).games >= games
+        assert rating_summaries.games_rated(rating_summaries.scope_of("classic")) == len(classic)
         assert rating_summaries.rebuild(fix=False) == []
 
 
@@ -178,7 +176,7 @@ def test_a_players_rating_path_holds_the_figures_of_their_whole_rating_history(a
             for pid in ids:
                 whole = rating_summaries.history_of(pid, scope)
                 line = [whole.steps[0].before] + [s.after for s in whole.steps] if whole.steps else []
-                for most in (4, 5, 8, 13, charts.RATING_POINTS):
+                for most in (4, 5, 8, 13, 200):  # 200: as many as a player's page draws
                     path = rating_summaries.path_of(pid, scope, points=most)
                     assert path.games == whole.games and path.provisional == whole.provisional
                     if not whole.steps:
