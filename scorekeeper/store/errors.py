@@ -109,10 +109,13 @@ DATABASE_AWAY = N_("The database cannot be reached just now (it may be restartin
 
 def is_database_away(error: BaseException) -> bool:
     """True when the database server could not be reached or went away mid-request (a restart,
-    an upgrade): nothing of this request was written, and the same request may succeed soon."""
+    an upgrade), or a SQLite file stayed locked by another writer past the wait (a backup, a
+    rebuild): nothing of this request was written, and the same request may succeed soon."""
     if not isinstance(error, OperationalError):
         return False
     cause = error.orig
+    if isinstance(cause, sqlite3.OperationalError):
+        return getattr(cause, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
     state = getattr(cause, "sqlstate", None)
     if state:
         return state.startswith("08") or state in POSTGRES_AWAY

@@ -13,7 +13,7 @@ import re
 import stat
 
 import pytest
-from conftest import close, join, make_app
+from conftest import ON_POSTGRES, close, join, make_app, make_keeper
 
 from scorekeeper import create_app
 from scorekeeper.store.errors import DISK_FULL
@@ -290,3 +290,43 @@ def test_a_database_restarting_is_said_in_words_not_a_500(web, app, monkeypatch)
     monkeypatch.setattr(store, "import_games", _database_away)
     api = web.post("/api/games", json=GAME)
     assert api.status_code == 503 and "cannot be reached just now" in api.get_json()["error"]["message"]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="a SQLite file's lock; the SQLite pass runs it")
+@pytest.mark.own_database
+def test_a_sqlite_file_locked_past_the_wait_says_try_again_and_keeps_nothing(app):
+    """Another writer (a backup, a rebuild of every game) holds the file past the wait: the keeper
+    is told in words that nothing was saved and to try again, with a 503 the phone's outbox sends
+    again, never a 500; once the lock is let go, the same request is saved."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    from scorekeeper import store
+    from scorekeeper.store.models import db
+
+    app.config["WTF_CSRF_ENABLED"] = False
+    with app.app_context():
+        db.engine.dispose()  # the connections made from here on wait for no lock
+
+        @event.listens_for(db.engine, "connect")
+        def no_wait(connection, _record):
+            connection.execute("PRAGMA busy_timeout = 0")
+
+        path = db.engine.url.database
+    keeper = make_keeper(app.test_client())
+    other_writer = sqlite3.connect(path, isolation_level=None)
+    try:
+        other_writer.execute("BEGIN IMMEDIATE")
+        page = keeper.post("/players/", data={"name": "Zed"})
+        assert page.status_code == 503 and page.headers["Retry-After"] == "5"
+        assert "cannot be reached just now" in page.get_data(as_text=True)
+        answer = keeper.post("/api/games", json=GAME)
+        assert answer.status_code == 503
+    finally:
+        other_writer.close()
+    with app.app_context():
+        assert store.roster() == []
+    assert keeper.post("/players/", data={"name": "Zed"}).status_code in (302, 303)
+    with app.app_context():
+        assert [p.name for p in store.roster()] == ["Zed"]
