@@ -102,6 +102,15 @@ export function createOutbox(deps) {
     entries.forEach(function (e) { if (e.id === entry.id && e.tab === tab) { e.tab = null; } });
     write(entries);
   }
+  // The page is going (its tab closed, the app put away, another page opened): what it was
+  // sending is let go, or the page opened next would leave it for CLAIM_MS as another tab's.
+  // A send still on its way may then go twice, which is safe.
+  function leave() {
+    var entries = list();
+    if (!entries.some(function (e) { return e.tab === tab; })) { return; }
+    entries.forEach(function (e) { if (e.tab === tab) { e.tab = null; } });
+    write(entries);
+  }
 
   function send(entry) {
     if (sending[entry.id] || !claim(entry)) { return; }
@@ -155,7 +164,7 @@ export function createOutbox(deps) {
   }
 
   return {
-    list: list, find: find, keep: keep, drop: drop, flush: flush, takeSent: takeSent,
+    list: list, find: find, keep: keep, drop: drop, flush: flush, takeSent: takeSent, leave: leave,
     isSending: function (id) { return !!sending[id]; }
   };
 }
@@ -326,6 +335,7 @@ export function install(storage, session, pageHooks) {
   });
 
   window.addEventListener("online", flush);
+  window.addEventListener("pagehide", function () { box.leave(); });
   if (navigator.serviceWorker) {
     navigator.serviceWorker.addEventListener("message", function (event) { if (event.data === "send-outbox") { flush(); } });
   }

@@ -170,6 +170,7 @@ export function install(local, session) {
   }, true);
 
   window.addEventListener("online", flush);
+  window.addEventListener("pagehide", function () { box.leave(); });
   window.setInterval(function () { if (box.list().length) { flush(); } }, RETRY_MS);
   // The service worker's background sync, with a page open, leaves the sending to the page.
   if (navigator.serviceWorker) {

@@ -231,6 +231,19 @@ test("another tab's send is left alone while it is fresh, and taken over once it
   assert.equal(second.net.sent.length, 1);
 });
 
+test("a tab closed mid-send lets its round go, and the next page sends it at once", () => {
+  const storage = memoryStorage();
+  const closed = phone({ storage, random: 0.1 });
+  closed.box.keep(round(1));
+  closed.box.flush();
+  assert.equal(closed.net.sent.length, 1);  // on its way when the tab closes
+  closed.box.leave();
+  const opened = phone({ storage, random: 0.2 });
+  opened.time.now = closed.time.now + 1;
+  opened.box.flush();
+  assert.equal(opened.net.sent.length, 1);
+});
+
 test("the same tab after a reload is still the same tab", () => {
   const storage = memoryStorage(), session = memoryStorage();
   const before = phone({ storage, session, random: 0.1 });
